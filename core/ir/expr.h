@@ -1,0 +1,151 @@
+// Tensor expressions: the scalar language that compute-op bodies are written in.
+//
+// An Expr is an immutable, shared node. Every node kind shares one small struct (ExprNode): the kind tag
+// decides which fields mean something (operands for arithmetic, name for a Var, tensor + operands as
+// indices for a Load). Vars are compared by identity, as in TVM: two Vars named "i" are different axes.
+// Builders check dtypes, so an ill-typed expression cannot be made.
+//
+// How to add a node kind: add it to ExprKind, give it a make function here, then handle it in
+// printExpr (expr.cpp), the FLOP counter (compute_dag.cpp) and the reference evaluator; the compiler
+// warns about each switch that misses it.
+#pragma once
+
+#include "core/ir/dtype.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ts::ir {
+
+class Operation;
+struct ExprNode;
+
+enum class ExprKind {
+    IntImm,
+    FloatImm,
+    Var,
+    // binary arithmetic, operands {a, b}
+    Add,
+    Sub,
+    Mul,
+    Div, // C semantics: truncating for integers
+    Mod, // C semantics
+    FloorDiv,
+    FloorMod,
+    Min,
+    Max,
+    // comparisons and logic, dtype Bool
+    EQ,
+    NE,
+    LT,
+    LE,
+    GT,
+    GE,
+    And,
+    Or,
+    Not,
+    Select, // operands {condition, true value, false value}; both branches are pure, evaluation picks one
+    Cast, // operands {value}
+    Call, // math function, operands = arguments
+    Load, // tensor element, operands = indices
+};
+
+enum class CallOp { Exp, Log, Sqrt, Rsqrt, Tanh, Erf, Sigmoid, Abs, Pow };
+
+std::string_view toString(CallOp op);
+
+// A handle to an immutable node; copying shares the node.
+class Expr {
+public:
+    Expr() = default;
+    explicit Expr(std::shared_ptr<const ExprNode> node)
+        : m_node(std::move(node))
+    {
+    }
+    // Immediates convert implicitly so bodies read like math: x * 2 + 1.
+    Expr(int value);
+    Expr(int64_t value);
+    Expr(double value);
+
+    const ExprNode* get() const { return m_node.get(); }
+    const ExprNode* operator->() const { return m_node.get(); }
+    const ExprNode& operator*() const { return *m_node; }
+    bool defined() const { return m_node != nullptr; }
+    bool sameAs(const Expr& other) const { return m_node == other.m_node; }
+
+private:
+    std::shared_ptr<const ExprNode> m_node;
+};
+
+using Tensor = std::shared_ptr<const Operation>;
+
+struct ExprNode {
+    ExprKind kind = ExprKind::IntImm;
+    DType dtype = DType::Int64;
+    int64_t intValue = 0; // IntImm
+    double floatValue = 0.0; // FloatImm
+    std::string name; // Var
+    CallOp callOp = CallOp::Exp; // Call
+    std::vector<Expr> operands;
+    Tensor tensor; // Load
+};
+
+// --- builders
+Expr intImm(int64_t value, DType dtype = DType::Int64);
+Expr floatImm(double value, DType dtype = DType::Float32);
+Expr var(std::string name, DType dtype = DType::Int64);
+Expr binary(ExprKind kind, Expr a, Expr b);
+Expr notExpr(Expr a);
+Expr select(Expr condition, Expr trueValue, Expr falseValue);
+Expr cast(DType dtype, Expr value);
+Expr call(CallOp op, std::vector<Expr> args);
+Expr load(const Tensor& tensor, std::vector<Expr> indices);
+
+inline Expr operator+(Expr a, Expr b) { return binary(ExprKind::Add, std::move(a), std::move(b)); }
+inline Expr operator-(Expr a, Expr b) { return binary(ExprKind::Sub, std::move(a), std::move(b)); }
+inline Expr operator*(Expr a, Expr b) { return binary(ExprKind::Mul, std::move(a), std::move(b)); }
+inline Expr operator/(Expr a, Expr b) { return binary(ExprKind::Div, std::move(a), std::move(b)); }
+inline Expr operator%(Expr a, Expr b) { return binary(ExprKind::Mod, std::move(a), std::move(b)); }
+inline Expr operator<(Expr a, Expr b) { return binary(ExprKind::LT, std::move(a), std::move(b)); }
+inline Expr operator<=(Expr a, Expr b) { return binary(ExprKind::LE, std::move(a), std::move(b)); }
+inline Expr operator>(Expr a, Expr b) { return binary(ExprKind::GT, std::move(a), std::move(b)); }
+inline Expr operator>=(Expr a, Expr b) { return binary(ExprKind::GE, std::move(a), std::move(b)); }
+inline Expr operator&&(Expr a, Expr b) { return binary(ExprKind::And, std::move(a), std::move(b)); }
+inline Expr operator||(Expr a, Expr b) { return binary(ExprKind::Or, std::move(a), std::move(b)); }
+inline Expr eq(Expr a, Expr b) { return binary(ExprKind::EQ, std::move(a), std::move(b)); }
+inline Expr ne(Expr a, Expr b) { return binary(ExprKind::NE, std::move(a), std::move(b)); }
+inline Expr min(Expr a, Expr b) { return binary(ExprKind::Min, std::move(a), std::move(b)); }
+inline Expr max(Expr a, Expr b) { return binary(ExprKind::Max, std::move(a), std::move(b)); }
+inline Expr floorDiv(Expr a, Expr b) { return binary(ExprKind::FloorDiv, std::move(a), std::move(b)); }
+inline Expr floorMod(Expr a, Expr b) { return binary(ExprKind::FloorMod, std::move(a), std::move(b)); }
+inline Expr exp(Expr a) { return call(CallOp::Exp, { std::move(a) }); }
+inline Expr log(Expr a) { return call(CallOp::Log, { std::move(a) }); }
+inline Expr sqrt(Expr a) { return call(CallOp::Sqrt, { std::move(a) }); }
+inline Expr rsqrt(Expr a) { return call(CallOp::Rsqrt, { std::move(a) }); }
+inline Expr tanh(Expr a) { return call(CallOp::Tanh, { std::move(a) }); }
+inline Expr erf(Expr a) { return call(CallOp::Erf, { std::move(a) }); }
+inline Expr sigmoid(Expr a) { return call(CallOp::Sigmoid, { std::move(a) }); }
+
+bool isBinary(ExprKind kind);
+bool isComparison(ExprKind kind);
+// The operator symbol or function name of a kind: "+", "<=", "floordiv", ...
+std::string_view toString(ExprKind kind);
+
+// Constant value of an IntImm, or false.
+bool asConstInt(const Expr& e, int64_t* value);
+
+// Calls visit(node) for e and every sub-expression, children first (TVM's PostOrderVisit). Load indices are
+// visited before the load itself.
+template <typename Fn> void postOrderVisit(const Expr& e, Fn&& visit)
+{
+    for (const Expr& operand : e->operands)
+        postOrderVisit(operand, visit);
+    visit(*e);
+}
+
+// Readable text: A[i, k]*B[k, j]. Vars print by name, tensors by their op name.
+std::string toString(const Expr& e);
+
+} // namespace ts::ir

@@ -1,0 +1,39 @@
+// Convolutions: explicit padding stage, conv2d (NCHW / NHWC, stride, dilation, groups), depthwise conv2d.
+//
+// Padding is a separate compute op ("pad"), as in TVM's topi, so schedules can inline it or not. It is
+// omitted when every pad is zero. Weight layouts: OIHW ([out, in/groups, kh, kw]) for NCHW, HWIO
+// ([kh, kw, in/groups, out]) for NHWC; depthwise weights are [C, multiplier, kh, kw] / [kh, kw, C, multiplier].
+#pragma once
+
+#include "core/ir/operation.h"
+#include "core/support/error.h"
+
+#include <array>
+
+namespace ts::ops {
+
+enum class Layout { NCHW, NHWC };
+std::string_view toString(Layout layout);
+
+struct Conv2dParams {
+    Layout layout = Layout::NCHW;
+    std::array<int64_t, 2> stride { 1, 1 };
+    std::array<int64_t, 4> padding { 0, 0, 0, 0 }; // top, left, bottom, right
+    std::array<int64_t, 2> dilation { 1, 1 };
+    int64_t groups = 1;
+
+    static std::array<int64_t, 4> symmetric(int64_t ph, int64_t pw) { return { ph, pw, ph, pw }; }
+};
+
+// Pads each dimension with `before[d]` and `after[d]` elements of value `padValue`.
+Expected<ir::Tensor> pad(const ir::Tensor& x, const std::vector<int64_t>& before, const std::vector<int64_t>& after,
+    double padValue = 0.0, const std::string& name = "pad_temp");
+Expected<ir::Tensor> conv2d(const ir::Tensor& data, const ir::Tensor& weight, const Conv2dParams& params);
+Expected<ir::Tensor> depthwiseConv2d(const ir::Tensor& data, const ir::Tensor& weight, const Conv2dParams& params);
+
+// Output extent of a sliding window: (in + padTotal - dilation*(kernel-1) - 1) / stride + 1, or an error
+// naming `op` when the window does not fit.
+Expected<int64_t> windowOutput(const std::string& op, const char* dim, int64_t in, int64_t padTotal, int64_t kernel,
+    int64_t stride, int64_t dilation);
+
+} // namespace ts::ops

@@ -1,0 +1,16 @@
+// Matrix products: matmul, dense (a fully connected layer), batch_matmul.
+#pragma once
+
+#include "core/ir/operation.h"
+#include "core/support/error.h"
+
+namespace ts::ops {
+
+// C[i, j] = sum_k A[i, k] * B[k, j]; A is [M, K], B is [K, N].
+Expected<ir::Tensor> matmul(const ir::Tensor& a, const ir::Tensor& b, const std::string& name = "matmul");
+// Y[i, j] = sum_k X[i, k] * W[j, k]; X is [N, K], W is [O, K] (TVM/TensorFlow weight layout).
+Expected<ir::Tensor> dense(const ir::Tensor& x, const ir::Tensor& w);
+// C[b, i, j] = sum_k A[b, i, k] * B[b, k, j], or B[b, j, k] with transposeB (TVM's default).
+Expected<ir::Tensor> batchMatmul(const ir::Tensor& a, const ir::Tensor& b, bool transposeB = true);
+
+} // namespace ts::ops
