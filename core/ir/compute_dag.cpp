@@ -148,6 +148,24 @@ double flopCount(const Operation& op)
     return static_cast<double>(op.numElements()) * perElement;
 }
 
+double multiplyAccumulateCount(const Operation& op)
+{
+    if (op.reducer() != Reducer::Sum || op.body()->kind != ExprKind::Mul)
+        return 0.0;
+    double trips = 1.0;
+    for (const IterVar& axis : op.reduceAxes())
+        trips *= static_cast<double>(axis.extent);
+    return static_cast<double>(op.numElements()) * trips;
+}
+
+double ComputeDAG::multiplyAccumulateCount() const
+{
+    double total = 0.0;
+    for (const Tensor& op : m_ops)
+        total += ir::multiplyAccumulateCount(*op);
+    return total;
+}
+
 ComputeDAG ComputeDAG::create(const std::vector<Tensor>& tensors)
 {
     TS_ASSERT(!tensors.empty()) << "a ComputeDAG needs at least one tensor";

@@ -38,6 +38,7 @@ public:
     const AccessAnalyzer& access() const { return m_access; }
 
     double flopCount() const { return m_flops; }
+    double multiplyAccumulateCount() const;
     // Bytes of the DAG's inputs (placeholders) and of its outputs: the minimum traffic of any schedule.
     int64_t bytesRead() const;
     int64_t bytesWritten() const;
@@ -63,5 +64,8 @@ private:
 
 // FLOPs of one op per TVM's FlopEstimator rules (see the header comment).
 double flopCount(const Operation& op);
+// Multiply-accumulates of a sum reduction over a product (conv, dense, matmul); 0 for other ops. This is
+// what published "MACs" of a network count.
+double multiplyAccumulateCount(const Operation& op);
 
 } // namespace ts::ir

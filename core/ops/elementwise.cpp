@@ -17,7 +17,7 @@ namespace {
             return shapeError(name, "missing operand");
         TS_TRY(std::vector<int64_t> shape, broadcastShapes(name, a->shape(), b->shape()));
         return ir::compute("T_" + name, shape, [&](const std::vector<Expr>& i) {
-            return combine(ir::load(a, broadcastIndex(a, i)), ir::load(b, broadcastIndex(b, i)));
+            return combine(ir::load(a, broadcastIndex(a, shape, i)), ir::load(b, broadcastIndex(b, shape, i)));
         });
     }
 

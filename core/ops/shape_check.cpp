@@ -36,13 +36,14 @@ Expected<std::vector<int64_t>> broadcastShapes(
     return out;
 }
 
-std::vector<ir::Expr> broadcastIndex(const ir::Tensor& t, const std::vector<ir::Expr>& outIndex)
+std::vector<ir::Expr> broadcastIndex(
+    const ir::Tensor& t, const std::vector<int64_t>& outShape, const std::vector<ir::Expr>& outIndex)
 {
     const auto& shape = t->shape();
     const size_t offset = outIndex.size() - shape.size();
     std::vector<ir::Expr> index;
     for (size_t k = 0; k < shape.size(); ++k)
-        index.push_back(shape[k] == 1 ? ir::Expr(0) : outIndex[offset + k]);
+        index.push_back(shape[k] == 1 && outShape[offset + k] != 1 ? ir::Expr(0) : outIndex[offset + k]);
     return index;
 }
 

@@ -17,7 +17,9 @@ Expected<void> expectRank(const std::string& op, const std::string& argument, co
 // Numpy-style broadcast of two shapes (right-aligned, equal or 1).
 Expected<std::vector<int64_t>> broadcastShapes(
     const std::string& op, const std::vector<int64_t>& a, const std::vector<int64_t>& b);
-// Index into `t` (possibly of lower rank, broadcast) for output indices `outIndex`.
-std::vector<ir::Expr> broadcastIndex(const ir::Tensor& t, const std::vector<ir::Expr>& outIndex);
+// Index into `t` (possibly of lower rank, broadcast) for output indices `outIndex` of an output of shape
+// `outShape`: dimensions where t has extent 1 and the output does not read element 0.
+std::vector<ir::Expr> broadcastIndex(
+    const ir::Tensor& t, const std::vector<int64_t>& outShape, const std::vector<ir::Expr>& outIndex);
 
 } // namespace ts::ops

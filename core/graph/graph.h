@@ -1,0 +1,127 @@
+// Network graphs: operator-level nodes (a conv2d, a bias add, a reshape) with inferred shapes.
+//
+// A Graph is what a model-zoo entry (or, later, an ONNX import) builds. Each node is lowered to tensor
+// expressions by lowerNode(), the same function that infers its shape when the node is added, so a node's
+// recorded shape can never disagree with the DAG built for it. Errors are sticky: the first invalid node
+// (an impossible shape) is recorded with its name, later additions are ignored, and error() reports it.
+#pragma once
+
+#include "core/ir/operation.h"
+#include "core/ops/conv.h"
+#include "core/ops/pool.h"
+#include "core/support/error.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ts::graph {
+
+enum class NodeKind {
+    Input,
+    Conv2d,
+    DepthwiseConv2d,
+    Dense,
+    MatMul,
+    BatchMatMul,
+    MaxPool2d,
+    AvgPool2d,
+    GlobalAvgPool2d,
+    Softmax,
+    LayerNorm,
+    // element-wise
+    BiasAdd,
+    Relu,
+    Clip,
+    Add,
+    Multiply,
+    Scale,
+    Gelu,
+    // data movement only (no arithmetic)
+    Reshape,
+    Transpose,
+    Concat,
+};
+
+std::string_view toString(NodeKind kind);
+// Compute-heavy operators that anchor a fused task (they reduce).
+bool isAnchor(NodeKind kind);
+bool isElementwise(NodeKind kind);
+// Reshape, transpose, concat: no arithmetic; TVM's task extraction leaves them out by default.
+bool isDataMovement(NodeKind kind);
+
+struct Node {
+    NodeKind kind = NodeKind::Input;
+    std::string name;
+    std::vector<int> inputs;
+    std::vector<int64_t> shape;
+
+    // Attributes, meaningful per kind.
+    ops::Conv2dParams conv; // Conv2d, DepthwiseConv2d
+    std::vector<int64_t> weightShape; // Conv2d, DepthwiseConv2d, Dense
+    ops::Pool2dParams pool; // MaxPool2d, AvgPool2d
+    ops::Layout layout = ops::Layout::NCHW; // GlobalAvgPool2d
+    int axis = 0; // BiasAdd, Concat
+    double scalar = 1.0; // Scale; Clip lower bound
+    double upper = 0.0; // Clip upper bound
+    bool transposeB = true; // BatchMatMul
+    std::vector<int> permutation; // Transpose
+};
+
+class Graph {
+public:
+    Graph(std::string name, ops::Layout layout, int64_t batch);
+
+    const std::string& name() const { return m_name; }
+    ops::Layout layout() const { return m_layout; }
+    int64_t batch() const { return m_batch; }
+    const std::vector<Node>& nodes() const { return m_nodes; }
+    const Node& node(int id) const { return m_nodes.at(static_cast<size_t>(id)); }
+    const std::vector<int64_t>& shape(int id) const { return node(id).shape; }
+    std::vector<int> consumers(int id) const;
+    const std::optional<Error>& error() const { return m_error; }
+
+    // Builders return the new node's id (or -1 once an error has been recorded).
+    int input(const std::string& name, std::vector<int64_t> shape);
+    // Channels and spatial positions follow the graph's layout.
+    int conv2d(int x, int64_t outChannels, int64_t kernel, int64_t stride, int64_t padding, int64_t groups = 1,
+        int64_t dilation = 1, const std::string& name = "conv2d");
+    int depthwiseConv2d(int x, int64_t kernel, int64_t stride, int64_t padding, const std::string& name = "dwconv2d");
+    int dense(int x, int64_t units, const std::string& name = "dense");
+    int matmul(int a, int b, const std::string& name = "matmul");
+    int batchMatmul(int a, int b, bool transposeB, const std::string& name = "batch_matmul");
+    int maxPool2d(int x, int64_t kernel, int64_t stride, int64_t padding, const std::string& name = "max_pool2d");
+    int avgPool2d(int x, int64_t kernel, int64_t stride, int64_t padding, const std::string& name = "avg_pool2d");
+    int globalAvgPool2d(int x, const std::string& name = "global_avg_pool2d");
+    int softmax(int x, const std::string& name = "softmax");
+    int layerNorm(int x, const std::string& name = "layer_norm");
+    // Bias along the channel axis of the layout for 4-D tensors, the last axis otherwise.
+    int biasAdd(int x, const std::string& name = "bias_add");
+    int relu(int x, const std::string& name = "relu");
+    int clip(int x, double lo, double hi, const std::string& name = "clip");
+    int add(int a, int b, const std::string& name = "add");
+    int multiply(int a, int b, const std::string& name = "multiply");
+    int scale(int x, double value, const std::string& name = "scale");
+    int gelu(int x, const std::string& name = "gelu");
+    int reshape(int x, std::vector<int64_t> shape, const std::string& name = "reshape");
+    int transpose(int x, std::vector<int> permutation, const std::string& name = "transpose");
+    // Concatenation along the channel axis of the layout.
+    int concat(std::vector<int> xs, const std::string& name = "concat");
+
+    int channelAxis() const { return m_layout == ops::Layout::NCHW ? 1 : 3; }
+
+private:
+    int addNode(Node node);
+
+    std::string m_name;
+    ops::Layout m_layout;
+    int64_t m_batch;
+    std::vector<Node> m_nodes;
+    std::optional<Error> m_error;
+};
+
+// Lowers one node to tensor expressions over `inputs` (one tensor per node input). Weights and biases the
+// node owns are created as placeholders and appended to `params`.
+Expected<ir::Tensor> lowerNode(const Node& node, const std::vector<ir::Tensor>& inputs, std::vector<ir::Tensor>& params);
+
+} // namespace ts::graph

@@ -1,0 +1,46 @@
+// Partition of a network graph into tuning tasks.
+//
+// Each compute-heavy anchor (conv2d, dense, batch_matmul, pooling, softmax, layer norm) is fused with the
+// chain of element-wise ops that follow it (bias add, relu, residual add, gelu, ...), as long as each link's
+// output has a single consumer; a residual add joins the first anchor chain that reaches it. Each fused
+// group is built into a ComputeDAG (inputs, weights and side inputs become placeholders) and tasks with the
+// same workload key are merged, counting how often they occur (the task's weight).
+//
+// Like TVM's auto_scheduler.extract_tasks (include_simple_tasks=False), groups without a reduction (a lone
+// element-wise op, reshape, transpose, concat) are not tuning tasks; extraction reports how many nodes it
+// left out.
+#pragma once
+
+#include "core/graph/graph.h"
+#include "core/ir/compute_dag.h"
+
+#include <string>
+#include <vector>
+
+namespace ts::graph {
+
+struct Task {
+    int id = 0;
+    std::string name; // "conv2d_nchw_bias_add_relu"
+    NodeKind anchor = NodeKind::Conv2d;
+    std::vector<std::string> fusedOps; // {"conv2d", "bias_add", "relu"}
+    std::string shapes; // "data [1, 64, 56, 56], weight [64, 64, 3, 3] -> [1, 64, 56, 56]"
+    ir::ComputeDAG dag;
+    int weight = 1; // occurrences in the network
+    double flops = 0.0; // per occurrence
+};
+
+struct TaskSet {
+    std::string network;
+    std::vector<Task> tasks;
+    int leftOutNodes = 0; // element-wise or data-movement nodes not fused into any task
+
+    double totalFlops() const;
+    // Multiply-accumulates of the convolutions and matrix products, weighted: the "MACs" papers publish.
+    double totalMacs() const;
+    int totalWeight() const;
+};
+
+Expected<TaskSet> extractTasks(const Graph& graph);
+
+} // namespace ts::graph
