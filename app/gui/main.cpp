@@ -1,0 +1,123 @@
+// tunescope: the workbench GUI.
+//   tunescope                      opens the demo workspace (ResNet-18, first task selected)
+//   tunescope --network N --task I selects another task at start
+//   tunescope --headless           prints the demo's content (tasks and the selected DAG) without a display
+//   tunescope --screenshot F.png   renders the window to F.png and exits (used by docs and tests)
+#include "app/gui/main_window.h"
+#include "core/graph/model_zoo.h"
+#include "core/graph/task_report.h"
+#include "widgets/dag_view.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QLibraryInfo>
+#include <QLocale>
+#include <QTimer>
+#include <QTranslator>
+
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+
+namespace {
+
+const char* const kDemoNetwork = "resnet-18";
+
+// The demo's content as text, for machines without a display.
+int printHeadless(const std::string& network, int taskId)
+{
+    auto graph = ts::graph::buildNetwork(network, 1);
+    if (!graph) {
+        std::cerr << "tunescope: " << graph.error().message << "\n";
+        return 1;
+    }
+    auto tasks = ts::graph::extractTasks(*graph);
+    if (!tasks) {
+        std::cerr << "tunescope: " << tasks.error().message << "\n";
+        return 1;
+    }
+    if (taskId < 0 || taskId >= static_cast<int>(tasks->tasks.size())) {
+        std::cerr << "tunescope: task " << taskId << " is out of range for " << network << "\n";
+        return 1;
+    }
+    std::cout << ts::graph::formatTaskTable(*tasks, "TuneScope demo workspace: network " + network + ", batch 1")
+              << "\n"
+              << ts::graph::formatTaskDag(tasks->tasks[static_cast<size_t>(taskId)]);
+    return 0;
+}
+
+bool hasArgument(int argc, char** argv, const char* name)
+{
+    for (int i = 1; i < argc; ++i)
+        if (!std::strcmp(argv[i], name))
+            return true;
+    return false;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    // --headless must work where no display exists, so it is handled before QApplication connects to one.
+    if (hasArgument(argc, argv, "--headless")) {
+        std::string network = kDemoNetwork;
+        int task = 0;
+        for (int i = 1; i + 1 < argc; ++i) {
+            if (!std::strcmp(argv[i], "--network"))
+                network = argv[i + 1];
+            if (!std::strcmp(argv[i], "--task"))
+                task = std::atoi(argv[i + 1]);
+        }
+        return printHeadless(network, task);
+    }
+
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("TuneScope"));
+    QApplication::setApplicationName(QStringLiteral("TuneScope"));
+    QApplication::setApplicationVersion(QStringLiteral(TUNESCOPE_VERSION));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("TuneScope, a workbench for tuning tensor programs"));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    QCommandLineOption networkOption(QStringLiteral("network"), QStringLiteral("Network to open."),
+        QStringLiteral("name"), QString::fromLatin1(kDemoNetwork));
+    QCommandLineOption taskOption(QStringLiteral("task"), QStringLiteral("Task to select."), QStringLiteral("id"),
+        QStringLiteral("0"));
+    QCommandLineOption screenshotOption(QStringLiteral("screenshot"),
+        QStringLiteral("Render the window to a PNG file and exit."), QStringLiteral("file"));
+    QCommandLineOption langOption(QStringLiteral("lang"), QStringLiteral("User-interface language (en, de)."),
+        QStringLiteral("code"));
+    QCommandLineOption headlessOption(QStringLiteral("headless"),
+        QStringLiteral("Print the demo workspace's content instead of opening a window."));
+    parser.addOptions({ networkOption, taskOption, screenshotOption, langOption, headlessOption });
+    parser.process(app);
+
+    QTranslator translator;
+    const QString lang = parser.isSet(langOption) ? parser.value(langOption) : QLocale::system().name().left(2);
+    if (lang != QLatin1String("en") && translator.load(QStringLiteral(":/i18n/tunescope_") + lang))
+        QApplication::installTranslator(&translator);
+
+    ts::app::MainWindow window;
+    window.resize(1400, 860);
+    window.show();
+    bool ok = false;
+    const int task = parser.value(taskOption).toInt(&ok);
+    if (!ok || !window.selectTask(parser.value(networkOption), task)) {
+        std::fprintf(stderr, "tunescope: no task %s in network %s\n", qPrintable(parser.value(taskOption)),
+            qPrintable(parser.value(networkOption)));
+        if (parser.isSet(screenshotOption))
+            return 1;
+    }
+
+    if (parser.isSet(screenshotOption)) {
+        const QString file = parser.value(screenshotOption);
+        QTimer::singleShot(300, &window, [&] {
+            const bool saved = window.grab().save(file, "PNG");
+            if (!saved)
+                std::fprintf(stderr, "tunescope: cannot write %s\n", qPrintable(file));
+            QApplication::exit(saved ? 0 : 1);
+        });
+    }
+    return QApplication::exec();
+}
