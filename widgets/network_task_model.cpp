@@ -22,7 +22,14 @@ void NetworkTaskModel::rebuild()
     for (const graph::NetworkInfo& info : graph::networks()) {
         if (!info.imageLayouts && m_layout != ops::Layout::NCHW)
             continue;
-        m_networks.push_back({ QString::fromStdString(info.name), QString::fromStdString(info.description) });
+        Network network { QString::fromStdString(info.name), QString::fromStdString(info.description), {}, {} };
+        auto graph = graph::buildNetwork(info.name, m_batch, m_layout);
+        Expected<graph::TaskSet> tasks = graph ? graph::extractTasks(*graph) : Expected<graph::TaskSet>(graph.error());
+        if (tasks)
+            network.tasks = std::move(*tasks);
+        else
+            network.error = QString::fromStdString(tasks.error().message);
+        m_networks.push_back(std::move(network));
     }
 }
 
@@ -110,45 +117,7 @@ int NetworkTaskModel::rowCount(const QModelIndex& parent) const
 
 int NetworkTaskModel::columnCount(const QModelIndex&) const { return ColumnCount; }
 
-bool NetworkTaskModel::hasChildren(const QModelIndex& parent) const
-{
-    if (!parent.isValid())
-        return !m_networks.empty();
-    if (parent.internalId() != kNetworkRow || parent.column() != 0)
-        return false;
-    const Network& network = m_networks[static_cast<size_t>(parent.row())];
-    return !network.loaded || (network.tasks && !network.tasks->tasks.empty());
-}
-
-bool NetworkTaskModel::canFetchMore(const QModelIndex& parent) const
-{
-    return parent.isValid() && parent.internalId() == kNetworkRow && parent.column() == 0
-        && !m_networks[static_cast<size_t>(parent.row())].loaded;
-}
-
-void NetworkTaskModel::fetchMore(const QModelIndex& parent)
-{
-    if (!canFetchMore(parent))
-        return;
-    Network& network = m_networks[static_cast<size_t>(parent.row())];
-    network.loaded = true;
-    auto graph = graph::buildNetwork(network.name.toStdString(), m_batch, m_layout);
-    Expected<graph::TaskSet> tasks = graph ? graph::extractTasks(*graph) : Expected<graph::TaskSet>(graph.error());
-    if (!tasks) {
-        network.error = QString::fromStdString(tasks.error().message);
-        Q_EMIT dataChanged(parent, parent.siblingAtColumn(ColumnCount - 1));
-        return;
-    }
-    const int count = static_cast<int>(tasks->tasks.size());
-    if (count > 0) {
-        beginInsertRows(parent, 0, count - 1);
-        network.tasks = std::move(*tasks);
-        endInsertRows();
-    } else {
-        network.tasks = std::move(*tasks);
-    }
-    Q_EMIT dataChanged(parent, parent.siblingAtColumn(ColumnCount - 1));
-}
+bool NetworkTaskModel::hasChildren(const QModelIndex& parent) const { return rowCount(parent) > 0; }
 
 QVariant NetworkTaskModel::data(const QModelIndex& index, int role) const
 {

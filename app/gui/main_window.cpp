@@ -143,8 +143,6 @@ bool MainWindow::selectTask(const QString& network, int taskId)
     const QModelIndex parent = m_model->networkIndex(network);
     if (!parent.isValid())
         return false;
-    if (m_model->canFetchMore(parent))
-        m_model->fetchMore(parent);
     m_explorer->expand(parent);
     const QModelIndex task = m_model->index(taskId, 0, parent);
     if (!task.isValid())
