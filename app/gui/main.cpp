@@ -10,6 +10,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QIcon>
 #include <QLibraryInfo>
 #include <QLocale>
 #include <QTimer>
@@ -75,6 +76,7 @@ int main(int argc, char** argv)
     QApplication::setOrganizationName(QStringLiteral("TuneScope"));
     QApplication::setApplicationName(QStringLiteral("TuneScope"));
     QApplication::setApplicationVersion(QStringLiteral(TUNESCOPE_VERSION));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/tunescope.svg")));
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("TuneScope, a workbench for tuning tensor programs"));
