@@ -54,7 +54,8 @@ Expected<LayoutResult> layoutGraph(const LayoutInput& input)
     for (const auto& [from, to] : input.edges) {
         if (from < 0 || to < 0 || static_cast<size_t>(from) >= nodes.size() || static_cast<size_t>(to) >= nodes.size())
             return makeError(ErrorKind::InvalidArgument, "layout: edge refers to a missing node");
-        edges.push_back(agedge(graph.get(), nodes[static_cast<size_t>(from)], nodes[static_cast<size_t>(to)], nullptr, 1));
+        edges.push_back(
+            agedge(graph.get(), nodes[static_cast<size_t>(from)], nodes[static_cast<size_t>(to)], nullptr, 1));
     }
     if (gvLayout(gvc, graph.get(), "dot") != 0)
         return makeError(ErrorKind::Internal, "Graphviz dot layout failed");

@@ -128,7 +128,8 @@ bool DagView::setDag(const ir::ComputeDAG& dag, const QString& title)
     LayoutInput input;
     for (int i = 0; i < dag.numOps(); ++i) {
         const ir::Operation& op = dag.op(i);
-        const QString shape = QStringLiteral("[") + QString::fromStdString(join(op.shape(), ", ")) + QStringLiteral("]");
+        const QString shape
+            = QStringLiteral("[") + QString::fromStdString(join(op.shape(), ", ")) + QStringLiteral("]");
         QString titleText = QString::number(i) + QStringLiteral(": ") + QString::fromStdString(op.name());
         QString detail;
         QString flags;
@@ -160,7 +161,8 @@ bool DagView::setDag(const ir::ComputeDAG& dag, const QString& title)
             continue;
         QPainterPath path(QPointF(edge.bezier[0].x, edge.bezier[0].y));
         for (size_t k = 1; k + 2 < edge.bezier.size(); k += 3)
-            path.cubicTo(QPointF(edge.bezier[k].x, edge.bezier[k].y), QPointF(edge.bezier[k + 1].x, edge.bezier[k + 1].y),
+            path.cubicTo(QPointF(edge.bezier[k].x, edge.bezier[k].y),
+                QPointF(edge.bezier[k + 1].x, edge.bezier[k + 1].y),
                 QPointF(edge.bezier[k + 2].x, edge.bezier[k + 2].y));
         QPointF end = path.currentPosition();
         QPointF tip = edge.hasArrow ? QPointF(edge.arrowTip.x, edge.arrowTip.y) : end;

@@ -20,7 +20,11 @@ public:
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
     int stage() const { return m_stage; }
     QSizeF preferredSize() const { return m_size; }
-    void setSize(QSizeF size) { prepareGeometryChange(); m_size = size; }
+    void setSize(QSizeF size)
+    {
+        prepareGeometryChange();
+        m_size = size;
+    }
 
 private:
     int m_stage;

@@ -130,8 +130,9 @@ QVariant NetworkTaskModel::data(const QModelIndex& index, int role) const
             case NameColumn:
                 return network.name;
             case GflopColumn:
-                return network.tasks ? QVariant(QString::fromStdString(formatFixed(network.tasks->totalFlops() / 1e9, 2)))
-                                     : QVariant();
+                return network.tasks
+                    ? QVariant(QString::fromStdString(formatFixed(network.tasks->totalFlops() / 1e9, 2)))
+                    : QVariant();
             case WeightColumn:
                 return network.tasks ? QVariant(network.tasks->totalWeight()) : QVariant();
             }

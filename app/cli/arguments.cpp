@@ -34,7 +34,8 @@ Expected<Arguments> Arguments::parse(const std::vector<std::string>& args, const
         }
         if (!inlineValue) {
             if (i + 1 >= args.size())
-                return makeError(ErrorKind::InvalidArgument, "option --" + name + " needs a value (" + spec->valueName + ")");
+                return makeError(
+                    ErrorKind::InvalidArgument, "option --" + name + " needs a value (" + spec->valueName + ")");
             value = args[++i];
         }
         result.m_values[name] = value;

@@ -58,8 +58,8 @@ Expected<graph::TaskSet> loadTasks(const Arguments& args, std::string* header)
     const std::string name = args.value("network");
     TS_TRY(graph::Graph g, graph::buildNetwork(name, batch, layout));
     if (header)
-        *header = "network " + name + ", batch " + std::to_string(batch) + ", layout "
-            + std::string(ops::toString(layout));
+        *header
+            = "network " + name + ", batch " + std::to_string(batch) + ", layout " + std::string(ops::toString(layout));
     return graph::extractTasks(g);
 }
 
@@ -152,11 +152,14 @@ int run(int argc, char** argv)
         if (!parsed)
             return fail(parsed.error().message + "\nusage: " + command.usage, kExitUsage);
         if (parsed->has("help")) {
-            std::cout << "usage: " << command.usage << "\n\n" << command.summary << "\n\n" << cli::optionsHelp(command.options);
+            std::cout << "usage: " << command.usage << "\n\n"
+                      << command.summary << "\n\n"
+                      << cli::optionsHelp(command.options);
             return 0;
         }
         if (!parsed->positional().empty())
-            return fail("unexpected argument '" + parsed->positional().front() + "'\nusage: " + command.usage, kExitUsage);
+            return fail(
+                "unexpected argument '" + parsed->positional().front() + "'\nusage: " + command.usage, kExitUsage);
         return command.run(*parsed);
     }
     return fail("unknown command '" + args[0] + "'\n" + mainHelp(), kExitUsage);

@@ -84,14 +84,14 @@ int main(int argc, char** argv)
     parser.addVersionOption();
     QCommandLineOption networkOption(QStringLiteral("network"), QStringLiteral("Network to open."),
         QStringLiteral("name"), QString::fromLatin1(kDemoNetwork));
-    QCommandLineOption taskOption(QStringLiteral("task"), QStringLiteral("Task to select."), QStringLiteral("id"),
-        QStringLiteral("0"));
+    QCommandLineOption taskOption(
+        QStringLiteral("task"), QStringLiteral("Task to select."), QStringLiteral("id"), QStringLiteral("0"));
     QCommandLineOption screenshotOption(QStringLiteral("screenshot"),
         QStringLiteral("Render the window to a PNG file and exit."), QStringLiteral("file"));
-    QCommandLineOption langOption(QStringLiteral("lang"), QStringLiteral("User-interface language (en, de)."),
-        QStringLiteral("code"));
-    QCommandLineOption headlessOption(QStringLiteral("headless"),
-        QStringLiteral("Print the demo workspace's content instead of opening a window."));
+    QCommandLineOption langOption(
+        QStringLiteral("lang"), QStringLiteral("User-interface language (en, de)."), QStringLiteral("code"));
+    QCommandLineOption headlessOption(
+        QStringLiteral("headless"), QStringLiteral("Print the demo workspace's content instead of opening a window."));
     parser.addOptions({ networkOption, taskOption, screenshotOption, langOption, headlessOption });
     parser.process(app);
 

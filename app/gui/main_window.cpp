@@ -161,7 +161,8 @@ void MainWindow::onCurrentChanged(const QModelIndex& current)
         return;
     }
     const QString network = m_model->networkNameAt(current);
-    m_dagView->setDag(task->dag, tr("%1 — task %2: %3").arg(network).arg(task->id).arg(QString::fromStdString(task->name)));
+    m_dagView->setDag(
+        task->dag, tr("%1 — task %2: %3").arg(network).arg(task->id).arg(QString::fromStdString(task->name)));
     m_details->setPlainText(QString::fromStdString(graph::formatTaskDag(*task)));
     m_status->setText(tr("%1, task %2: %3 ops, %4 GFLOP, weight %5, key %6")
                           .arg(network)

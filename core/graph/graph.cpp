@@ -71,9 +71,10 @@ namespace {
         for (int64_t extent : shape)
             n *= extent;
         if (n != x->numElements())
-            return ops::shapeError("reshape", "cannot reshape " + ops::shapeText(x->shape()) + " to "
-                    + ops::shapeText(shape));
-        return ir::compute("T_reshape", shape,
+            return ops::shapeError(
+                "reshape", "cannot reshape " + ops::shapeText(x->shape()) + " to " + ops::shapeText(shape));
+        return ir::compute(
+            "T_reshape", shape,
             [&](const std::vector<Expr>& i) {
                 Expr flat = i[0];
                 for (size_t d = 1; d < shape.size(); ++d)
@@ -102,7 +103,8 @@ namespace {
             seen[static_cast<size_t>(p)] = true;
             shape.push_back(x->shape()[static_cast<size_t>(p)]);
         }
-        return ir::compute("T_transpose", shape,
+        return ir::compute(
+            "T_transpose", shape,
             [&](const std::vector<Expr>& i) {
                 std::vector<Expr> source(rank);
                 for (size_t d = 0; d < rank; ++d)
@@ -127,11 +129,13 @@ namespace {
                 return ops::shapeError("concat", "inputs differ in rank");
             for (size_t d = 0; d < s.size(); ++d)
                 if (d != a && s[d] != xs[0]->shape()[d])
-                    return ops::shapeError("concat", "inputs " + ops::shapeText(xs[0]->shape()) + " and "
-                            + ops::shapeText(s) + " differ outside the concatenation axis");
+                    return ops::shapeError("concat",
+                        "inputs " + ops::shapeText(xs[0]->shape()) + " and " + ops::shapeText(s)
+                            + " differ outside the concatenation axis");
             shape[a] += s[a];
         }
-        return ir::compute("T_concat", shape,
+        return ir::compute(
+            "T_concat", shape,
             [&](const std::vector<Expr>& i) {
                 // Nested selects from the last input backwards: i[a] < offset_k picks input k.
                 std::vector<int64_t> offsets;
@@ -238,8 +242,8 @@ int Graph::addNode(Node node)
         std::vector<Tensor> inputs;
         for (int input : node.inputs) {
             if (input < 0 || static_cast<size_t>(input) >= m_nodes.size()) {
-                m_error = makeError(ErrorKind::InvalidArgument, node.name + ": input node " + std::to_string(input)
-                        + " does not exist");
+                m_error = makeError(ErrorKind::InvalidArgument,
+                    node.name + ": input node " + std::to_string(input) + " does not exist");
                 return -1;
             }
             inputs.push_back(ir::placeholder("x", m_nodes[static_cast<size_t>(input)].shape));
@@ -330,7 +334,10 @@ namespace {
     }
 } // namespace
 
-int Graph::matmul(int a, int b, const std::string& name) { return addNode(simpleNode(NodeKind::MatMul, name, { a, b })); }
+int Graph::matmul(int a, int b, const std::string& name)
+{
+    return addNode(simpleNode(NodeKind::MatMul, name, { a, b }));
+}
 
 int Graph::batchMatmul(int a, int b, bool transposeB, const std::string& name)
 {

@@ -122,6 +122,7 @@ private:
 
 // Lowers one node to tensor expressions over `inputs` (one tensor per node input). Weights and biases the
 // node owns are created as placeholders and appended to `params`.
-Expected<ir::Tensor> lowerNode(const Node& node, const std::vector<ir::Tensor>& inputs, std::vector<ir::Tensor>& params);
+Expected<ir::Tensor> lowerNode(
+    const Node& node, const std::vector<ir::Tensor>& inputs, std::vector<ir::Tensor>& params);
 
 } // namespace ts::graph

@@ -73,8 +73,8 @@ namespace {
         const Node& anchor = graph.node(chain.front());
         if (anchor.kind == NodeKind::Conv2d || anchor.kind == NodeKind::DepthwiseConv2d) {
             task.name += "_" + toLower(ops::toString(anchor.conv.layout));
-            shapeTexts.push_back("stride " + std::to_string(anchor.conv.stride[0]) + " pad "
-                + std::to_string(anchor.conv.padding[0]));
+            shapeTexts.push_back(
+                "stride " + std::to_string(anchor.conv.stride[0]) + " pad " + std::to_string(anchor.conv.padding[0]));
         }
         task.shapes = join(shapeTexts, ", ") + " -> " + ops::shapeText(out->shape());
         return task;

@@ -41,13 +41,13 @@ std::string formatTaskTable(const TaskSet& set, const std::string& header)
 std::string formatTaskDag(const Task& task)
 {
     const ir::ComputeDAG& dag = task.dag;
-    std::string out = "task " + std::to_string(task.id) + ": " + task.name + "  (weight " + std::to_string(task.weight)
-        + ")\n";
+    std::string out
+        = "task " + std::to_string(task.id) + ": " + task.name + "  (weight " + std::to_string(task.weight) + ")\n";
     out += "workload key " + dag.workloadKey() + ", " + formatFixed(dag.flopCount() / 1e9, 4) + " GFLOP, reads "
         + std::to_string(dag.bytesRead()) + " B, writes " + std::to_string(dag.bytesWritten()) + " B\n\n";
     for (int i = 0; i < dag.numOps(); ++i)
-        out += pad(std::to_string(i), 3, true) + "  " + dag.op(i).toString() + "\n       analysis: "
-            + ir::analysisSummary(dag, i) + "\n";
+        out += pad(std::to_string(i), 3, true) + "  " + dag.op(i).toString()
+            + "\n       analysis: " + ir::analysisSummary(dag, i) + "\n";
     return out;
 }
 

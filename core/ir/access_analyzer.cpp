@@ -179,7 +179,8 @@ int AccessAnalyzer::numCommonOuterIterators(int op, int target) const
             return;
         }
         for (int consumer : m_consumers[static_cast<size_t>(current)])
-            walk(consumer, std::min(common, m_commonOuter[static_cast<size_t>(current)][static_cast<size_t>(consumer)]));
+            walk(
+                consumer, std::min(common, m_commonOuter[static_cast<size_t>(current)][static_cast<size_t>(consumer)]));
     };
     walk(op, static_cast<int>(m_shapes[static_cast<size_t>(op)].size()));
     return reached ? best : 0;

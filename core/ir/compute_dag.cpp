@@ -3,8 +3,9 @@
 #include "core/support/assert.h"
 #include "core/support/strings.h"
 
-#include <algorithm>
 #include <queue>
+
+#include <algorithm>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -73,8 +74,7 @@ namespace {
         case ExprKind::Cast:
             return flops(n.operands[0], opType);
         case ExprKind::Select:
-            return flops(n.operands[0], opType)
-                + std::max(flops(n.operands[1], opType), flops(n.operands[2], opType));
+            return flops(n.operands[0], opType) + std::max(flops(n.operands[1], opType), flops(n.operands[2], opType));
         case ExprKind::Call: {
             double total = 0.0;
             for (const Expr& arg : n.operands)

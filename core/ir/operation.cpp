@@ -18,8 +18,8 @@ namespace {
         return i < 4 ? kNames[i] : "ax" + std::to_string(i);
     }
 
-    std::vector<IterVar> makeAxes(const std::vector<int64_t>& extents, std::vector<std::string>& names,
-        std::string (*fallback)(size_t))
+    std::vector<IterVar> makeAxes(
+        const std::vector<int64_t>& extents, std::vector<std::string>& names, std::string (*fallback)(size_t))
     {
         std::vector<IterVar> axes;
         for (size_t i = 0; i < extents.size(); ++i) {
@@ -147,9 +147,8 @@ Tensor compute(std::string name, std::vector<int64_t> shape, const std::function
     return op;
 }
 
-Tensor computeReduce(std::string name, std::vector<int64_t> shape, std::vector<int64_t> reduceExtents,
-    Reducer reducer, const std::function<Expr(const std::vector<Expr>&, const std::vector<Expr>&)>& body,
-    std::string tag)
+Tensor computeReduce(std::string name, std::vector<int64_t> shape, std::vector<int64_t> reduceExtents, Reducer reducer,
+    const std::function<Expr(const std::vector<Expr>&, const std::vector<Expr>&)>& body, std::string tag)
 {
     TS_ASSERT(reducer != Reducer::None) << "computeReduce " << name << " without a reducer";
     TS_ASSERT(!reduceExtents.empty()) << "computeReduce " << name << " without reduce axes";
@@ -158,8 +157,7 @@ Tensor computeReduce(std::string name, std::vector<int64_t> shape, std::vector<i
     op->m_name = std::move(name);
     op->m_tag = std::move(tag);
     op->m_axes = makeAxes(shape, t_spatialNames, defaultSpatialName);
-    op->m_reduceAxes
-        = makeAxes(reduceExtents, t_reduceNames, [](size_t i) { return "rv" + std::to_string(i); });
+    op->m_reduceAxes = makeAxes(reduceExtents, t_reduceNames, [](size_t i) { return "rv" + std::to_string(i); });
     op->m_shape = std::move(shape);
     op->m_reducer = reducer;
     op->m_body = body(varsOf(op->m_axes), varsOf(op->m_reduceAxes));

@@ -50,8 +50,8 @@ public:
 
 private:
     friend Tensor placeholder(std::string, std::vector<int64_t>, DType);
-    friend Tensor compute(std::string, std::vector<int64_t>, const std::function<Expr(const std::vector<Expr>&)>&,
-        std::string);
+    friend Tensor compute(
+        std::string, std::vector<int64_t>, const std::function<Expr(const std::vector<Expr>&)>&, std::string);
     friend Tensor computeReduce(std::string, std::vector<int64_t>, std::vector<int64_t>, Reducer,
         const std::function<Expr(const std::vector<Expr>&, const std::vector<Expr>&)>&, std::string);
 

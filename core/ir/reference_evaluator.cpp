@@ -48,8 +48,8 @@ namespace {
         if (e->kind == ExprKind::Load) {
             const int producer = dag.indexOf(e->tensor.get());
             if (producer < 0)
-                throw EvalFailure { makeError(ErrorKind::InvalidArgument, "load from " + e->tensor->name()
-                                                                         + ", which is not in the DAG") };
+                throw EvalFailure { makeError(
+                    ErrorKind::InvalidArgument, "load from " + e->tensor->name() + ", which is not in the DAG") };
             node.buffer = &buffers[static_cast<size_t>(producer)];
             node.tensor = e->tensor.get();
             const auto& shape = e->tensor->shape();
@@ -205,8 +205,8 @@ namespace {
         case ExprKind::Select:
             return evalBool(n.children[0], env) ? evalFloat(n.children[1], env) : evalFloat(n.children[2], env);
         case ExprKind::Call:
-            return callValue(n.callOp, evalFloat(n.children[0], env),
-                n.children.size() > 1 ? evalFloat(n.children[1], env) : 0.0);
+            return callValue(
+                n.callOp, evalFloat(n.children[0], env), n.children.size() > 1 ? evalFloat(n.children[1], env) : 0.0);
         case ExprKind::Add:
             return evalFloat(n.children[0], env) + evalFloat(n.children[1], env);
         case ExprKind::Sub:
@@ -301,14 +301,16 @@ Expected<std::vector<Buffer>> evaluate(const ComputeDAG& dag, const std::vector<
 {
     const std::vector<int> placeholders = dag.placeholders();
     if (inputs.size() != placeholders.size())
-        return makeError(ErrorKind::InvalidArgument, "evaluate: " + std::to_string(inputs.size())
-                + " input buffers for " + std::to_string(placeholders.size()) + " placeholders");
+        return makeError(ErrorKind::InvalidArgument,
+            "evaluate: " + std::to_string(inputs.size()) + " input buffers for " + std::to_string(placeholders.size())
+                + " placeholders");
     std::vector<Buffer> buffers(static_cast<size_t>(dag.numOps()));
     for (size_t k = 0; k < placeholders.size(); ++k) {
         const Operation& op = dag.op(placeholders[k]);
         if (inputs[k].shape() != op.shape())
-            return makeError(ErrorKind::InvalidArgument, "evaluate: input " + op.name() + " has shape ["
-                    + join(inputs[k].shape(), ", ") + "], expected [" + join(op.shape(), ", ") + "]");
+            return makeError(ErrorKind::InvalidArgument,
+                "evaluate: input " + op.name() + " has shape [" + join(inputs[k].shape(), ", ") + "], expected ["
+                    + join(op.shape(), ", ") + "]");
         buffers[static_cast<size_t>(placeholders[k])] = inputs[k];
     }
     try {

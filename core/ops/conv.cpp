@@ -26,8 +26,9 @@ Expected<int64_t> windowOutput(const std::string& op, const char* dim, int64_t i
         return shapeError(op, std::string("kernel, stride and dilation along ") + dim + " must be >= 1");
     const int64_t span = dilation * (kernel - 1) + 1;
     if (in + padTotal < span)
-        return shapeError(op, std::string("window of ") + std::to_string(span) + " along " + dim
-                + " does not fit the padded input of " + std::to_string(in + padTotal));
+        return shapeError(op,
+            std::string("window of ") + std::to_string(span) + " along " + dim + " does not fit the padded input of "
+                + std::to_string(in + padTotal));
     return (in + padTotal - span) / stride + 1;
 }
 
@@ -50,7 +51,8 @@ Expected<Tensor> pad(const Tensor& x, const std::vector<int64_t>& before, const 
     if (!any)
         return x;
     ir::setNextAxisNames({ "i0", "i1", "i2", "i3", "i4", "i5" });
-    return ir::compute(name, shape,
+    return ir::compute(
+        name, shape,
         [&](const std::vector<Expr>& i) {
             Expr inside;
             std::vector<Expr> source;
@@ -80,11 +82,13 @@ Expected<Tensor> conv2d(const Tensor& data, const Tensor& weight, const Conv2dPa
     const int64_t o = nchw ? ws[0] : ws[3], ci = nchw ? ws[1] : ws[2];
     const int64_t kh = nchw ? ws[2] : ws[0], kw = nchw ? ws[3] : ws[1];
     if (p.groups < 1 || c % p.groups || o % p.groups)
-        return shapeError(op, "groups " + std::to_string(p.groups) + " must divide input channels "
-                + std::to_string(c) + " and output channels " + std::to_string(o));
+        return shapeError(op,
+            "groups " + std::to_string(p.groups) + " must divide input channels " + std::to_string(c)
+                + " and output channels " + std::to_string(o));
     if (ci != c / p.groups)
-        return shapeError(op, "weight " + shapeText(ws) + " expects " + std::to_string(ci * p.groups)
-                + " input channels, data " + shapeText(ds) + " has " + std::to_string(c));
+        return shapeError(op,
+            "weight " + shapeText(ws) + " expects " + std::to_string(ci * p.groups) + " input channels, data "
+                + shapeText(ds) + " has " + std::to_string(c));
     for (int64_t v : p.padding)
         if (v < 0)
             return shapeError(op, "negative padding");
@@ -108,7 +112,8 @@ Expected<Tensor> conv2d(const Tensor& data, const Tensor& weight, const Conv2dPa
 
     if (nchw) {
         ir::setNextAxisNames({ "nn", "ff", "yy", "xx" }, { "rc", "ry", "rx" });
-        return ir::computeReduce("conv2d_nchw", { n, o, oh, ow }, { ci, kh, kw }, ir::Reducer::Sum,
+        return ir::computeReduce(
+            "conv2d_nchw", { n, o, oh, ow }, { ci, kh, kw }, ir::Reducer::Sum,
             [&](const std::vector<Expr>& i, const std::vector<Expr>& r) {
                 return ir::load(padded, { i[0], inputChannel(i[1], r[0]), y(i[2], r[1]), x(i[3], r[2]) })
                     * ir::load(weight, { i[1], r[0], r[1], r[2] });
@@ -116,7 +121,8 @@ Expected<Tensor> conv2d(const Tensor& data, const Tensor& weight, const Conv2dPa
             p.groups == 1 ? "conv2d_nchw" : "group_conv2d_nchw");
     }
     ir::setNextAxisNames({ "nn", "yy", "xx", "ff" }, { "ry", "rx", "rc" });
-    return ir::computeReduce("Conv2dOutput", { n, oh, ow, o }, { kh, kw, ci }, ir::Reducer::Sum,
+    return ir::computeReduce(
+        "Conv2dOutput", { n, oh, ow, o }, { kh, kw, ci }, ir::Reducer::Sum,
         [&](const std::vector<Expr>& i, const std::vector<Expr>& r) {
             return ir::load(padded, { i[0], y(i[1], r[0]), x(i[2], r[1]), inputChannel(i[3], r[2]) })
                 * ir::load(weight, { r[0], r[1], r[2], i[3] });
@@ -136,8 +142,9 @@ Expected<Tensor> depthwiseConv2d(const Tensor& data, const Tensor& weight, const
     const int64_t wc = nchw ? ws[0] : ws[2], m = nchw ? ws[1] : ws[3];
     const int64_t kh = nchw ? ws[2] : ws[0], kw = nchw ? ws[3] : ws[1];
     if (wc != c)
-        return shapeError(op, "weight " + shapeText(ws) + " has " + std::to_string(wc) + " channels, data "
-                + shapeText(ds) + " has " + std::to_string(c));
+        return shapeError(op,
+            "weight " + shapeText(ws) + " has " + std::to_string(wc) + " channels, data " + shapeText(ds) + " has "
+                + std::to_string(c));
     TS_TRY(int64_t oh, windowOutput(op, "height", h, p.padding[0] + p.padding[2], kh, p.stride[0], p.dilation[0]));
     TS_TRY(int64_t ow, windowOutput(op, "width", w, p.padding[1] + p.padding[3], kw, p.stride[1], p.dilation[1]));
     std::vector<int64_t> before = nchw ? std::vector<int64_t> { 0, 0, p.padding[0], p.padding[1] }
@@ -151,7 +158,8 @@ Expected<Tensor> depthwiseConv2d(const Tensor& data, const Tensor& weight, const
     auto x = [&](const Expr& ox, const Expr& rx) { return windowIndex(ox, p.stride[1], rx, p.dilation[1]); };
     if (nchw) {
         ir::setNextAxisNames({ "b", "c", "i", "j" }, { "di", "dj" });
-        return ir::computeReduce("DepthwiseConv2d", { n, c * m, oh, ow }, { kh, kw }, ir::Reducer::Sum,
+        return ir::computeReduce(
+            "DepthwiseConv2d", { n, c * m, oh, ow }, { kh, kw }, ir::Reducer::Sum,
             [&](const std::vector<Expr>& i, const std::vector<Expr>& r) {
                 return ir::load(padded, { i[0], channel(i[1]), y(i[2], r[0]), x(i[3], r[1]) })
                     * ir::load(weight, { channel(i[1]), multiplier(i[1]), r[0], r[1] });
@@ -159,7 +167,8 @@ Expected<Tensor> depthwiseConv2d(const Tensor& data, const Tensor& weight, const
             "depthwise_conv2d_nchw");
     }
     ir::setNextAxisNames({ "b", "i", "j", "c" }, { "di", "dj" });
-    return ir::computeReduce("DepthwiseConv2d", { n, oh, ow, c * m }, { kh, kw }, ir::Reducer::Sum,
+    return ir::computeReduce(
+        "DepthwiseConv2d", { n, oh, ow, c * m }, { kh, kw }, ir::Reducer::Sum,
         [&](const std::vector<Expr>& i, const std::vector<Expr>& r) {
             return ir::load(padded, { i[0], y(i[1], r[0]), x(i[2], r[1]), channel(i[3]) })
                 * ir::load(weight, { r[0], r[1], channel(i[3]), multiplier(i[3]) });

@@ -10,8 +10,8 @@ using ir::Expr;
 using ir::Tensor;
 
 namespace {
-    Expected<Tensor> broadcastBinary(const std::string& name, const Tensor& a, const Tensor& b,
-        Expr (*combine)(Expr, Expr))
+    Expected<Tensor> broadcastBinary(
+        const std::string& name, const Tensor& a, const Tensor& b, Expr (*combine)(Expr, Expr))
     {
         if (!a || !b)
             return shapeError(name, "missing operand");
@@ -54,11 +54,11 @@ Expected<Tensor> biasAdd(const Tensor& x, const Tensor& bias, int axis)
     if (axis < 0 || axis >= rank)
         return shapeError("bias_add", "axis out of range for shape " + shapeText(x->shape()));
     if (bias->shape() != std::vector<int64_t> { x->shape()[static_cast<size_t>(axis)] })
-        return shapeError("bias_add", "bias shape " + shapeText(bias->shape()) + " does not match axis "
-                + std::to_string(axis) + " of " + shapeText(x->shape()));
-    return ir::compute("T_add", x->shape(), [&](const std::vector<Expr>& i) {
-        return ir::load(x, i) + ir::load(bias, { i[static_cast<size_t>(axis)] });
-    });
+        return shapeError("bias_add",
+            "bias shape " + shapeText(bias->shape()) + " does not match axis " + std::to_string(axis) + " of "
+                + shapeText(x->shape()));
+    return ir::compute("T_add", x->shape(),
+        [&](const std::vector<Expr>& i) { return ir::load(x, i) + ir::load(bias, { i[static_cast<size_t>(axis)] }); });
 }
 
 Expected<Tensor> relu(const Tensor& x)

@@ -12,8 +12,10 @@ Expected<Tensor> matmul(const Tensor& a, const Tensor& b, const std::string& nam
     TS_CHECK(expectRank("matmul", "A", a, 2));
     TS_CHECK(expectRank("matmul", "B", b, 2));
     if (a->shape()[1] != b->shape()[0])
-        return shapeError("matmul", "inner dimensions differ: A " + shapeText(a->shape()) + ", B " + shapeText(b->shape()));
-    return ir::computeReduce(name, { a->shape()[0], b->shape()[1] }, { a->shape()[1] }, ir::Reducer::Sum,
+        return shapeError(
+            "matmul", "inner dimensions differ: A " + shapeText(a->shape()) + ", B " + shapeText(b->shape()));
+    return ir::computeReduce(
+        name, { a->shape()[0], b->shape()[1] }, { a->shape()[1] }, ir::Reducer::Sum,
         [&](const std::vector<Expr>& i, const std::vector<Expr>& r) {
             return ir::load(a, { i[0], r[0] }) * ir::load(b, { r[0], i[1] });
         },
@@ -25,9 +27,11 @@ Expected<Tensor> dense(const Tensor& x, const Tensor& w)
     TS_CHECK(expectRank("dense", "data", x, 2));
     TS_CHECK(expectRank("dense", "weight", w, 2));
     if (x->shape()[1] != w->shape()[1])
-        return shapeError("dense", "data " + shapeText(x->shape()) + " and weight " + shapeText(w->shape())
+        return shapeError("dense",
+            "data " + shapeText(x->shape()) + " and weight " + shapeText(w->shape())
                 + " differ in the reduction dimension");
-    return ir::computeReduce("T_dense", { x->shape()[0], w->shape()[0] }, { x->shape()[1] }, ir::Reducer::Sum,
+    return ir::computeReduce(
+        "T_dense", { x->shape()[0], w->shape()[0] }, { x->shape()[1] }, ir::Reducer::Sum,
         [&](const std::vector<Expr>& i, const std::vector<Expr>& r) {
             return ir::load(x, { i[0], r[0] }) * ir::load(w, { i[1], r[0] });
         },
@@ -44,9 +48,11 @@ Expected<Tensor> batchMatmul(const Tensor& a, const Tensor& b, bool transposeB)
     const int64_t kb = transposeB ? sb[2] : sb[1];
     const int64_t n = transposeB ? sb[1] : sb[2];
     if (sa[0] != sb[0] || k != kb)
-        return shapeError("batch_matmul", "A " + shapeText(sa) + " and B " + shapeText(sb) + " do not multiply"
+        return shapeError("batch_matmul",
+            "A " + shapeText(sa) + " and B " + shapeText(sb) + " do not multiply"
                 + (transposeB ? " (B transposed)" : ""));
-    return ir::computeReduce("T_batch_matmul", { sa[0], sa[1], n }, { k }, ir::Reducer::Sum,
+    return ir::computeReduce(
+        "T_batch_matmul", { sa[0], sa[1], n }, { k }, ir::Reducer::Sum,
         [&](const std::vector<Expr>& i, const std::vector<Expr>& r) {
             Expr rhs = transposeB ? ir::load(b, { i[0], i[2], r[0] }) : ir::load(b, { i[0], r[0], i[2] });
             return ir::load(a, { i[0], i[1], r[0] }) * rhs;

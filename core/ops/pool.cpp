@@ -54,9 +54,11 @@ Expected<Tensor> maxPool2d(const Tensor& x, const Pool2dParams& p)
 {
     TS_TRY(Window win, poolWindow("max_pool2d", x, p, std::numeric_limits<float>::lowest()));
     ir::setNextAxisNames({}, { "rv0", "rv1" });
-    return ir::computeReduce("pool_max", outShape(x, p, win.oh, win.ow), { p.kernel[0], p.kernel[1] },
-        ir::Reducer::Max,
-        [&](const std::vector<Expr>& i, const std::vector<Expr>& r) { return ir::load(win.padded, windowRead(i, r, p)); },
+    return ir::computeReduce(
+        "pool_max", outShape(x, p, win.oh, win.ow), { p.kernel[0], p.kernel[1] }, ir::Reducer::Max,
+        [&](const std::vector<Expr>& i, const std::vector<Expr>& r) {
+            return ir::load(win.padded, windowRead(i, r, p));
+        },
         "pool_max");
 }
 
@@ -64,12 +66,16 @@ Expected<Tensor> avgPool2d(const Tensor& x, const Pool2dParams& p)
 {
     TS_TRY(Window win, poolWindow("avg_pool2d", x, p, 0.0));
     const std::vector<int64_t> shape = outShape(x, p, win.oh, win.ow);
-    Tensor sum = ir::computeReduce("pool_sum", shape, { p.kernel[0], p.kernel[1] }, ir::Reducer::Sum,
-        [&](const std::vector<Expr>& i, const std::vector<Expr>& r) { return ir::load(win.padded, windowRead(i, r, p)); },
+    Tensor sum = ir::computeReduce(
+        "pool_sum", shape, { p.kernel[0], p.kernel[1] }, ir::Reducer::Sum,
+        [&](const std::vector<Expr>& i, const std::vector<Expr>& r) {
+            return ir::load(win.padded, windowRead(i, r, p));
+        },
         "pool_sum");
     const bool nchw = p.layout == Layout::NCHW;
     const int64_t h = x->shape()[nchw ? 2 : 1], w = x->shape()[nchw ? 3 : 2];
-    return ir::compute("pool_avg", shape,
+    return ir::compute(
+        "pool_avg", shape,
         [&](const std::vector<Expr>& i) {
             if (p.countIncludePad)
                 return ir::load(sum, i) / ir::floatImm(static_cast<double>(p.kernel[0] * p.kernel[1]));
@@ -94,16 +100,18 @@ Expected<Tensor> globalAvgPool2d(const Tensor& x, Layout layout)
     const auto& s = x->shape();
     const bool nchw = layout == Layout::NCHW;
     const int64_t h = s[nchw ? 2 : 1], w = s[nchw ? 3 : 2];
-    const std::vector<int64_t> shape = nchw ? std::vector<int64_t> { s[0], s[1], 1, 1 }
-                                            : std::vector<int64_t> { s[0], 1, 1, s[3] };
+    const std::vector<int64_t> shape
+        = nchw ? std::vector<int64_t> { s[0], s[1], 1, 1 } : std::vector<int64_t> { s[0], 1, 1, s[3] };
     ir::setNextAxisNames({ "ax0", "ax1", "ax2", "ax3" }, { "rv0", "rv1" });
-    Tensor sum = ir::computeReduce("adaptive_pool_sum", shape, { h, w }, ir::Reducer::Sum,
+    Tensor sum = ir::computeReduce(
+        "adaptive_pool_sum", shape, { h, w }, ir::Reducer::Sum,
         [&](const std::vector<Expr>& i, const std::vector<Expr>& r) {
             return nchw ? ir::load(x, { i[0], i[1], r[0], r[1] }) : ir::load(x, { i[0], r[0], r[1], i[3] });
         },
         "adaptive_pool_sum");
     ir::setNextAxisNames({ "ax0", "ax1", "ax2", "ax3" });
-    return ir::compute("adaptive_pool_avg", shape,
+    return ir::compute(
+        "adaptive_pool_avg", shape,
         [&](const std::vector<Expr>& i) { return ir::load(sum, i) * ir::floatImm(1.0 / static_cast<double>(h * w)); },
         "elemwise");
 }

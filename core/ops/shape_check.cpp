@@ -16,8 +16,8 @@ Expected<void> expectRank(const std::string& op, const std::string& argument, co
     if (!t)
         return shapeError(op, argument + " is missing");
     if (t->shape().size() != rank)
-        return shapeError(op, argument + " must have rank " + std::to_string(rank) + ", got shape "
-                + shapeText(t->shape()));
+        return shapeError(
+            op, argument + " must have rank " + std::to_string(rank) + ", got shape " + shapeText(t->shape()));
     return {};
 }
 

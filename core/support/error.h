@@ -103,7 +103,7 @@ template <typename T> T&& Expected<T>::value() &&
 // Propagates an error from an Expected-returning call: `TS_TRY(auto x, parse(line));`
 #define TS_TRY_CONCAT_(a, b) a##b
 #define TS_TRY_CONCAT(a, b) TS_TRY_CONCAT_(a, b)
-#define TS_TRY_IMPL(tmp, decl, expr)                                                                                  \
+#define TS_TRY_IMPL(tmp, decl, expr)                                                                                   \
     auto tmp = (expr);                                                                                                 \
     if (!tmp)                                                                                                          \
         return tmp.error();                                                                                            \

@@ -36,7 +36,8 @@ namespace detail {
     LogLine::~LogLine()
     {
         static const char* const kNames[] = { "error", "warn", "info", "debug" };
-        std::string line = std::string("[tunescope ") + kNames[static_cast<int>(m_level)] + "] " + m_stream.str() + "\n";
+        std::string line
+            = std::string("[tunescope ") + kNames[static_cast<int>(m_level)] + "] " + m_stream.str() + "\n";
         std::fputs(line.c_str(), stderr);
     }
 } // namespace detail

@@ -41,11 +41,11 @@ Expected<int64_t> parseInt(std::string_view text, std::string_view what)
     const char* end = text.data() + text.size();
     auto [ptr, ec] = std::from_chars(begin, end, value);
     if (text.empty() || ec == std::errc::invalid_argument || ptr != end)
-        return makeError(ErrorKind::InvalidArgument,
-            std::string(what) + " must be an integer, got '" + std::string(text) + "'");
+        return makeError(
+            ErrorKind::InvalidArgument, std::string(what) + " must be an integer, got '" + std::string(text) + "'");
     if (ec == std::errc::result_out_of_range)
-        return makeError(ErrorKind::InvalidArgument,
-            std::string(what) + " is out of range: '" + std::string(text) + "'");
+        return makeError(
+            ErrorKind::InvalidArgument, std::string(what) + " is out of range: '" + std::string(text) + "'");
     return value;
 }
 

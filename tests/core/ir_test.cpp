@@ -110,11 +110,12 @@ TEST(ComputeDAG, WorkloadKeyEqualForEqualDagsDifferentOtherwise)
 TEST(ComputeDAG, PrintsLikeAnsor)
 {
     ComputeDAG dag = matmulAdd(8);
-    EXPECT_EQ(dag.toString(), "A = placeholder[8, 8]\n"
-                              "B = placeholder[8, 8]\n"
-                              "matmul[i, j] += A[i, rv0]*B[rv0, j]\n"
-                              "C = placeholder[8, 8]\n"
-                              "out[i, j] = matmul[i, j] + C[i, j]\n");
+    EXPECT_EQ(dag.toString(),
+        "A = placeholder[8, 8]\n"
+        "B = placeholder[8, 8]\n"
+        "matmul[i, j] += A[i, rv0]*B[rv0, j]\n"
+        "C = placeholder[8, 8]\n"
+        "out[i, j] = matmul[i, j] + C[i, j]\n");
 }
 
 TEST(DagExport, DotAndJsonNameEveryOpAndEdge)
