@@ -346,9 +346,9 @@ int Graph::batchMatmul(int a, int b, bool transposeB, const std::string& name)
     return addNode(std::move(node));
 }
 
-int Graph::maxPool2d(int x, int64_t kernel, int64_t stride, int64_t padding, const std::string& name)
+int Graph::poolNode(NodeKind kind, int x, int64_t kernel, int64_t stride, int64_t padding, const std::string& name)
 {
-    Node node = simpleNode(NodeKind::MaxPool2d, name, { x });
+    Node node = simpleNode(kind, name, { x });
     node.pool.layout = m_layout;
     node.pool.kernel = { kernel, kernel };
     node.pool.stride = { stride, stride };
@@ -356,14 +356,14 @@ int Graph::maxPool2d(int x, int64_t kernel, int64_t stride, int64_t padding, con
     return addNode(std::move(node));
 }
 
+int Graph::maxPool2d(int x, int64_t kernel, int64_t stride, int64_t padding, const std::string& name)
+{
+    return poolNode(NodeKind::MaxPool2d, x, kernel, stride, padding, name);
+}
+
 int Graph::avgPool2d(int x, int64_t kernel, int64_t stride, int64_t padding, const std::string& name)
 {
-    Node node = simpleNode(NodeKind::AvgPool2d, name, { x });
-    node.pool.layout = m_layout;
-    node.pool.kernel = { kernel, kernel };
-    node.pool.stride = { stride, stride };
-    node.pool.padding = { padding, padding, padding, padding };
-    return addNode(std::move(node));
+    return poolNode(NodeKind::AvgPool2d, x, kernel, stride, padding, name);
 }
 
 int Graph::globalAvgPool2d(int x, const std::string& name)

@@ -112,6 +112,7 @@ public:
 
 private:
     int addNode(Node node);
+    int poolNode(NodeKind kind, int x, int64_t kernel, int64_t stride, int64_t padding, const std::string& name);
 
     std::string m_name;
     ops::Layout m_layout;

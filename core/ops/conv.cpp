@@ -70,6 +70,17 @@ Expected<Tensor> pad(const Tensor& x, const std::vector<int64_t>& before, const 
         "pad");
 }
 
+Expected<Tensor> padSpatial(
+    const Tensor& x, Layout layout, const std::array<int64_t, 4>& padding, double padValue, const std::string& name)
+{
+    const bool nchw = layout == Layout::NCHW;
+    const std::vector<int64_t> before = nchw ? std::vector<int64_t> { 0, 0, padding[0], padding[1] }
+                                             : std::vector<int64_t> { 0, padding[0], padding[1], 0 };
+    const std::vector<int64_t> after = nchw ? std::vector<int64_t> { 0, 0, padding[2], padding[3] }
+                                            : std::vector<int64_t> { 0, padding[2], padding[3], 0 };
+    return pad(x, before, after, padValue, name);
+}
+
 Expected<Tensor> conv2d(const Tensor& data, const Tensor& weight, const Conv2dParams& p)
 {
     const std::string op = p.layout == Layout::NCHW ? "conv2d_nchw" : "conv2d_nhwc";
@@ -95,11 +106,7 @@ Expected<Tensor> conv2d(const Tensor& data, const Tensor& weight, const Conv2dPa
     TS_TRY(int64_t oh, windowOutput(op, "height", h, p.padding[0] + p.padding[2], kh, p.stride[0], p.dilation[0]));
     TS_TRY(int64_t ow, windowOutput(op, "width", w, p.padding[1] + p.padding[3], kw, p.stride[1], p.dilation[1]));
 
-    std::vector<int64_t> before = nchw ? std::vector<int64_t> { 0, 0, p.padding[0], p.padding[1] }
-                                       : std::vector<int64_t> { 0, p.padding[0], p.padding[1], 0 };
-    std::vector<int64_t> after = nchw ? std::vector<int64_t> { 0, 0, p.padding[2], p.padding[3] }
-                                      : std::vector<int64_t> { 0, p.padding[2], p.padding[3], 0 };
-    TS_TRY(Tensor padded, pad(data, before, after, 0.0, nchw ? "pad_temp" : "PaddedInput"));
+    TS_TRY(Tensor padded, padSpatial(data, p.layout, p.padding, 0.0, nchw ? "pad_temp" : "PaddedInput"));
 
     const int64_t outPerGroup = o / p.groups;
     auto inputChannel = [&](const Expr& outChannel, const Expr& rc) -> Expr {
@@ -147,11 +154,7 @@ Expected<Tensor> depthwiseConv2d(const Tensor& data, const Tensor& weight, const
                 + std::to_string(c));
     TS_TRY(int64_t oh, windowOutput(op, "height", h, p.padding[0] + p.padding[2], kh, p.stride[0], p.dilation[0]));
     TS_TRY(int64_t ow, windowOutput(op, "width", w, p.padding[1] + p.padding[3], kw, p.stride[1], p.dilation[1]));
-    std::vector<int64_t> before = nchw ? std::vector<int64_t> { 0, 0, p.padding[0], p.padding[1] }
-                                       : std::vector<int64_t> { 0, p.padding[0], p.padding[1], 0 };
-    std::vector<int64_t> after = nchw ? std::vector<int64_t> { 0, 0, p.padding[2], p.padding[3] }
-                                      : std::vector<int64_t> { 0, p.padding[2], p.padding[3], 0 };
-    TS_TRY(Tensor padded, pad(data, before, after, 0.0, "PaddedInput"));
+    TS_TRY(Tensor padded, padSpatial(data, p.layout, p.padding, 0.0, "PaddedInput"));
     auto channel = [&](const Expr& oc) { return m == 1 ? oc : oc / Expr(m); };
     auto multiplier = [&](const Expr& oc) { return m == 1 ? Expr(0) : oc % Expr(m); };
     auto y = [&](const Expr& oy, const Expr& ry) { return windowIndex(oy, p.stride[0], ry, p.dilation[0]); };

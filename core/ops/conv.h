@@ -28,6 +28,9 @@ struct Conv2dParams {
 // Pads each dimension with `before[d]` and `after[d]` elements of value `padValue`.
 Expected<ir::Tensor> pad(const ir::Tensor& x, const std::vector<int64_t>& before, const std::vector<int64_t>& after,
     double padValue = 0.0, const std::string& name = "pad_temp");
+// Pads H and W of a 4-D tensor in `layout` by {top, left, bottom, right}.
+Expected<ir::Tensor> padSpatial(const ir::Tensor& x, Layout layout, const std::array<int64_t, 4>& padding,
+    double padValue, const std::string& name);
 Expected<ir::Tensor> conv2d(const ir::Tensor& data, const ir::Tensor& weight, const Conv2dParams& params);
 Expected<ir::Tensor> depthwiseConv2d(const ir::Tensor& data, const ir::Tensor& weight, const Conv2dParams& params);
 

@@ -25,11 +25,7 @@ namespace {
                 return shapeError(op, "negative padding");
         TS_TRY(int64_t oh, windowOutput(op, "height", h, p.padding[0] + p.padding[2], p.kernel[0], p.stride[0], 1));
         TS_TRY(int64_t ow, windowOutput(op, "width", w, p.padding[1] + p.padding[3], p.kernel[1], p.stride[1], 1));
-        std::vector<int64_t> before = nchw ? std::vector<int64_t> { 0, 0, p.padding[0], p.padding[1] }
-                                           : std::vector<int64_t> { 0, p.padding[0], p.padding[1], 0 };
-        std::vector<int64_t> after = nchw ? std::vector<int64_t> { 0, 0, p.padding[2], p.padding[3] }
-                                          : std::vector<int64_t> { 0, p.padding[2], p.padding[3], 0 };
-        TS_TRY(Tensor padded, pad(x, before, after, padValue, "pad_temp"));
+        TS_TRY(Tensor padded, padSpatial(x, p.layout, p.padding, padValue, "pad_temp"));
         return Window { oh, ow, padded };
     }
 
