@@ -214,6 +214,17 @@ Expected<Tensor> lowerNode(const Node& node, const std::vector<Tensor>& in, std:
     return ops::shapeError("lower", "unknown node kind");
 }
 
+namespace {
+    Node simpleNode(NodeKind kind, const std::string& name, std::vector<int> inputs)
+    {
+        Node node;
+        node.kind = kind;
+        node.name = name;
+        node.inputs = std::move(inputs);
+        return node;
+    }
+} // namespace
+
 Graph::Graph(std::string name, ops::Layout layout, int64_t batch)
     : m_name(std::move(name))
     , m_layout(layout)
@@ -272,43 +283,41 @@ int Graph::input(const std::string& name, std::vector<int64_t> shape)
     return addNode(std::move(node));
 }
 
-int Graph::conv2d(int x, int64_t outChannels, int64_t kernel, int64_t stride, int64_t padding, int64_t groups,
-    int64_t dilation, const std::string& name)
+int Graph::convNode(NodeKind kind, int x, int64_t stride, int64_t padding, int64_t dilation, int64_t groups,
+    std::vector<int64_t> weightShape, const std::string& name)
 {
-    if (m_error)
-        return -1;
-    Node node;
-    node.kind = NodeKind::Conv2d;
-    node.name = name;
-    node.inputs = { x };
+    Node node = simpleNode(kind, name, { x });
     node.conv.layout = m_layout;
     node.conv.stride = { stride, stride };
     node.conv.padding = ops::Conv2dParams::symmetric(padding, padding);
     node.conv.dilation = { dilation, dilation };
     node.conv.groups = groups;
+    node.weightShape = std::move(weightShape);
+    return addNode(std::move(node));
+}
+
+int Graph::conv2d(int x, int64_t outChannels, int64_t kernel, int64_t stride, int64_t padding, int64_t groups,
+    int64_t dilation, const std::string& name)
+{
+    if (m_error)
+        return -1;
     const int64_t inChannels = shape(x).at(static_cast<size_t>(channelAxis()));
     const int64_t perGroup = groups > 0 ? inChannels / groups : inChannels;
-    node.weightShape = m_layout == ops::Layout::NCHW ? std::vector<int64_t> { outChannels, perGroup, kernel, kernel }
-                                                     : std::vector<int64_t> { kernel, kernel, perGroup, outChannels };
-    return addNode(std::move(node));
+    return convNode(NodeKind::Conv2d, x, stride, padding, dilation, groups,
+        m_layout == ops::Layout::NCHW ? std::vector<int64_t> { outChannels, perGroup, kernel, kernel }
+                                      : std::vector<int64_t> { kernel, kernel, perGroup, outChannels },
+        name);
 }
 
 int Graph::depthwiseConv2d(int x, int64_t kernel, int64_t stride, int64_t padding, const std::string& name)
 {
     if (m_error)
         return -1;
-    Node node;
-    node.kind = NodeKind::DepthwiseConv2d;
-    node.name = name;
-    node.inputs = { x };
-    node.conv.layout = m_layout;
-    node.conv.stride = { stride, stride };
-    node.conv.padding = ops::Conv2dParams::symmetric(padding, padding);
     const int64_t channels = shape(x).at(static_cast<size_t>(channelAxis()));
-    node.conv.groups = channels;
-    node.weightShape = m_layout == ops::Layout::NCHW ? std::vector<int64_t> { channels, 1, kernel, kernel }
-                                                     : std::vector<int64_t> { kernel, kernel, channels, 1 };
-    return addNode(std::move(node));
+    return convNode(NodeKind::DepthwiseConv2d, x, stride, padding, 1, channels,
+        m_layout == ops::Layout::NCHW ? std::vector<int64_t> { channels, 1, kernel, kernel }
+                                      : std::vector<int64_t> { kernel, kernel, channels, 1 },
+        name);
 }
 
 int Graph::dense(int x, int64_t units, const std::string& name)
@@ -322,17 +331,6 @@ int Graph::dense(int x, int64_t units, const std::string& name)
     node.weightShape = { units, shape(x).back() };
     return addNode(std::move(node));
 }
-
-namespace {
-    Node simpleNode(NodeKind kind, const std::string& name, std::vector<int> inputs)
-    {
-        Node node;
-        node.kind = kind;
-        node.name = name;
-        node.inputs = std::move(inputs);
-        return node;
-    }
-} // namespace
 
 int Graph::matmul(int a, int b, const std::string& name)
 {

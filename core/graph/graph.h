@@ -112,6 +112,8 @@ public:
 
 private:
     int addNode(Node node);
+    int convNode(NodeKind kind, int x, int64_t stride, int64_t padding, int64_t dilation, int64_t groups,
+        std::vector<int64_t> weightShape, const std::string& name);
     int poolNode(NodeKind kind, int x, int64_t kernel, int64_t stride, int64_t padding, const std::string& name);
 
     std::string m_name;

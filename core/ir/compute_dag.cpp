@@ -175,6 +175,8 @@ ComputeDAG ComputeDAG::create(const std::vector<Tensor>& tensors)
     const size_t n = dag.m_ops.size();
     dag.m_consumers.assign(n, {});
     dag.m_producers.assign(n, {});
+    for (size_t i = 0; i < n; ++i)
+        dag.m_stageOf[dag.m_ops[i].get()] = static_cast<int>(i);
     for (size_t i = 0; i < n; ++i) {
         for (const Tensor& input : dag.m_ops[i]->inputs()) {
             const int producer = dag.indexOf(input.get());
@@ -193,10 +195,8 @@ ComputeDAG ComputeDAG::create(const std::vector<Tensor>& tensors)
 
 int ComputeDAG::indexOf(const Operation* op) const
 {
-    for (size_t i = 0; i < m_ops.size(); ++i)
-        if (m_ops[i].get() == op)
-            return static_cast<int>(i);
-    return -1;
+    auto it = m_stageOf.find(op);
+    return it == m_stageOf.end() ? -1 : it->second;
 }
 
 std::vector<int> ComputeDAG::outputs() const

@@ -12,6 +12,7 @@
 #include "core/ir/operation.h"
 
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace ts::ir {
@@ -55,6 +56,7 @@ public:
 private:
     std::vector<Tensor> m_tensors;
     std::vector<Tensor> m_ops;
+    std::unordered_map<const Operation*, int> m_stageOf; // op -> stage id, for indexOf
     std::vector<std::vector<int>> m_consumers;
     std::vector<std::vector<int>> m_producers;
     AccessAnalyzer m_access;
