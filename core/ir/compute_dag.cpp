@@ -70,6 +70,7 @@ namespace {
         case ExprKind::FloatImm:
         case ExprKind::Var:
         case ExprKind::Load:
+        case ExprKind::BufferLoad:
             return 0.0;
         case ExprKind::Cast:
             return flops(n.operands[0], opType);
@@ -110,6 +111,9 @@ namespace {
             }
             case ExprKind::Load:
                 out += "T" + std::to_string(dag.indexOf(n.tensor.get()));
+                break;
+            case ExprKind::BufferLoad:
+                out += "buffer:" + n.buffer->name;
                 break;
             case ExprKind::Call:
                 out += toString(n.callOp);

@@ -112,7 +112,8 @@ namespace {
             out += ')';
             return;
         case ExprKind::Load:
-            out += n.tensor->name();
+        case ExprKind::BufferLoad:
+            out += n.kind == ExprKind::Load ? n.tensor->name() : n.buffer->name;
             out += '[';
             for (size_t i = 0; i < n.operands.size(); ++i) {
                 if (i)
@@ -221,6 +222,8 @@ std::string_view toString(ExprKind kind)
         return "call";
     case ExprKind::Load:
         return "load";
+    case ExprKind::BufferLoad:
+        return "buffer_load";
     }
     return "?";
 }
@@ -336,6 +339,114 @@ Expr load(const Tensor& tensor, std::vector<Expr> indices)
     node->tensor = tensor;
     node->operands = std::move(indices);
     return Expr(std::move(node));
+}
+
+Expr bufferLoad(const BufferRef& buffer, std::vector<Expr> indices)
+{
+    TS_ASSERT(buffer) << "load from a null buffer";
+    for (const Expr& index : indices)
+        TS_ASSERT(isInt(index->dtype)) << "non-integer index " << toString(index) << " into " << buffer->name;
+    auto node = makeNode(ExprKind::BufferLoad, buffer->dtype);
+    node->buffer = buffer;
+    node->operands = std::move(indices);
+    return Expr(std::move(node));
+}
+
+int64_t BufferVar::numElements() const
+{
+    int64_t n = 1;
+    for (int64_t extent : shape)
+        n *= extent;
+    return n;
+}
+
+int64_t BufferVar::allocatedElements() const
+{
+    if (shape.empty())
+        return 1;
+    return strides.empty() ? numElements() : strides[0] * shape[0];
+}
+
+Expr withOperands(const Expr& e, std::vector<Expr> operands)
+{
+    auto node = std::make_shared<ExprNode>(*e);
+    node->operands = std::move(operands);
+    return Expr(std::move(node));
+}
+
+Expr rewrite(const Expr& e, const std::function<Expr(const Expr&)>& replace)
+{
+    if (Expr replaced = replace(e); replaced.defined())
+        return replaced;
+    if (e->operands.empty())
+        return e;
+    std::vector<Expr> operands;
+    operands.reserve(e->operands.size());
+    bool changed = false;
+    for (const Expr& operand : e->operands) {
+        operands.push_back(rewrite(operand, replace));
+        changed |= !operands.back().sameAs(operand);
+    }
+    return changed ? withOperands(e, std::move(operands)) : e;
+}
+
+Expr substitute(const Expr& e, const std::vector<std::pair<Expr, Expr>>& varToValue)
+{
+    if (varToValue.empty())
+        return e;
+    return rewrite(e, [&](const Expr& x) {
+        if (x->kind == ExprKind::Var)
+            for (const auto& [v, value] : varToValue)
+                if (v.sameAs(x))
+                    return value;
+        return Expr();
+    });
+}
+
+bool structuralEqual(const Expr& a, const Expr& b)
+{
+    if (a.sameAs(b))
+        return true;
+    const ExprNode& x = *a;
+    const ExprNode& y = *b;
+    if (x.kind != y.kind || x.dtype != y.dtype || x.operands.size() != y.operands.size())
+        return false;
+    switch (x.kind) {
+    case ExprKind::IntImm:
+        return x.intValue == y.intValue;
+    case ExprKind::FloatImm:
+        return x.floatValue == y.floatValue;
+    case ExprKind::Var:
+        return false; // identity only
+    case ExprKind::Call:
+        if (x.callOp != y.callOp)
+            return false;
+        break;
+    case ExprKind::Load:
+        if (x.tensor != y.tensor)
+            return false;
+        break;
+    case ExprKind::BufferLoad:
+        if (x.buffer != y.buffer)
+            return false;
+        break;
+    default:
+        break;
+    }
+    for (size_t i = 0; i < x.operands.size(); ++i)
+        if (!structuralEqual(x.operands[i], y.operands[i]))
+            return false;
+    return true;
+}
+
+bool usesVar(const Expr& e, const ExprNode* v)
+{
+    if (e.get() == v)
+        return true;
+    for (const Expr& operand : e->operands)
+        if (usesVar(operand, v))
+            return true;
+    return false;
 }
 
 bool asConstInt(const Expr& e, int64_t* value)

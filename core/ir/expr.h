@@ -13,6 +13,7 @@
 #include "core/ir/dtype.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -50,6 +51,7 @@ enum class ExprKind {
     Cast, // operands {value}
     Call, // math function, operands = arguments
     Load, // tensor element, operands = indices
+    BufferLoad, // loop-IR buffer element (core/lower), operands = indices (one, once flattened)
 };
 
 enum class CallOp { Exp, Log, Sqrt, Rsqrt, Tanh, Erf, Sigmoid, Abs, Pow };
@@ -81,6 +83,19 @@ private:
 
 using Tensor = std::shared_ptr<const Operation>;
 
+// A buffer of the loop IR (core/lower): a kernel argument, a stage's full output, or a stage's region
+// computed inside a consumer's loop. Compared by identity.
+struct BufferVar {
+    std::string name;
+    DType dtype = DType::Float32;
+    std::vector<int64_t> shape; // extents; after storage flattening one dimension
+    std::vector<int64_t> strides; // elements, row-major unless storage_align pads a dimension
+    std::string scope = "global"; // "global", "local", "shared"
+    int64_t numElements() const;
+    int64_t allocatedElements() const; // strides[0] * shape[0] when padded
+};
+using BufferRef = std::shared_ptr<const BufferVar>;
+
 struct ExprNode {
     ExprKind kind = ExprKind::IntImm;
     DType dtype = DType::Int64;
@@ -90,6 +105,7 @@ struct ExprNode {
     CallOp callOp = CallOp::Exp; // Call
     std::vector<Expr> operands;
     Tensor tensor; // Load
+    BufferRef buffer; // BufferLoad
 };
 
 // --- builders
@@ -102,6 +118,17 @@ Expr select(Expr condition, Expr trueValue, Expr falseValue);
 Expr cast(DType dtype, Expr value);
 Expr call(CallOp op, std::vector<Expr> args);
 Expr load(const Tensor& tensor, std::vector<Expr> indices);
+Expr bufferLoad(const BufferRef& buffer, std::vector<Expr> indices);
+// The same node with other operands (same kind, dtype and payload).
+Expr withOperands(const Expr& e, std::vector<Expr> operands);
+// Rewrites top-down: where replace(e) returns a defined Expr it takes e's place, otherwise the operands are
+// rewritten and the node is rebuilt only if one of them changed.
+Expr rewrite(const Expr& e, const std::function<Expr(const Expr&)>& replace);
+// Replaces Vars by identity.
+Expr substitute(const Expr& e, const std::vector<std::pair<Expr, Expr>>& varToValue);
+// Same shape, same immediates, same vars (by identity), same tensors/buffers.
+bool structuralEqual(const Expr& a, const Expr& b);
+bool usesVar(const Expr& e, const ExprNode* var);
 
 inline Expr operator+(Expr a, Expr b) { return binary(ExprKind::Add, std::move(a), std::move(b)); }
 inline Expr operator-(Expr a, Expr b) { return binary(ExprKind::Sub, std::move(a), std::move(b)); }

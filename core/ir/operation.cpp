@@ -67,6 +67,26 @@ std::string_view toString(Reducer reducer)
     return "?";
 }
 
+Tensor computeFromParts(std::string name, std::string tag, std::vector<IterVar> axes, std::vector<IterVar> reduceAxes,
+    Reducer reducer, Expr body)
+{
+    TS_ASSERT(body.defined()) << "compute " << name << " has no body";
+    TS_ASSERT((reducer == Reducer::None) == reduceAxes.empty()) << "compute " << name << ": reducer and reduce axes";
+    auto op = std::make_shared<Operation>();
+    op->m_kind = OpKind::Compute;
+    op->m_name = std::move(name);
+    op->m_tag = std::move(tag);
+    for (const IterVar& axis : axes)
+        op->m_shape.push_back(axis.extent);
+    op->m_axes = std::move(axes);
+    op->m_reduceAxes = std::move(reduceAxes);
+    op->m_reducer = reducer;
+    op->m_body = std::move(body);
+    op->m_dtype = op->m_body->dtype;
+    op->m_inputs = collectInputs(op->m_body);
+    return op;
+}
+
 double reducerIdentity(Reducer reducer)
 {
     switch (reducer) {

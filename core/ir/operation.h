@@ -52,6 +52,7 @@ private:
     friend Tensor placeholder(std::string, std::vector<int64_t>, DType);
     friend Tensor compute(
         std::string, std::vector<int64_t>, const std::function<Expr(const std::vector<Expr>&)>&, std::string);
+    friend Tensor computeFromParts(std::string, std::string, std::vector<IterVar>, std::vector<IterVar>, Reducer, Expr);
     friend Tensor computeReduce(std::string, std::vector<int64_t>, std::vector<int64_t>, Reducer,
         const std::function<Expr(const std::vector<Expr>&, const std::vector<Expr>&)>&, std::string);
 
@@ -79,6 +80,10 @@ Tensor compute(std::string name, std::vector<int64_t> shape, const std::function
 Tensor computeReduce(std::string name, std::vector<int64_t> shape, std::vector<int64_t> reduceExtents, Reducer reducer,
     const std::function<Expr(const std::vector<Expr>&, const std::vector<Expr>&)>& body, std::string tag);
 
+// A compute op from given axis vars and body: how schedule steps (cache_read/write, rfactor) rebuild ops
+// while keeping the axis vars their iterators refer to.
+Tensor computeFromParts(std::string name, std::string tag, std::vector<IterVar> axes, std::vector<IterVar> reduceAxes,
+    Reducer reducer, Expr body);
 // The value a reduction starts from: 0 for sum, lowest float for max, highest for min.
 double reducerIdentity(Reducer reducer);
 

@@ -15,6 +15,8 @@ namespace {
         Error error;
     };
 
+    struct LazyStage;
+
     // An expression compiled for interpretation: vars become slots in an environment array, loads carry the
     // producer's buffer and strides.
     struct Node {
@@ -26,6 +28,7 @@ namespace {
         int slot = -1;
         const Buffer* buffer = nullptr;
         const Operation* tensor = nullptr;
+        LazyStage* lazy = nullptr; // evaluateAt: the producer is computed element by element on demand
         std::vector<int64_t> strides;
         std::vector<Node> children;
     };
@@ -45,6 +48,9 @@ namespace {
                 throw EvalFailure { makeError(ErrorKind::InvalidArgument, "free variable '" + e->name + "'") };
             node.slot = it->second;
         }
+        if (e->kind == ExprKind::BufferLoad)
+            throw EvalFailure { makeError(
+                ErrorKind::InvalidArgument, "buffer load " + e->buffer->name + " is loop IR, not a tensor expression") };
         if (e->kind == ExprKind::Load) {
             const int producer = dag.indexOf(e->tensor.get());
             if (producer < 0)
@@ -93,6 +99,8 @@ namespace {
         }
     }
 
+    double lazyElement(LazyStage& stage, int64_t offset);
+
     double loadValue(const Node& n, const int64_t* env)
     {
         const auto& shape = n.tensor->shape();
@@ -105,6 +113,8 @@ namespace {
                         + std::to_string(index) + " (extent " + std::to_string(shape[d]) + ")") };
             offset += index * n.strides[d];
         }
+        if (n.lazy)
+            return lazyElement(*n.lazy, offset);
         return (*n.buffer)[offset];
     }
 
@@ -236,26 +246,94 @@ namespace {
         return false;
     }
 
+    double evaluateElement(const Operation& op, const Node& body, int64_t* env)
+    {
+        if (op.reducer() == Reducer::None)
+            return evalFloat(body, env);
+        const size_t nAxes = op.axes().size();
+        double value = reducerIdentity(op.reducer());
+        std::fill(env + nAxes, env + nAxes + op.reduceAxes().size(), 0);
+        do {
+            const double x = evalFloat(body, env);
+            value = op.reducer() == Reducer::Sum ? value + x
+                : op.reducer() == Reducer::Max   ? std::max(value, x)
+                                                 : std::min(value, x);
+        } while (advance(env + nAxes, op.reduceAxes()));
+        return value;
+    }
+
+    struct LazyStage {
+        const Operation* op = nullptr;
+        Node body;
+        std::vector<float> values;
+        std::vector<bool> done;
+    };
+
+    double lazyElement(LazyStage& stage, int64_t offset)
+    {
+        const auto k = static_cast<size_t>(offset);
+        if (!stage.done[k]) {
+            const Operation& op = *stage.op;
+            std::vector<int64_t> env(op.axes().size() + op.reduceAxes().size(), 0);
+            int64_t rest = offset;
+            for (size_t d = op.axes().size(); d-- > 0;) {
+                env[d] = rest % op.axes()[d].extent;
+                rest /= op.axes()[d].extent;
+            }
+            stage.values[k] = static_cast<float>(evaluateElement(op, stage.body, env.data()));
+            stage.done[k] = true;
+        }
+        return stage.values[k];
+    }
+
+    void attachLazy(Node& node, const ComputeDAG& dag, std::vector<LazyStage>& stages)
+    {
+        if (node.kind == ExprKind::Load && !node.tensor->isPlaceholder())
+            node.lazy = &stages[static_cast<size_t>(dag.indexOf(node.tensor))];
+        for (Node& child : node.children)
+            attachLazy(child, dag, stages);
+    }
+
+    std::unordered_map<const ExprNode*, int> axisSlots(const Operation& op)
+    {
+        std::unordered_map<const ExprNode*, int> slots;
+        int slot = 0;
+        for (const IterVar& axis : op.axes())
+            slots[axis.var.get()] = slot++;
+        for (const IterVar& axis : op.reduceAxes())
+            slots[axis.var.get()] = slot++;
+        return slots;
+    }
+
+    Expected<std::vector<Buffer>> placeInputs(const ComputeDAG& dag, const std::vector<Buffer>& inputs)
+    {
+        const std::vector<int> placeholders = dag.placeholders();
+        if (inputs.size() != placeholders.size())
+            return makeError(ErrorKind::InvalidArgument,
+                "evaluate: " + std::to_string(inputs.size()) + " input buffers for "
+                    + std::to_string(placeholders.size()) + " placeholders");
+        std::vector<Buffer> buffers(static_cast<size_t>(dag.numOps()));
+        for (size_t k = 0; k < placeholders.size(); ++k) {
+            const Operation& op = dag.op(placeholders[k]);
+            if (inputs[k].shape() != op.shape())
+                return makeError(ErrorKind::InvalidArgument,
+                    "evaluate: input " + op.name() + " has shape [" + join(inputs[k].shape(), ", ") + "], expected ["
+                        + join(op.shape(), ", ") + "]");
+            buffers[static_cast<size_t>(placeholders[k])] = inputs[k];
+        }
+        for (int i = 0; i < dag.numOps(); ++i)
+            if (!dag.op(i).isPlaceholder() && dag.op(i).dtype() != DType::Float32)
+                return makeError(ErrorKind::Unsupported,
+                    "evaluate: op " + dag.op(i).name() + " has dtype " + std::string(toString(dag.op(i).dtype())));
+        return buffers;
+    }
+
     void evaluateOp(const Operation& op, const Node& body, Buffer& out)
     {
-        const size_t nAxes = op.axes().size();
-        std::vector<int64_t> env(nAxes + op.reduceAxes().size(), 0);
+        std::vector<int64_t> env(op.axes().size() + op.reduceAxes().size(), 0);
         int64_t linear = 0;
         do {
-            double value;
-            if (op.reducer() == Reducer::None) {
-                value = evalFloat(body, env.data());
-            } else {
-                value = reducerIdentity(op.reducer());
-                std::fill(env.begin() + static_cast<std::ptrdiff_t>(nAxes), env.end(), 0);
-                do {
-                    const double x = evalFloat(body, env.data());
-                    value = op.reducer() == Reducer::Sum ? value + x
-                        : op.reducer() == Reducer::Max   ? std::max(value, x)
-                                                         : std::min(value, x);
-                } while (advance(env.data() + nAxes, op.reduceAxes()));
-            }
-            out[linear++] = static_cast<float>(value);
+            out[linear++] = static_cast<float>(evaluateElement(op, body, env.data()));
         } while (advance(env.data(), op.axes()));
     }
 } // namespace
@@ -286,12 +364,10 @@ float Buffer::at(const std::vector<int64_t>& index) const { return m_data[static
 std::vector<Buffer> randomInputs(const ComputeDAG& dag, uint64_t seed)
 {
     std::vector<Buffer> inputs;
-    Rng rng(seed);
+    int ordinal = 0;
     for (int i : dag.placeholders()) {
-        Rng stream = rng.fork();
         Buffer buffer(dag.op(i).shape());
-        for (int64_t k = 0; k < buffer.size(); ++k)
-            buffer[k] = static_cast<float>(stream.uniform(-1.0, 1.0));
+        fillRandomInput(buffer.data(), buffer.size(), seed, ordinal++);
         inputs.push_back(std::move(buffer));
     }
     return inputs;
@@ -299,35 +375,13 @@ std::vector<Buffer> randomInputs(const ComputeDAG& dag, uint64_t seed)
 
 Expected<std::vector<Buffer>> evaluate(const ComputeDAG& dag, const std::vector<Buffer>& inputs)
 {
-    const std::vector<int> placeholders = dag.placeholders();
-    if (inputs.size() != placeholders.size())
-        return makeError(ErrorKind::InvalidArgument,
-            "evaluate: " + std::to_string(inputs.size()) + " input buffers for " + std::to_string(placeholders.size())
-                + " placeholders");
-    std::vector<Buffer> buffers(static_cast<size_t>(dag.numOps()));
-    for (size_t k = 0; k < placeholders.size(); ++k) {
-        const Operation& op = dag.op(placeholders[k]);
-        if (inputs[k].shape() != op.shape())
-            return makeError(ErrorKind::InvalidArgument,
-                "evaluate: input " + op.name() + " has shape [" + join(inputs[k].shape(), ", ") + "], expected ["
-                    + join(op.shape(), ", ") + "]");
-        buffers[static_cast<size_t>(placeholders[k])] = inputs[k];
-    }
+    TS_TRY(std::vector<Buffer> buffers, placeInputs(dag, inputs));
     try {
         for (int i = 0; i < dag.numOps(); ++i) {
             const Operation& op = dag.op(i);
             if (op.isPlaceholder())
                 continue;
-            if (op.dtype() != DType::Float32)
-                return makeError(ErrorKind::Unsupported,
-                    "evaluate: op " + op.name() + " has dtype " + std::string(toString(op.dtype())));
-            std::unordered_map<const ExprNode*, int> slots;
-            int slot = 0;
-            for (const IterVar& axis : op.axes())
-                slots[axis.var.get()] = slot++;
-            for (const IterVar& axis : op.reduceAxes())
-                slots[axis.var.get()] = slot++;
-            const Node body = compileExpr(op.body(), slots, buffers, dag);
+            const Node body = compileExpr(op.body(), axisSlots(op), buffers, dag);
             Buffer out(op.shape());
             evaluateOp(op, body, out);
             buffers[static_cast<size_t>(i)] = std::move(out);
@@ -336,6 +390,49 @@ Expected<std::vector<Buffer>> evaluate(const ComputeDAG& dag, const std::vector<
         return failure.error;
     }
     return buffers;
+}
+
+Expected<std::vector<float>> evaluateAt(
+    const ComputeDAG& dag, const std::vector<Buffer>& inputs, int stage, const std::vector<int64_t>& offsets)
+{
+    TS_TRY(std::vector<Buffer> buffers, placeInputs(dag, inputs));
+    if (stage < 0 || stage >= dag.numOps() || dag.op(stage).isPlaceholder())
+        return makeError(ErrorKind::InvalidArgument, "evaluateAt: stage " + std::to_string(stage) + " is not a compute op");
+    std::vector<LazyStage> stages(static_cast<size_t>(dag.numOps()));
+    std::vector<float> values;
+    try {
+        for (int i = 0; i < dag.numOps(); ++i) {
+            const Operation& op = dag.op(i);
+            if (op.isPlaceholder())
+                continue;
+            LazyStage& lazy = stages[static_cast<size_t>(i)];
+            lazy.op = &op;
+            lazy.body = compileExpr(op.body(), axisSlots(op), buffers, dag);
+            attachLazy(lazy.body, dag, stages);
+            lazy.values.assign(static_cast<size_t>(op.numElements()), 0.0f);
+            lazy.done.assign(static_cast<size_t>(op.numElements()), false);
+        }
+        LazyStage& target = stages[static_cast<size_t>(stage)];
+        for (int64_t offset : offsets) {
+            if (offset < 0 || offset >= target.op->numElements())
+                return makeError(ErrorKind::InvalidArgument, "evaluateAt: offset " + std::to_string(offset)
+                        + " out of " + target.op->name() + "'s " + std::to_string(target.op->numElements()) + " elements");
+            values.push_back(static_cast<float>(lazyElement(target, offset)));
+        }
+    } catch (const EvalFailure& failure) {
+        return failure.error;
+    }
+    return values;
+}
+
+void fillRandomInput(float* data, int64_t size, uint64_t seed, int ordinal)
+{
+    Rng rng(seed);
+    Rng stream = rng.fork();
+    for (int k = 0; k < ordinal; ++k)
+        stream = rng.fork();
+    for (int64_t k = 0; k < size; ++k)
+        data[k] = static_cast<float>(stream.uniform(-1.0, 1.0));
 }
 
 double maxRelativeError(const Buffer& a, const Buffer& b, double rtol, double atol)

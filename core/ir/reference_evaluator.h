@@ -43,6 +43,16 @@ std::vector<Buffer> randomInputs(const ComputeDAG& dag, uint64_t seed);
 // per op (placeholders included, as given), indexed by stage id.
 Expected<std::vector<Buffer>> evaluate(const ComputeDAG& dag, const std::vector<Buffer>& inputs);
 
+// Elements `offsets` (row-major) of one compute stage only, each evaluated on demand with its producers'
+// elements memoized: the reference for tasks too large to evaluate whole (a 1024^3 matmul checks 256
+// sampled outputs in microseconds instead of computing 10^9 multiply-adds).
+Expected<std::vector<float>> evaluateAt(
+    const ComputeDAG& dag, const std::vector<Buffer>& inputs, int stage, const std::vector<int64_t>& offsets);
+
+// The values randomInputs gives placeholder number `ordinal` (0-based, stage order): a kernel runner fills
+// its argument buffers with these without having the DAG.
+void fillRandomInput(float* data, int64_t size, uint64_t seed, int ordinal);
+
 // Largest |a - b| / (atol + rtol * |b|) over all elements; <= 1 means "close".
 double maxRelativeError(const Buffer& a, const Buffer& b, double rtol = 1e-4, double atol = 1e-5);
 

@@ -22,6 +22,21 @@ Expected<Tensor> matmul(const Tensor& a, const Tensor& b, const std::string& nam
         "matmul");
 }
 
+Expected<std::vector<Tensor>> matmulAdd(int64_t n, int64_t l, int64_t m)
+{
+    if (n < 1 || l < 1 || m < 1)
+        return shapeError("matmul_add",
+            "extents must be >= 1, got N=" + std::to_string(n) + " L=" + std::to_string(l) + " M=" + std::to_string(m));
+    Tensor a = ir::placeholder("A", { n, l });
+    Tensor b = ir::placeholder("B", { l, m });
+    Tensor c = ir::placeholder("C", { n, m });
+    ir::setNextAxisNames({ "i", "j" }, { "k" });
+    TS_TRY(Tensor product, matmul(a, b, "matmul"));
+    Tensor out = ir::compute(
+        "out", { n, m }, [&](const std::vector<Expr>& i) { return ir::load(product, i) + ir::load(c, i); });
+    return std::vector<Tensor> { a, b, c, out };
+}
+
 Expected<Tensor> dense(const Tensor& x, const Tensor& w)
 {
     TS_CHECK(expectRank("dense", "data", x, 2));

@@ -4,6 +4,8 @@
 #include "core/ir/operation.h"
 #include "core/support/error.h"
 
+#include <vector>
+
 namespace ts::ops {
 
 // C[i, j] = sum_k A[i, k] * B[k, j]; A is [M, K], B is [K, N].
@@ -12,5 +14,9 @@ Expected<ir::Tensor> matmul(const ir::Tensor& a, const ir::Tensor& b, const std:
 Expected<ir::Tensor> dense(const ir::Tensor& x, const ir::Tensor& w);
 // C[b, i, j] = sum_k A[b, i, k] * B[b, k, j], or B[b, j, k] with transposeB (TVM's default).
 Expected<ir::Tensor> batchMatmul(const ir::Tensor& a, const ir::Tensor& b, bool transposeB = true);
+// TVM's auto_scheduler tutorial workload "matmul_add" (N, L, M): A [N, L], B [L, M], C [N, M],
+// matmul = A x B (reduce axis k), out = matmul + C. Returns {A, B, C, out}; its DAG's stage order is
+// A, B, matmul, C, out, as in TVM, so records of that workload replay here.
+Expected<std::vector<ir::Tensor>> matmulAdd(int64_t n, int64_t l, int64_t m);
 
 } // namespace ts::ops

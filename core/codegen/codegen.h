@@ -1,0 +1,56 @@
+// Loop IR -> LLVM IR -> machine code for the host CPU.
+//
+// The kernel is `void name(float** args)`; args follow LoweredFunc::args. Inside, the body is emitted into
+// a function whose buffer parameters are noalias and 64-byte aligned. Loops become:
+//   serial      a plain loop;
+//   unrolled    the body emitted once per iteration (extent <= 512; longer loops stay loops);
+//   vectorized  explicit vector instructions, one lane per iteration: contiguous loads/stores, broadcasts,
+//               gathers, masked loads under a select; a body that cannot be vectorized lane by lane (a
+//               store whose address does not move with the loop, a guard) is emitted as a loop instead;
+//   parallel    the body outlined into a function run by ts_parallel_for (runtime.h) on the kernel pool.
+// The module goes through LLVM's O3 pipeline for the host CPU (its name and features, e.g. AVX-512), with
+// floating-point contraction into FMA as TVM allows.
+//
+// Compiled code lives in a process-wide ORC LLJIT; a CompiledKernel frees its code when destroyed. Object
+// files (compileToObject) carry a kernel to tunescope-runner, which links them into its own JIT.
+#pragma once
+
+#include "core/lower/stmt.h"
+#include "core/support/error.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ts::codegen {
+
+struct ObjectCode {
+    std::vector<char> bytes; // an ELF relocatable object for the host
+    std::string symbol; // the kernel's entry point
+};
+
+using KernelFn = void (*)(float** args);
+
+class CompiledKernel {
+public:
+    virtual ~CompiledKernel() = default;
+    KernelFn entry() const { return m_entry; }
+    void run(float** args) const { m_entry(args); }
+
+protected:
+    KernelFn m_entry = nullptr;
+};
+
+// The LLVM host description the code is compiled for.
+std::string hostCpuName();
+std::string hostCpuFeatures();
+
+// Textual LLVM IR, before (optimized = false) or after the O3 pipeline.
+Expected<std::string> emitLlvmIr(const lower::LoweredFunc& func, bool optimized);
+Expected<ObjectCode> compileToObject(const lower::LoweredFunc& func);
+// Links an object into this process's JIT.
+Expected<std::shared_ptr<CompiledKernel>> loadObject(const ObjectCode& object);
+// compileToObject + loadObject.
+Expected<std::shared_ptr<CompiledKernel>> compile(const lower::LoweredFunc& func);
+
+} // namespace ts::codegen

@@ -1,0 +1,20 @@
+// Private to core/codegen: loop IR -> an LLVM module (no optimization). The only header of the module that
+// names LLVM types besides jit.cpp.
+#pragma once
+
+#include "core/lower/stmt.h"
+#include "core/support/error.h"
+
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+
+#include <memory>
+#include <string>
+
+namespace ts::codegen {
+
+// Emits `void symbol(float** args)` and its helpers into a new module.
+Expected<std::unique_ptr<llvm::Module>> emitModule(
+    const lower::LoweredFunc& func, const std::string& symbol, llvm::LLVMContext& context);
+
+} // namespace ts::codegen

@@ -1,0 +1,84 @@
+// Pass: flatten storage. Every buffer becomes one-dimensional: an access [i0, .., in] becomes
+// i0 * stride0 + .. + in (strides row-major, padded where storage_align asked for it).
+#include "core/lower/lower.h"
+
+#include <map>
+
+namespace ts::lower {
+
+namespace {
+    class Flattener {
+    public:
+        ir::BufferRef flat(const ir::BufferRef& b)
+        {
+            auto it = m_map.find(b.get());
+            if (it != m_map.end())
+                return it->second;
+            auto f = std::make_shared<ir::BufferVar>(*b);
+            f->shape = { b->allocatedElements() };
+            f->strides = { 1 };
+            m_map[b.get()] = f;
+            return f;
+        }
+
+        ir::Expr offset(const ir::BufferRef& b, const std::vector<ir::Expr>& indices)
+        {
+            std::vector<int64_t> strides = b->strides;
+            if (strides.size() != indices.size()) { // row-major
+                strides.assign(indices.size(), 1);
+                for (size_t d = indices.size(); d-- > 1;)
+                    strides[d - 1] = strides[d] * b->shape[d];
+            }
+            ir::Expr out;
+            for (size_t d = 0; d < indices.size(); ++d) {
+                ir::Expr term = strides[d] == 1 ? indices[d] : indices[d] * ir::intImm(strides[d]);
+                out = out.defined() ? out + term : term;
+            }
+            return out.defined() ? out : ir::intImm(0);
+        }
+
+        ir::Expr expr(const ir::Expr& e)
+        {
+            return ir::rewrite(e, [&](const ir::Expr& x) -> ir::Expr {
+                if (x->kind != ir::ExprKind::BufferLoad)
+                    return ir::Expr();
+                std::vector<ir::Expr> indices;
+                for (const ir::Expr& i : x->operands)
+                    indices.push_back(expr(i));
+                return ir::bufferLoad(flat(x->buffer), { offset(x->buffer, indices) });
+            });
+        }
+
+        Stmt stmt(const Stmt& s)
+        {
+            return mutateStmt(s, [&](const Stmt& node) -> Stmt {
+                if (node->kind == StmtKind::Store) {
+                    std::vector<ir::Expr> indices;
+                    for (const ir::Expr& i : node->indices)
+                        indices.push_back(expr(i));
+                    return makeStore(flat(node->buffer), { offset(node->buffer, indices) }, expr(node->value));
+                }
+                if (node->kind == StmtKind::Allocate)
+                    return makeAllocate(flat(node->buffer), node->body);
+                if (node->kind == StmtKind::IfThenElse)
+                    return makeIf(expr(node->condition), node->body, node->elseBody);
+                return node;
+            });
+        }
+
+    private:
+        std::map<const ir::BufferVar*, ir::BufferRef> m_map;
+    };
+} // namespace
+
+LoweredFunc flattenStorage(const LoweredFunc& func)
+{
+    Flattener flattener;
+    LoweredFunc out = func;
+    for (ir::BufferRef& arg : out.args)
+        arg = flattener.flat(arg);
+    out.body = flattener.stmt(func.body);
+    return out;
+}
+
+} // namespace ts::lower

@@ -1,0 +1,46 @@
+// Pass: hoist guards. A guard (an if without else) that is the whole body of a loop moves out of the loop
+// for the parts of its condition that do not depend on the loop variable, so a tail check is made once per
+// tile instead of once per element (TVM reaches the same with loop partitioning).
+#include "core/lower/lower.h"
+
+namespace ts::lower {
+
+namespace {
+    void conjuncts(const ir::Expr& e, std::vector<ir::Expr>& out)
+    {
+        if (e->kind == ir::ExprKind::And) {
+            conjuncts(e->operands[0], out);
+            conjuncts(e->operands[1], out);
+        } else {
+            out.push_back(e);
+        }
+    }
+
+    ir::Expr conjunction(const std::vector<ir::Expr>& terms)
+    {
+        ir::Expr out;
+        for (const ir::Expr& t : terms)
+            out = out.defined() ? (out && t) : t;
+        return out;
+    }
+} // namespace
+
+Stmt hoistGuards(const Stmt& s)
+{
+    return mutateStmt(s, [](const Stmt& node) -> Stmt {
+        if (node->kind != StmtKind::For || node->body->kind != StmtKind::IfThenElse || node->body->elseBody)
+            return node;
+        // A vectorized loop keeps its guard inside: hoisting changes nothing there.
+        std::vector<ir::Expr> terms;
+        conjuncts(node->body->condition, terms);
+        std::vector<ir::Expr> outside, inside;
+        for (const ir::Expr& t : terms)
+            (ir::usesVar(t, node->var.get()) ? inside : outside).push_back(t);
+        if (outside.empty())
+            return node;
+        Stmt body = inside.empty() ? node->body->body : makeIf(conjunction(inside), node->body->body);
+        return makeIf(conjunction(outside), makeFor(node->var, node->extent, node->forKind, body, node->autoUnrollMaxStep));
+    });
+}
+
+} // namespace ts::lower

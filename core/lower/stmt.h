@@ -1,0 +1,72 @@
+// The loop IR: what a schedule lowers to and what code generation consumes.
+//
+// Statements are immutable shared nodes like expressions (one StmtNode struct, a kind tag). Loops run
+// from 0 to a constant extent (bound inference makes every extent constant). Buffers are ir::BufferVar:
+// kernel arguments, stage outputs, or regions allocated inside a loop; loads are ir::bufferLoad. Before
+// storage flattening, buffer indices are multi-dimensional; after it, one flat index.
+#pragma once
+
+#include "core/ir/expr.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ts::lower {
+
+enum class ForKind { Serial, Parallel, Vectorized, Unrolled };
+const char* toString(ForKind kind);
+
+enum class StmtKind { For, Store, Allocate, IfThenElse, Seq };
+
+struct StmtNode;
+using Stmt = std::shared_ptr<const StmtNode>;
+
+struct StmtNode {
+    StmtKind kind = StmtKind::Seq;
+    // For
+    ir::Expr var;
+    int64_t extent = 0;
+    ForKind forKind = ForKind::Serial;
+    int autoUnrollMaxStep = 0; // the stage's pragma, on its outermost loop
+    // Store (buffer, indices, value); Allocate (buffer, body)
+    ir::BufferRef buffer;
+    std::vector<ir::Expr> indices;
+    ir::Expr value;
+    // IfThenElse
+    ir::Expr condition;
+    Stmt body; // For, Allocate, IfThenElse (then)
+    Stmt elseBody; // may be null
+    // Seq
+    std::vector<Stmt> seq;
+};
+
+Stmt makeFor(ir::Expr var, int64_t extent, ForKind kind, Stmt body, int autoUnrollMaxStep = 0);
+Stmt makeStore(ir::BufferRef buffer, std::vector<ir::Expr> indices, ir::Expr value);
+Stmt makeAllocate(ir::BufferRef buffer, Stmt body);
+Stmt makeIf(ir::Expr condition, Stmt thenBody, Stmt elseBody = nullptr);
+// Flattens nested sequences; a sequence of one statement is that statement.
+Stmt makeSeq(std::vector<Stmt> stmts);
+
+// Rebuilds a statement bottom-up: `visit` gets each node with its children already rewritten and returns
+// the replacement (or the node itself). Expressions are left alone; rewrite them inside visit.
+Stmt mutateStmt(const Stmt& s, const std::function<Stmt(const Stmt&)>& visit);
+// Applies f to every expression of every statement (indices, values, conditions), outermost first.
+Stmt mutateExprs(const Stmt& s, const std::function<ir::Expr(const ir::Expr&)>& f);
+// Calls visit on every statement, parents before children.
+void visitStmts(const Stmt& s, const std::function<void(const StmtNode&)>& visit);
+
+// A kernel: `void name(float** args)`, args = the placeholders then the outputs, in stage order.
+struct LoweredFunc {
+    std::string name = "default_function";
+    std::vector<ir::BufferRef> args;
+    std::vector<int> argStages; // stage id of each argument in the state's DAG
+    int numInputs = 0;
+    Stmt body;
+};
+
+// C-like text: "parallel for (i.0@j.0@, 0, 128) {", "out[((i*1024) + j)] = ...". Shown to users.
+std::string toString(const Stmt& s, int indent = 0);
+std::string toString(const LoweredFunc& f);
+
+} // namespace ts::lower

@@ -1,0 +1,57 @@
+// Private to core/schedule: the implementation of State::apply, one function per step kind, split over
+// state_steps.cpp (iterator steps) and state_dag_steps.cpp (compute location, cache and rfactor steps).
+#pragma once
+
+#include "core/schedule/state.h"
+
+#include <map>
+
+namespace ts::sched {
+
+class StepApplier {
+public:
+    StepApplier(State& state, int stepIndex)
+        : m_state(state)
+        , m_stepIndex(stepIndex)
+    {
+    }
+
+    Expected<void> operator()(const AnnotationStep& step);
+    Expected<void> operator()(const FuseStep& step);
+    Expected<void> operator()(const PragmaStep& step);
+    Expected<void> operator()(const ReorderStep& step);
+    Expected<void> operator()(const SplitStep& step);
+    Expected<void> operator()(const FollowSplitStep& step);
+    Expected<void> operator()(const FollowFusedSplitStep& step);
+    Expected<void> operator()(const StorageAlignStep& step);
+    Expected<void> operator()(const ComputeAtStep& step);
+    Expected<void> operator()(const ComputeInlineStep& step);
+    Expected<void> operator()(const ComputeRootStep& step);
+    Expected<void> operator()(const CacheReadStep& step);
+    Expected<void> operator()(const CacheWriteStep& step);
+    Expected<void> operator()(const RfactorStep& step);
+
+    // A stage for `op` with no steps applied: iterators = the op's axes, then its reduce axes.
+    static Stage freshStage(const ir::Tensor& op);
+
+private:
+    // "step 3 (SP): stage 2 (matmul): <why>"
+    Error fail(const char* code, int stage, const std::string& why) const;
+    Expected<void> checkStage(const char* code, int stage) const;
+    Expected<void> checkIter(const char* code, int stage, int iter) const;
+    Expected<void> splitIterator(
+        const char* code, int stageId, int iterId, const std::vector<int64_t>& lengths, bool innerToOuter);
+    // Lengths of an earlier SplitStep, for the follow splits.
+    Expected<const SplitStep*> sourceSplit(const char* code, int stage, int srcStepId) const;
+
+    // DAG-changing steps: the ops downstream of replaced tensors rebuilt to read the
+    // new ones, and stage ids >= `from` shifted by `by` in attachments.
+    void rebuildReaders(std::map<const ir::Operation*, ir::Tensor> replaced, int fromStage);
+    void shiftStageIds(int from, int by);
+    void refreshDagTensors();
+
+    State& m_state;
+    int m_stepIndex;
+};
+
+} // namespace ts::sched
