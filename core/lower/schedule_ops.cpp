@@ -34,6 +34,7 @@ namespace {
         std::vector<int64_t> nodeExtents;
         std::vector<Expr> leafVars; // per iterator
         std::vector<Expr> rootValues; // global value of each root node
+        std::vector<Expr> localValues; // value within the region (rootValues - regionMin)
         ir::BufferRef buffer;
     };
 
@@ -258,8 +259,10 @@ Expected<void> NestBuilder::inferStage(int s)
     }
     sched::passUpValues(st, si.nodeExtents, values);
     si.rootValues.clear();
+    si.localValues.clear();
     for (int k = 0; k < st.numRootNodes(); ++k) {
         Expr value = values[static_cast<size_t>(k)];
+        si.localValues.push_back(m_analyzer.simplify(value));
         if (static_cast<size_t>(k) < si.regionMin.size())
             value = si.regionMin[static_cast<size_t>(k)] + value;
         si.rootValues.push_back(m_analyzer.simplify(value));
@@ -274,8 +277,16 @@ Expr NestBuilder::guard(int s, bool spatialOnly)
     Expr condition;
     auto add = [&](const Expr& c) { condition = condition.defined() ? (condition && c) : c; };
     const size_t count = spatialOnly ? op.axes().size() : si.rootValues.size();
+    int64_t zero = 0;
     for (size_t k = 0; k < count; ++k) {
         const int64_t full = k < op.axes().size() ? op.axes()[k].extent : op.reduceAxes()[k - op.axes().size()].extent;
+        // Within the region (a split of the region may overshoot it), then within the tensor.
+        const Interval local = m_analyzer.bound(si.localValues[k]);
+        if (!local.bounded || local.hi >= si.rootExtents[k])
+            add(si.localValues[k] < ir::intImm(si.rootExtents[k]));
+        const bool regionIsTensor = si.rootExtents[k] == full && ir::asConstInt(k < si.regionMin.size() ? si.regionMin[k] : ir::intImm(0), &zero) && zero == 0;
+        if (regionIsTensor)
+            continue;
         const Interval r = m_analyzer.bound(si.rootValues[k]);
         if (!r.bounded || r.lo < 0)
             add(si.rootValues[k] >= ir::intImm(0));

@@ -1,0 +1,124 @@
+#include "core/measure/runner_process.h"
+
+#include "core/measure/measure_result.h"
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <filesystem>
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char** environ;
+
+namespace ts::measure {
+
+RunnerProcess::RunnerProcess(std::string executable)
+    : m_executable(std::move(executable))
+{
+}
+
+RunnerProcess::~RunnerProcess() { stop(true); }
+
+Expected<void> RunnerProcess::start()
+{
+    if (!std::filesystem::exists(m_executable))
+        return makeError(ErrorKind::NotFound, "runner executable " + m_executable + " does not exist");
+    int fds[2];
+    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
+        return makeError(ErrorKind::Io, std::string("socketpair: ") + std::strerror(errno));
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, fds[1], 3); // the child's end is fd 3
+    std::string fdArg = "--fd=3";
+    char* argv[] = { m_executable.data(), fdArg.data(), nullptr };
+    pid_t pid = -1;
+    const int rc = ::posix_spawn(&pid, m_executable.c_str(), &actions, nullptr, argv, environ);
+    posix_spawn_file_actions_destroy(&actions);
+    ::close(fds[1]);
+    if (rc != 0) {
+        ::close(fds[0]);
+        return makeError(ErrorKind::Io, "starting " + m_executable + ": " + std::strerror(rc));
+    }
+    m_pid = pid;
+    m_fd = fds[0];
+    ++m_starts;
+    return {};
+}
+
+std::string RunnerProcess::stop(bool kill)
+{
+    if (m_fd >= 0)
+        ::close(m_fd);
+    m_fd = -1;
+    if (m_pid <= 0)
+        return {};
+    if (kill)
+        ::kill(m_pid, SIGKILL);
+    int status = 0;
+    while (::waitpid(m_pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    m_pid = -1;
+    if (WIFSIGNALED(status))
+        return "signal " + std::to_string(WTERMSIG(status)) + " (" + strsignal(WTERMSIG(status)) + ")";
+    if (WIFEXITED(status))
+        return "exit code " + std::to_string(WEXITSTATUS(status));
+    return "unknown status";
+}
+
+RunReply RunnerProcess::run(const RunRequest& request, int64_t timeoutMs)
+{
+    RunReply failed;
+    if (m_pid <= 0) {
+        if (auto started = start(); !started) {
+            failed.status = static_cast<int>(MeasureStatus::RuntimeDeviceError);
+            failed.message = started.error().message;
+            return failed;
+        }
+    }
+    std::vector<char> reply;
+    ReadStatus status = ReadStatus::Closed;
+    if (writeMessage(m_fd, encode(request)))
+        status = readMessage(m_fd, reply, timeoutMs);
+    if (status == ReadStatus::Ok) {
+        if (auto decoded = decodeReply(reply))
+            return std::move(decoded).value();
+        status = ReadStatus::Malformed;
+    }
+    if (status == ReadStatus::TimedOut) {
+        stop(true);
+        failed.status = static_cast<int>(MeasureStatus::RunTimeout);
+        failed.message = "no result within " + std::to_string(timeoutMs) + " ms; the runner was killed";
+        return failed;
+    }
+    // The child died (or spoke garbage): reap it and say how it ended; the next run starts a new one.
+    const std::string how = stop(status == ReadStatus::Malformed);
+    failed.status = static_cast<int>(MeasureStatus::RuntimeDeviceError);
+    failed.message = "runner died: " + how;
+    return failed;
+}
+
+std::string defaultRunnerPath()
+{
+    if (const char* env = std::getenv("TUNESCOPE_RUNNER"))
+        return env;
+    std::error_code error;
+    const auto self = std::filesystem::read_symlink("/proc/self/exe", error);
+    if (!error) {
+        for (const auto& dir : { self.parent_path(), self.parent_path() / "..", self.parent_path() / "../app",
+                 self.parent_path() / "../../app" }) {
+            const auto candidate = dir / "tunescope-runner";
+            if (std::filesystem::exists(candidate))
+                return std::filesystem::weakly_canonical(candidate).string();
+        }
+    }
+#ifdef TS_RUNNER_BUILD_PATH
+    return TS_RUNNER_BUILD_PATH;
+#else
+    return "tunescope-runner";
+#endif
+}
+
+} // namespace ts::measure

@@ -1,0 +1,43 @@
+// The engine's handle on a tunescope-runner child process: started on first use, fed one request at a
+// time, killed after a timeout and restarted after a crash. Whatever the kernel does, the engine gets a
+// RunReply back: a crash becomes RuntimeDeviceError ("runner died: signal 11 (Segmentation fault)"), a
+// hang RunTimeout.
+#pragma once
+
+#include "core/measure/protocol.h"
+
+#include <string>
+#include <sys/types.h>
+
+namespace ts::measure {
+
+class RunnerProcess {
+public:
+    explicit RunnerProcess(std::string executable);
+    ~RunnerProcess();
+    RunnerProcess(const RunnerProcess&) = delete;
+    RunnerProcess& operator=(const RunnerProcess&) = delete;
+
+    // timeoutMs covers sending, running and the reply.
+    RunReply run(const RunRequest& request, int64_t timeoutMs);
+    // How many times a child has been started (for tests and logs).
+    int starts() const { return m_starts; }
+
+private:
+    Expected<void> start();
+    // Kills (if needed) and reaps the child; returns how it ended.
+    std::string stop(bool kill);
+
+    std::string m_executable;
+    pid_t m_pid = -1;
+    int m_fd = -1;
+    int m_starts = 0;
+};
+
+// The runner next to the running executable, else the one in the build tree, else $TUNESCOPE_RUNNER.
+std::string defaultRunnerPath();
+
+// The child side: serves requests on fd until it closes. Returns the process exit code.
+int runnerMain(int fd);
+
+} // namespace ts::measure

@@ -1,0 +1,141 @@
+// Lowering + LLVM codegen against the reference evaluator: every operator of the library with its default
+// schedule, and random schedules of matmul and conv2d built from steps.
+#include "schedule_fixtures.h"
+
+#include "core/codegen/codegen.h"
+#include "core/lower/lower.h"
+#include "core/measure/kernel_buffers.h"
+#include "core/measure/reference.h"
+#include "core/ops/elementwise.h"
+#include "core/ops/normalization.h"
+#include "core/ops/pool.h"
+#include "core/schedule/step_printer.h"
+
+#include <gtest/gtest.h>
+
+using namespace ts;
+
+namespace {
+// Compiles and runs the state in this process; compares every output with the reference evaluator.
+void expectMatchesReference(const ir::ComputeDAG& dag, const sched::State& state, const std::string& what)
+{
+    auto func = lower::lower(state);
+    ASSERT_TRUE(func) << what << ": " << func.error().message;
+    auto kernel = codegen::compile(*func);
+    ASSERT_TRUE(kernel) << what << ": " << kernel.error().message << "\n" << lower::toString(*func);
+    std::vector<int64_t> elements;
+    for (const ir::BufferRef& arg : func->args)
+        elements.push_back(arg->allocatedElements());
+    measure::KernelBuffers buffers(elements, func->numInputs, 11);
+    (*kernel)->run(buffers.args());
+    std::vector<std::string> names;
+    std::vector<std::vector<float>> outputs;
+    for (size_t i = static_cast<size_t>(func->numInputs); i < func->args.size(); ++i) {
+        names.push_back(func->args[i]->name);
+        outputs.emplace_back(buffers.data(i), buffers.data(i) + buffers.elements(i));
+    }
+    auto reference = measure::computeReference(dag, 11, 512, 1e9);
+    ASSERT_TRUE(reference) << reference.error().message;
+    auto wrong = measure::compareWithReference(*reference, names, outputs, 1e-4, 1e-4);
+    EXPECT_FALSE(wrong) << what << ": " << *wrong << "\n"
+                        << sched::stepsToText(state.steps()) << "\n"
+                        << lower::toString(*func);
+}
+
+ir::ComputeDAG dagOf(const std::vector<ir::Tensor>& tensors) { return ir::ComputeDAG::create(tensors); }
+} // namespace
+
+TEST(Codegen, HostCpuIsReal)
+{
+    EXPECT_FALSE(codegen::hostCpuName().empty());
+    EXPECT_NE(codegen::hostCpuName(), "generic");
+}
+
+TEST(Codegen, EveryOperatorWithTheDefaultSchedule)
+{
+    using ir::placeholder;
+    std::vector<std::pair<std::string, ir::ComputeDAG>> cases;
+    {
+        auto a = placeholder("A", { 33, 17 });
+        auto b = placeholder("B", { 17, 29 });
+        cases.emplace_back("matmul", dagOf({ a, b, ops::matmul(a, b).value() }));
+        auto w = placeholder("W", { 12, 17 });
+        cases.emplace_back("dense", dagOf({ a, w, ops::dense(a, w).value() }));
+    }
+    {
+        auto a = placeholder("A", { 3, 9, 7 });
+        auto b = placeholder("B", { 3, 5, 7 });
+        cases.emplace_back("batch_matmul", dagOf({ a, b, ops::batchMatmul(a, b).value() }));
+    }
+    {
+        auto x = placeholder("data", { 1, 4, 9, 9 });
+        auto w = placeholder("weight", { 6, 2, 3, 3 });
+        ops::Conv2dParams p;
+        p.padding = ops::Conv2dParams::symmetric(1, 2);
+        p.stride = { 2, 1 };
+        p.dilation = { 1, 2 };
+        p.groups = 2;
+        cases.emplace_back("conv2d_nchw", dagOf({ x, w, ops::conv2d(x, w, p).value() }));
+        auto xh = placeholder("data", { 1, 9, 9, 4 });
+        auto wh = placeholder("weight", { 3, 3, 4, 5 });
+        ops::Conv2dParams q;
+        q.layout = ops::Layout::NHWC;
+        q.padding = ops::Conv2dParams::symmetric(1, 1);
+        cases.emplace_back("conv2d_nhwc", dagOf({ xh, wh, ops::conv2d(xh, wh, q).value() }));
+        auto dw = placeholder("weight", { 4, 1, 3, 3 });
+        ops::Conv2dParams d;
+        d.padding = ops::Conv2dParams::symmetric(1, 1);
+        cases.emplace_back("depthwise", dagOf({ x, dw, ops::depthwiseConv2d(x, dw, d).value() }));
+        ops::Pool2dParams pool;
+        pool.kernel = { 3, 3 };
+        pool.padding = { 1, 1, 1, 1 };
+        cases.emplace_back("max_pool", dagOf({ x, ops::maxPool2d(x, pool).value() }));
+        cases.emplace_back("avg_pool", dagOf({ x, ops::avgPool2d(x, pool).value() }));
+        cases.emplace_back("global_avg_pool", dagOf({ x, ops::globalAvgPool2d(x, ops::Layout::NCHW).value() }));
+    }
+    {
+        auto x = placeholder("x", { 5, 37 });
+        auto gamma = placeholder("gamma", { 37 });
+        auto beta = placeholder("beta", { 37 });
+        cases.emplace_back("softmax", dagOf({ x, ops::softmax(x).value() }));
+        cases.emplace_back("layer_norm", dagOf({ x, gamma, beta, ops::layerNorm(x, gamma, beta).value() }));
+        cases.emplace_back("gelu", dagOf({ x, ops::gelu(x).value() }));
+        auto bias = placeholder("bias", { 37 });
+        auto biased = ops::biasAdd(x, bias, 1).value();
+        cases.emplace_back("bias_relu", dagOf({ x, bias, ops::relu(biased).value() }));
+        cases.emplace_back("clip", dagOf({ x, ops::clip(x, -0.5, 0.5).value() }));
+    }
+    for (const auto& [name, dag] : cases)
+        expectMatchesReference(dag, sched::State::initial(dag), name);
+}
+
+TEST(Codegen, FiftyRandomMatmulSchedules)
+{
+    const ir::ComputeDAG dag = fixtures::matmulDag(37, 45, 50);
+    Rng rng(2024);
+    for (int i = 0; i < 50; ++i)
+        expectMatchesReference(dag, fixtures::randomSchedule(dag, rng), "matmul schedule " + std::to_string(i));
+}
+
+TEST(Codegen, FiftyRandomConv2dSchedules)
+{
+    const ir::ComputeDAG dag = fixtures::conv2dDag(6, 11, 7, 1);
+    Rng rng(7);
+    for (int i = 0; i < 50; ++i)
+        expectMatchesReference(dag, fixtures::randomSchedule(dag, rng), "conv2d schedule " + std::to_string(i));
+}
+
+TEST(Codegen, VectorizeEmitsVectorInstructions)
+{
+    const ir::ComputeDAG dag = fixtures::matmulDag(64, 64, 64);
+    sched::State state = sched::State::initial(dag);
+    fixtures::apply(state, sched::SplitStep { 2, 1, 64, { 16 }, true });
+    fixtures::apply(state, sched::ReorderStep { 2, { 0, 3, 1, 2 } });
+    fixtures::apply(state, sched::AnnotationStep { 2, 3, sched::Annotation::Vectorize });
+    auto func = lower::lower(state);
+    ASSERT_TRUE(func);
+    auto ir = codegen::emitLlvmIr(*func, false);
+    ASSERT_TRUE(ir) << ir.error().message;
+    EXPECT_NE(ir->find("<16 x float>"), std::string::npos) << *ir;
+    expectMatchesReference(dag, state, "vectorized matmul");
+}
