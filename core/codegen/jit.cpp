@@ -113,6 +113,10 @@ namespace {
             if (!f.isDeclaration()) {
                 f.addFnAttr("target-cpu", machine->getTargetCPU());
                 f.addFnAttr("target-features", machine->getTargetFeatureString());
+                // The vectors the schedule asks for are as wide as the hardware has (AVX-512: 512 bits); LLVM's
+                // tuning for some CPUs (znver3 in LLVM 15, which it reports for Zen 4) would halve them.
+                if (machine->getTargetFeatureString().contains("+avx512f"))
+                    f.addFnAttr("prefer-vector-width", "512");
             }
         if (optimized)
             optimize(*module, machine);

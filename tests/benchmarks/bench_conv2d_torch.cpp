@@ -1,0 +1,51 @@
+// conv2d 56x56, 64 -> 64 channels, 3x3, pad 1 (ResNet-18's layer 1): the hand-written NHWC schedule
+// measured through tunescope-runner, next to LibTorch's conv2d (oneDNN) in the same run, 1 and 2 threads.
+// The only LibTorch translation unit of the benchmarks.
+//   ./build/release/tests/benchmarks/ts_bench_conv2d_torch
+#include "bench_util.h"
+#include "hand_schedules.h"
+
+#include "core/measure/measurer.h"
+#include "core/ops/conv.h"
+
+#include <torch/torch.h>
+
+#include <cstdio>
+
+using namespace ts;
+
+int main()
+{
+    const int64_t hw = 56, c = 64;
+    ir::Tensor data = ir::placeholder("data", { 1, hw, hw, c });
+    ir::Tensor weight = ir::placeholder("weight", { 3, 3, c, c });
+    ops::Conv2dParams params;
+    params.layout = ops::Layout::NHWC;
+    params.padding = ops::Conv2dParams::symmetric(1, 1);
+    const ir::ComputeDAG dag = ir::ComputeDAG::create({ data, weight, ops::conv2d(data, weight, params).value() });
+    const sched::State state = bench::conv2dNhwcSchedule(dag, hw, c, 4);
+
+    torch::NoGradGuard noGrad;
+    const torch::Tensor x = torch::rand({ 1, c, hw, hw });
+    const torch::Tensor w = torch::rand({ c, c, 3, 3 });
+    std::printf("conv2d 1x%ldx%ldx%ld -> %ld, 3x3, pad 1 (%.3f GFLOP)\n", hw, hw, c, c, dag.flopCount() / 1e9);
+    std::printf("  threads  TuneScope GFLOP/s  LibTorch GFLOP/s  ratio\n");
+    for (int threads : { 1, 2 }) {
+        measure::MeasureOptions options;
+        options.kernelThreads = threads;
+        options.timing.repeat = 5;
+        options.timing.minRepeatMs = 300;
+        measure::Measurer measurer(options);
+        const auto result = measurer.measure(dag, { state })[0];
+        if (!result.ok()) {
+            std::printf("  TuneScope failed: %s\n", result.message.c_str());
+            return 1;
+        }
+        torch::set_num_threads(threads);
+        const double torchSeconds = bench::secondsPerRun([&] { torch::conv2d(x, w, {}, 1, 1); });
+        const double ours = dag.flopCount() / result.meanCost() / 1e9;
+        const double theirs = dag.flopCount() / torchSeconds / 1e9;
+        std::printf("  %7d  %17.1f  %16.1f  %5.0f%%\n", threads, ours, theirs, 100 * ours / theirs);
+    }
+    return 0;
+}

@@ -1,0 +1,127 @@
+// Generated CPU code against the libraries, compile latency and measurement throughput.
+//   ./build/release/tests/benchmarks/ts_bench_kernels
+// Prints:
+//   1. matmul 1024^3 fp32: the hand-written schedule (steps only) measured through tunescope-runner, next
+//      to OpenBLAS cblas_sgemm, on 1 and 2 threads;
+//   2. compile latency (State -> callable code): median and p95 over random matmul and conv2d schedules
+//      and the hand schedules;
+//   3. measurement throughput: 64 random valid schedules through Measurer (build in parallel, run in the
+//      runner, check against the reference), candidates per minute.
+#include "../core/schedule_fixtures.h"
+#include "bench_util.h"
+#include "hand_schedules.h"
+
+#include "core/codegen/codegen.h"
+#include "core/codegen/runtime.h"
+#include "core/lower/lower.h"
+#include "core/ir/reference_evaluator.h"
+#include "core/measure/measurer.h"
+
+#include <cblas.h>
+
+#include <chrono>
+#include <cstdio>
+
+using namespace ts;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+void matmulAgainstOpenBlas()
+{
+    const int64_t n = 1024;
+    const ir::ComputeDAG dag = fixtures::matmulDag(n, n, n);
+    const sched::State state = bench::matmulSchedule(dag, n, 4, 64);
+    std::vector<float> a(n * n), b(n * n), c(n * n);
+    ir::fillRandomInput(a.data(), n * n, 1, 0);
+    ir::fillRandomInput(b.data(), n * n, 1, 1);
+    std::printf("matmul %ldx%ldx%ld fp32 (%.2f GFLOP), host CPU %s\n", n, n, n, dag.flopCount() / 1e9,
+        codegen::hostCpuName().c_str());
+    std::printf("  threads  TuneScope GFLOP/s  OpenBLAS GFLOP/s  ratio\n");
+    for (int threads : { 1, 2 }) {
+        measure::MeasureOptions options;
+        options.kernelThreads = threads;
+        options.timing.repeat = 5;
+        options.timing.minRepeatMs = 300;
+        measure::Measurer measurer(options);
+        const auto result = measurer.measure(dag, { state })[0];
+        if (!result.ok()) {
+            std::printf("  TuneScope failed: %s\n", result.message.c_str());
+            return;
+        }
+        openblas_set_num_threads(threads);
+        const double blas = bench::secondsPerRun([&] {
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(n), static_cast<int>(n),
+                static_cast<int>(n), 1.0f, a.data(), static_cast<int>(n), b.data(), static_cast<int>(n), 0.0f, c.data(),
+                static_cast<int>(n));
+        });
+        const double ours = dag.flopCount() / result.meanCost() / 1e9;
+        const double theirs = dag.flopCount() / blas / 1e9;
+        std::printf("  %7d  %17.1f  %16.1f  %5.0f%%\n", threads, ours, theirs, 100 * ours / theirs);
+    }
+}
+
+void compileLatency()
+{
+    struct Case {
+        const char* name;
+        ir::ComputeDAG dag;
+    };
+    std::vector<Case> cases = { { "matmul 512", fixtures::matmulDag(512, 512, 512) },
+        { "conv2d 3x3 64->64 28x28", fixtures::conv2dDag(64, 28, 64) } };
+    std::printf("\ncompile latency, State -> callable code (lower + LLVM O3 + JIT link), ms\n");
+    std::printf("  %-26s %8s %8s %8s\n", "workload", "median", "p95", "count");
+    for (const Case& c : cases) {
+        Rng rng(99);
+        std::vector<double> ms;
+        for (int i = 0; i < 40; ++i) {
+            const sched::State state = fixtures::randomSchedule(c.dag, rng);
+            const auto start = Clock::now();
+            auto func = lower::lower(state);
+            auto kernel = func ? codegen::compile(*func) : Expected<std::shared_ptr<codegen::CompiledKernel>>(func.error());
+            if (kernel)
+                ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+        }
+        std::printf("  %-26s %8.1f %8.1f %8zu\n", c.name, bench::percentile(ms, 0.5), bench::percentile(ms, 0.95), ms.size());
+    }
+    const ir::ComputeDAG mm = fixtures::matmulDag(1024, 1024, 1024);
+    std::vector<double> ms;
+    for (int i = 0; i < 10; ++i) {
+        const auto start = Clock::now();
+        auto kernel = codegen::compile(lower::lower(bench::matmulSchedule(mm, 1024, 4, 64)).value());
+        ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+    }
+    std::printf("  %-26s %8.1f %8.1f %8zu\n", "matmul 1024 hand schedule", bench::percentile(ms, 0.5),
+        bench::percentile(ms, 0.95), ms.size());
+}
+
+void measurementThroughput()
+{
+    const ir::ComputeDAG dag = fixtures::matmulDag(256, 256, 256);
+    Rng rng(5);
+    std::vector<sched::State> states;
+    for (int i = 0; i < 64; ++i)
+        states.push_back(fixtures::randomSchedule(dag, rng));
+    std::printf("\nmeasurement throughput, 64 random matmul 256 schedules (build in parallel, run isolated, checked)\n");
+    for (int minRepeatMs : { 100, 0 }) {
+        measure::MeasureOptions options;
+        options.timing.minRepeatMs = minRepeatMs;
+        measure::Measurer measurer(options);
+        const auto start = Clock::now();
+        const auto results = measurer.measure(dag, states);
+        const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+        int ok = 0;
+        for (const auto& r : results)
+            ok += r.ok();
+        std::printf("  min_repeat_ms %3d: %5.1f s, %6.0f candidates/minute, %d ok\n", minRepeatMs, seconds,
+            64 / seconds * 60, ok);
+    }
+}
+} // namespace
+
+int main()
+{
+    matmulAgainstOpenBlas();
+    compileLatency();
+    measurementThroughput();
+    return 0;
+}
