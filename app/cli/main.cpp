@@ -8,21 +8,22 @@
 #include "app/cli/arguments.h"
 #include "core/codegen/codegen.h"
 #include "core/graph/model_zoo.h"
+#include "core/graph/task_report.h"
 #include "core/graph/workload_registry.h"
+#include "core/ir/dag_export.h"
 #include "core/lower/lower.h"
 #include "core/measure/measurer.h"
 #include "core/schedule/step_json.h"
 #include "core/schedule/step_printer.h"
-#include "core/graph/task_report.h"
-#include "core/ir/dag_export.h"
 #include "core/support/assert.h"
 #include "core/support/strings.h"
+
+#include <nlohmann/json.hpp>
 
 #include <cstdio>
 #include <fstream>
 #include <functional>
 #include <iostream>
-#include <nlohmann/json.hpp>
 #include <sstream>
 
 namespace {
@@ -159,13 +160,15 @@ Expected<Scheduled> loadScheduled(const Arguments& args)
             else
                 line.clear();
         if (line.empty())
-            return makeError(ErrorKind::InvalidArgument, path + ":" + std::to_string(lineNumber) + ": no such line (or empty)");
+            return makeError(
+                ErrorKind::InvalidArgument, path + ":" + std::to_string(lineNumber) + ": no such line (or empty)");
         const std::string where = path + ":" + std::to_string(lineNumber) + ": ";
         const nlohmann::json record = nlohmann::json::parse(line, nullptr, false);
         if (record.is_discarded() || !record.is_object() || !record.contains("i") || !record["i"].is_array()
             || record["i"].size() < 2 || !record["i"][0].is_array() || record["i"][0].empty()
             || !record["i"][0][0].is_string() || !record["i"][1].is_array() || record["i"][1].size() < 2)
-            return makeError(ErrorKind::Parse, where + "not an auto_scheduler record {\"i\": [[key, ...], [[], steps]], ...}");
+            return makeError(
+                ErrorKind::Parse, where + "not an auto_scheduler record {\"i\": [[key, ...], [[], steps]], ...}");
         TS_TRY(graph::WorkloadKey key, graph::parseWorkloadKey(record["i"][0][0].get<std::string>()));
         auto built = graph::buildWorkload(key);
         if (!built)
@@ -187,8 +190,9 @@ Expected<Scheduled> loadScheduled(const Arguments& args)
             return makeError(ErrorKind::InvalidArgument, "--task is required with --network");
         TS_TRY(int64_t id, args.intValue("task", 0));
         if (id < 0 || id >= static_cast<int64_t>(tasks.tasks.size()))
-            return makeError(ErrorKind::InvalidArgument, "--task " + std::to_string(id) + " is out of range: "
-                    + args.value("network") + " has " + std::to_string(tasks.tasks.size()) + " tasks");
+            return makeError(ErrorKind::InvalidArgument,
+                "--task " + std::to_string(id) + " is out of range: " + args.value("network") + " has "
+                    + std::to_string(tasks.tasks.size()) + " tasks");
         const graph::Task& task = tasks.tasks[static_cast<size_t>(id)];
         dag = task.dag;
         out.title = args.value("network") + " task " + std::to_string(id) + " (" + task.name + ")";
@@ -281,11 +285,11 @@ int runMeasure(const Arguments& args)
 
 std::vector<OptionSpec> scheduleOptions(std::vector<OptionSpec> extra)
 {
-    std::vector<OptionSpec> options = { kNetworkOption, kBatchOption, kLayoutOption,
-        { "task", "ID", "task id from 'tunescope-cli tasks'" },
-        { "workload", "NAME:ARGS", "a registered workload instead, e.g. matmul_add:1024,1024,1024" },
-        { "record", "FILE:LINE", "a TVM auto_scheduler log line: its workload and steps" },
-        { "steps", "FILE", "a JSON list of steps to replay, as in TVM records (default: none)" } };
+    std::vector<OptionSpec> options
+        = { kNetworkOption, kBatchOption, kLayoutOption, { "task", "ID", "task id from 'tunescope-cli tasks'" },
+              { "workload", "NAME:ARGS", "a registered workload instead, e.g. matmul_add:1024,1024,1024" },
+              { "record", "FILE:LINE", "a TVM auto_scheduler log line: its workload and steps" },
+              { "steps", "FILE", "a JSON list of steps to replay, as in TVM records (default: none)" } };
     options.insert(options.end(), extra.begin(), extra.end());
     options.push_back(kHelpOption);
     return options;
@@ -304,7 +308,8 @@ std::vector<Command> commands()
                 { "format", "text|dot|json", "output format (default text)" }, kHelpOption },
             runDag },
         { "lower", "replay a schedule and print the state, the loop IR and optionally LLVM IR",
-            "tunescope-cli lower (--network NAME --task ID | --workload W | --record FILE:LINE) [--steps FILE] [--llvm] "
+            "tunescope-cli lower (--network NAME --task ID | --workload W | --record FILE:LINE) [--steps FILE] "
+            "[--llvm] "
             "[--passes]",
             scheduleOptions({ { "llvm", "", "also print the optimized LLVM IR" },
                 { "passes", "", "print the loop IR after every lowering pass" } }),
@@ -312,11 +317,11 @@ std::vector<Command> commands()
         { "measure", "compile a schedule, run it in tunescope-runner, check it and print its cost",
             "tunescope-cli measure (--network NAME --task ID | --workload W | --record FILE:LINE) [--steps FILE] "
             "[--number N] [--repeat N] [--min-repeat-ms MS] [--threads N] [--timeout S]",
-            scheduleOptions({ { "number", "N", "runs per measurement (default 3)" },
-                { "repeat", "N", "measurements (default 1)" },
-                { "min-repeat-ms", "MS", "grow number until a measurement lasts this long (default 100)" },
-                { "threads", "N", "threads of parallel loops (default: all cores)" },
-                { "timeout", "S", "seconds before a run is killed (default 10)" } }),
+            scheduleOptions(
+                { { "number", "N", "runs per measurement (default 3)" }, { "repeat", "N", "measurements (default 1)" },
+                    { "min-repeat-ms", "MS", "grow number until a measurement lasts this long (default 100)" },
+                    { "threads", "N", "threads of parallel loops (default: all cores)" },
+                    { "timeout", "S", "seconds before a run is killed (default 10)" } }),
             runMeasure },
     };
 }

@@ -1,6 +1,5 @@
 // The host target, the O3 pipeline, object emission and the process-wide ORC LLJIT.
 #include "core/codegen/codegen.h"
-
 #include "core/codegen/llvm_emitter.h"
 #include "core/codegen/runtime.h"
 
@@ -159,8 +158,8 @@ namespace {
             llvm::orc::MangleAndInterner mangle(m_jit->getExecutionSession(), m_jit->getDataLayout());
             llvm::orc::SymbolMap runtime;
             auto add = [&](const char* name, void* address) {
-                runtime[mangle(name)] = llvm::JITEvaluatedSymbol(
-                    llvm::pointerToJITTargetAddress(address), llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable);
+                runtime[mangle(name)] = llvm::JITEvaluatedSymbol(llvm::pointerToJITTargetAddress(address),
+                    llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable);
             };
             add("ts_parallel_for", reinterpret_cast<void*>(&ts_parallel_for));
             add("ts_alloc", reinterpret_cast<void*>(&ts_alloc));

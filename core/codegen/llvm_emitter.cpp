@@ -29,7 +29,10 @@ namespace {
     struct CodegenFailure {
         Error error;
     };
-    [[noreturn]] void unsupported(const std::string& what) { throw CodegenFailure { makeError(ErrorKind::Unsupported, what) }; }
+    [[noreturn]] void unsupported(const std::string& what)
+    {
+        throw CodegenFailure { makeError(ErrorKind::Unsupported, what) };
+    }
 
     bool containsLoad(const Expr& e)
     {
@@ -295,7 +298,8 @@ namespace {
                 emit(s.body);
             }
         } else if (s.forKind != ForKind::Vectorized || !emitVectorized(s)) {
-            emitSerialLoop(s, llvm::ConstantInt::get(m_i64, 0), llvm::ConstantInt::get(m_i64, static_cast<uint64_t>(s.extent)));
+            emitSerialLoop(
+                s, llvm::ConstantInt::get(m_i64, 0), llvm::ConstantInt::get(m_i64, static_cast<uint64_t>(s.extent)));
         }
         m_scope->analyzer.unbind(s.var);
     }
@@ -367,18 +371,22 @@ namespace {
         // The caller fills the closure on its stack and hands the loop to the pool.
         const size_t slots = std::max<size_t>(1, free.buffers.size() + free.vars.size());
         llvm::IRBuilder<> entryBuilder(&m_scope->function->getEntryBlock(), m_scope->function->getEntryBlock().begin());
-        llvm::AllocaInst* closure = entryBuilder.CreateAlloca(llvm::ArrayType::get(m_i64, slots), nullptr, name + ".closure");
+        llvm::AllocaInst* closure
+            = entryBuilder.CreateAlloca(llvm::ArrayType::get(m_i64, slots), nullptr, name + ".closure");
         closure->setAlignment(llvm::Align(8));
         size_t slot = 0;
         for (const ir::BufferVar* b : free.buffers)
-            m_b.CreateAlignedStore(m_scope->buffers.at(b), m_b.CreateConstInBoundsGEP1_64(m_i64, closure, slot++), llvm::Align(8));
+            m_b.CreateAlignedStore(
+                m_scope->buffers.at(b), m_b.CreateConstInBoundsGEP1_64(m_i64, closure, slot++), llvm::Align(8));
         for (const ExprNode* v : free.vars) {
             auto it = m_scope->vars.find(v);
             TS_ASSERT(it != m_scope->vars.end()) << "variable " << v->name << " not in scope";
             m_b.CreateAlignedStore(it->second, m_b.CreateConstInBoundsGEP1_64(m_i64, closure, slot++), llvm::Align(8));
         }
-        llvm::Function* parallelFor = runtimeFunction("ts_parallel_for", llvm::Type::getVoidTy(m_ctx), { m_ptr, m_ptr, m_i64 });
-        m_b.CreateCall(parallelFor, { wrapper, closure, llvm::ConstantInt::get(m_i64, static_cast<uint64_t>(s.extent)) });
+        llvm::Function* parallelFor
+            = runtimeFunction("ts_parallel_for", llvm::Type::getVoidTy(m_ctx), { m_ptr, m_ptr, m_i64 });
+        m_b.CreateCall(
+            parallelFor, { wrapper, closure, llvm::ConstantInt::get(m_i64, static_cast<uint64_t>(s.extent)) });
     }
 
     void Emitter::emitAllocate(const StmtNode& s)
@@ -390,7 +398,8 @@ namespace {
         if (elements * 4 <= kMaxStackBytes) {
             llvm::Function* fn = m_scope->function;
             llvm::IRBuilder<> entry(&fn->getEntryBlock(), fn->getEntryBlock().begin());
-            llvm::AllocaInst* a = entry.CreateAlloca(llvm::ArrayType::get(m_f32, static_cast<uint64_t>(elements)), nullptr, buffer->name);
+            llvm::AllocaInst* a = entry.CreateAlloca(
+                llvm::ArrayType::get(m_f32, static_cast<uint64_t>(elements)), nullptr, buffer->name);
             a->setAlignment(llvm::Align(64));
             m_scope->buffers[buffer] = a;
             emit(s.body);
@@ -398,7 +407,8 @@ namespace {
         }
         llvm::Function* alloc = runtimeFunction("ts_alloc", m_ptr, { m_i64 });
         llvm::Function* release = runtimeFunction("ts_free", llvm::Type::getVoidTy(m_ctx), { m_ptr });
-        llvm::Value* p = m_b.CreateCall(alloc, { llvm::ConstantInt::get(m_i64, static_cast<uint64_t>(elements * 4)) }, buffer->name);
+        llvm::Value* p = m_b.CreateCall(
+            alloc, { llvm::ConstantInt::get(m_i64, static_cast<uint64_t>(elements * 4)) }, buffer->name);
         m_scope->buffers[buffer] = p;
         emit(s.body);
         m_b.CreateCall(release, { p });
@@ -443,11 +453,13 @@ namespace {
         const ExprNode* v = loop.var.get();
         for (const StmtNode* st : stores) {
             bool pure = false;
-            if (st->indices.size() != 1 || m_scope->analyzer.linear(st->indices[0]).coefficientOf(v, &pure) != 1 || !pure)
+            if (st->indices.size() != 1 || m_scope->analyzer.linear(st->indices[0]).coefficientOf(v, &pure) != 1
+                || !pure)
                 return false;
             for (const StmtNode* other : stores)
                 ir::postOrderVisit(other->value, [&](const ExprNode& n) {
-                    if (n.kind == ExprKind::BufferLoad && n.buffer == st->buffer && !ir::structuralEqual(n.operands[0], st->indices[0]))
+                    if (n.kind == ExprKind::BufferLoad && n.buffer == st->buffer
+                        && !ir::structuralEqual(n.operands[0], st->indices[0]))
                         ok = false;
                 });
         }
@@ -479,7 +491,8 @@ namespace {
         const int64_t coef = m_scope->analyzer.linear(index).coefficientOf(m_vecVar, &pure);
         if (pure && coef == 1) {
             Expr var;
-            llvm::Value* base = scalar(ir::rewrite(index, [&](const Expr& x) { return x.get() == m_vecVar ? ir::intImm(0) : Expr(); }));
+            llvm::Value* base = scalar(
+                ir::rewrite(index, [&](const Expr& x) { return x.get() == m_vecVar ? ir::intImm(0) : Expr(); }));
             llvm::Value* ptr = elementPtr(n.buffer.get(), base);
             if (!mask)
                 return m_b.CreateAlignedLoad(type, ptr, llvm::Align(4));
@@ -489,7 +502,9 @@ namespace {
         auto it = m_scope->buffers.find(n.buffer.get());
         TS_ASSERT(it != m_scope->buffers.end()) << "buffer " << n.buffer->name;
         llvm::Value* ptrs = m_b.CreateInBoundsGEP(m_f32, it->second, indices);
-        llvm::Value* allLanes = mask ? mask : llvm::ConstantInt::getTrue(llvm::FixedVectorType::get(llvm::Type::getInt1Ty(m_ctx), m_lanes));
+        llvm::Value* allLanes = mask
+            ? mask
+            : llvm::ConstantInt::getTrue(llvm::FixedVectorType::get(llvm::Type::getInt1Ty(m_ctx), m_lanes));
         return m_b.CreateMaskedGather(type, ptrs, llvm::Align(4), allLanes, llvm::Constant::getNullValue(type));
     }
 
@@ -631,7 +646,8 @@ namespace {
             llvm::Value* q = m_b.CreateSDiv(x, y);
             llvm::Value* r = m_b.CreateSRem(x, y);
             llvm::Value* zero = llvm::Constant::getNullValue(x->getType());
-            llvm::Value* adjust = m_b.CreateAnd(m_b.CreateICmpNE(r, zero), m_b.CreateICmpNE(m_b.CreateICmpSLT(r, zero), m_b.CreateICmpSLT(y, zero)));
+            llvm::Value* adjust = m_b.CreateAnd(
+                m_b.CreateICmpNE(r, zero), m_b.CreateICmpNE(m_b.CreateICmpSLT(r, zero), m_b.CreateICmpSLT(y, zero)));
             if (kind == ExprKind::FloorDiv)
                 return m_b.CreateSub(q, m_b.CreateZExt(adjust, x->getType()));
             return m_b.CreateSelect(adjust, m_b.CreateAdd(r, y), r);

@@ -20,7 +20,8 @@ Expected<WorkloadKey> parseWorkloadKey(const std::string& text)
         else if (json[i].is_string())
             key.dtype = json[i].get<std::string>();
         else
-            return makeError(ErrorKind::Parse, "workload key " + text.substr(0, 80) + ": argument " + std::to_string(i)
+            return makeError(ErrorKind::Parse,
+                "workload key " + text.substr(0, 80) + ": argument " + std::to_string(i)
                     + " is neither an integer nor a dtype");
     }
     return key;
@@ -45,8 +46,9 @@ Expected<ir::ComputeDAG> buildWorkload(const WorkloadKey& key)
         return makeError(ErrorKind::Unsupported, "workload " + key.name + ": dtype " + key.dtype + " (only float32)");
     auto need = [&](size_t n) -> Expected<void> {
         if (key.args.size() != n)
-            return makeError(ErrorKind::InvalidArgument, "workload " + key.name + " takes " + std::to_string(n)
-                    + " arguments, got " + std::to_string(key.args.size()));
+            return makeError(ErrorKind::InvalidArgument,
+                "workload " + key.name + " takes " + std::to_string(n) + " arguments, got "
+                    + std::to_string(key.args.size()));
         return {};
     };
     if (key.name == "matmul_add") {

@@ -49,8 +49,8 @@ namespace {
             node.slot = it->second;
         }
         if (e->kind == ExprKind::BufferLoad)
-            throw EvalFailure { makeError(
-                ErrorKind::InvalidArgument, "buffer load " + e->buffer->name + " is loop IR, not a tensor expression") };
+            throw EvalFailure { makeError(ErrorKind::InvalidArgument,
+                "buffer load " + e->buffer->name + " is loop IR, not a tensor expression") };
         if (e->kind == ExprKind::Load) {
             const int producer = dag.indexOf(e->tensor.get());
             if (producer < 0)
@@ -397,7 +397,8 @@ Expected<std::vector<float>> evaluateAt(
 {
     TS_TRY(std::vector<Buffer> buffers, placeInputs(dag, inputs));
     if (stage < 0 || stage >= dag.numOps() || dag.op(stage).isPlaceholder())
-        return makeError(ErrorKind::InvalidArgument, "evaluateAt: stage " + std::to_string(stage) + " is not a compute op");
+        return makeError(
+            ErrorKind::InvalidArgument, "evaluateAt: stage " + std::to_string(stage) + " is not a compute op");
     std::vector<LazyStage> stages(static_cast<size_t>(dag.numOps()));
     std::vector<float> values;
     try {
@@ -415,8 +416,9 @@ Expected<std::vector<float>> evaluateAt(
         LazyStage& target = stages[static_cast<size_t>(stage)];
         for (int64_t offset : offsets) {
             if (offset < 0 || offset >= target.op->numElements())
-                return makeError(ErrorKind::InvalidArgument, "evaluateAt: offset " + std::to_string(offset)
-                        + " out of " + target.op->name() + "'s " + std::to_string(target.op->numElements()) + " elements");
+                return makeError(ErrorKind::InvalidArgument,
+                    "evaluateAt: offset " + std::to_string(offset) + " out of " + target.op->name() + "'s "
+                        + std::to_string(target.op->numElements()) + " elements");
             values.push_back(static_cast<float>(lazyElement(target, offset)));
         }
     } catch (const EvalFailure& failure) {

@@ -60,9 +60,33 @@ namespace {
             addTerm(into, t.atom, t.coef * factor);
     }
 
+    // floordiv(x, c) * c * a + floormod(x, c) * a == x * a: what splitting then fusing leaves behind.
+    void mergeDivMod(Linear& form)
+    {
+        for (LinearTerm& div : form.terms) {
+            int64_t c;
+            if (div.coef == 0 || div.atom->kind != ExprKind::FloorDiv || !ir::asConstInt(div.atom->operands[1], &c)
+                || c <= 0 || div.coef % c != 0)
+                continue;
+            for (LinearTerm& mod : form.terms) {
+                if (mod.coef == 0 || mod.atom->kind != ExprKind::FloorMod || mod.coef * c != div.coef
+                    || !ir::structuralEqual(mod.atom->operands[1], div.atom->operands[1])
+                    || !ir::structuralEqual(mod.atom->operands[0], div.atom->operands[0]))
+                    continue;
+                const Expr x = div.atom->operands[0];
+                const int64_t a = mod.coef;
+                div.coef = 0;
+                mod.coef = 0;
+                form.terms.push_back(LinearTerm { x, a });
+                break;
+            }
+        }
+    }
+
     void dropZeros(Linear& form)
     {
-        form.terms.erase(std::remove_if(form.terms.begin(), form.terms.end(), [](const LinearTerm& t) { return t.coef == 0; }),
+        form.terms.erase(
+            std::remove_if(form.terms.begin(), form.terms.end(), [](const LinearTerm& t) { return t.coef == 0; }),
             form.terms.end());
     }
 
@@ -109,8 +133,8 @@ Interval Analyzer::bound(const Expr& e) const
         const Interval b = bound(n.operands[1]);
         if (!a.bounded || !b.bounded)
             return Interval::unknown();
-        const int64_t p[] = { clampWide(Wide(a.lo) * b.lo), clampWide(Wide(a.lo) * b.hi),
-            clampWide(Wide(a.hi) * b.lo), clampWide(Wide(a.hi) * b.hi) };
+        const int64_t p[] = { clampWide(Wide(a.lo) * b.lo), clampWide(Wide(a.lo) * b.hi), clampWide(Wide(a.hi) * b.lo),
+            clampWide(Wide(a.hi) * b.hi) };
         return Interval::of(*std::min_element(p, p + 4), *std::max_element(p, p + 4));
     }
     case ExprKind::FloorDiv:
@@ -245,7 +269,10 @@ Expr Analyzer::simplifyNode(const Expr& e) const
     if (isInt(e) && (n.kind == ExprKind::Add || n.kind == ExprKind::Sub || n.kind == ExprKind::Mul)) {
         if (n.kind == ExprKind::Mul && !ca && !cb)
             return e;
-        return fromLinear(linear(e));
+        Linear form = linear(e);
+        mergeDivMod(form);
+        dropZeros(form);
+        return fromLinear(form);
     }
     if (isInt(e) && (n.kind == ExprKind::FloorDiv || n.kind == ExprKind::FloorMod)) {
         if (ca && cb && b != 0)
@@ -290,8 +317,7 @@ Expr Analyzer::simplifyNode(const Expr& e) const
     if (isInt(e) && (n.kind == ExprKind::Div || n.kind == ExprKind::Mod) && cb && b > 0) {
         const Interval range = bound(ops[0]);
         if (range.bounded && range.lo >= 0) // C and floor semantics agree
-            return simplifyNode(
-                n.kind == ExprKind::Div ? ir::floorDiv(ops[0], ops[1]) : ir::floorMod(ops[0], ops[1]));
+            return simplifyNode(n.kind == ExprKind::Div ? ir::floorDiv(ops[0], ops[1]) : ir::floorMod(ops[0], ops[1]));
         return e;
     }
     if (isInt(e) && (n.kind == ExprKind::Min || n.kind == ExprKind::Max)) {

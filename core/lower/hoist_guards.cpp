@@ -28,6 +28,19 @@ namespace {
 Stmt hoistGuards(const Stmt& s)
 {
     return mutateStmt(s, [](const Stmt& node) -> Stmt {
+        // Neighbouring guards with the same condition (a reduction's init and update) become one.
+        if (node->kind == StmtKind::Seq) {
+            std::vector<Stmt> merged;
+            for (const Stmt& c : node->seq) {
+                const Stmt* last = merged.empty() ? nullptr : &merged.back();
+                if (last && c->kind == StmtKind::IfThenElse && !c->elseBody && (*last)->kind == StmtKind::IfThenElse
+                    && !(*last)->elseBody && ir::structuralEqual((*last)->condition, c->condition))
+                    merged.back() = makeIf(c->condition, makeSeq({ (*last)->body, c->body }));
+                else
+                    merged.push_back(c);
+            }
+            return merged.size() == node->seq.size() ? node : makeSeq(std::move(merged));
+        }
         if (node->kind != StmtKind::For || node->body->kind != StmtKind::IfThenElse || node->body->elseBody)
             return node;
         // A vectorized loop keeps its guard inside: hoisting changes nothing there.
@@ -39,7 +52,8 @@ Stmt hoistGuards(const Stmt& s)
         if (outside.empty())
             return node;
         Stmt body = inside.empty() ? node->body->body : makeIf(conjunction(inside), node->body->body);
-        return makeIf(conjunction(outside), makeFor(node->var, node->extent, node->forKind, body, node->autoUnrollMaxStep));
+        return makeIf(
+            conjunction(outside), makeFor(node->var, node->extent, node->forKind, body, node->autoUnrollMaxStep));
     });
 }
 

@@ -10,7 +10,6 @@
 #include "core/lower/analyzer.h"
 #include "core/lower/lower.h"
 #include "core/schedule/iter_graph.h"
-
 #include "core/support/strings.h"
 
 #include <algorithm>
@@ -54,7 +53,8 @@ namespace {
         const Stage& stage(int s) const { return m_state.stage(s); }
         Error fail(int s, const std::string& why) const
         {
-            return makeError(ErrorKind::Unsupported, "stage " + std::to_string(s) + " (" + stage(s).op->name() + "): " + why);
+            return makeError(
+                ErrorKind::Unsupported, "stage " + std::to_string(s) + " (" + stage(s).op->name() + "): " + why);
         }
 
         Expr inlineBody(int s);
@@ -87,11 +87,13 @@ namespace {
     bool readsStage(const Expr& body, const ir::Operation* op)
     {
         bool found = false;
-        ir::postOrderVisit(body, [&](const ir::ExprNode& n) { found |= n.kind == ExprKind::Load && n.tensor.get() == op; });
+        ir::postOrderVisit(
+            body, [&](const ir::ExprNode& n) { found |= n.kind == ExprKind::Load && n.tensor.get() == op; });
         return found;
     }
 
-    ForKind forKindOf(sched::Annotation a) {
+    ForKind forKindOf(sched::Annotation a)
+    {
         switch (a) {
         case sched::Annotation::Unroll:
             return ForKind::Unrolled;
@@ -249,8 +251,8 @@ Expected<void> NestBuilder::inferStage(int s)
     for (const sched::Iterator& it : st.iters) {
         if (it.annotation != sched::Annotation::None && it.annotation != sched::Annotation::Unroll
             && it.annotation != sched::Annotation::Vectorize && it.annotation != sched::Annotation::Parallel)
-            return fail(s, std::string("annotation ") + sched::toString(it.annotation) + " on " + it.name
-                    + " needs a GPU target");
+            return fail(s,
+                std::string("annotation ") + sched::toString(it.annotation) + " on " + it.name + " needs a GPU target");
         Expr v = ir::var(uniqueName(it.name, op.name()));
         const int64_t extent = si.nodeExtents[static_cast<size_t>(it.node)];
         m_analyzer.bind(v, 0, extent - 1);
@@ -284,7 +286,8 @@ Expr NestBuilder::guard(int s, bool spatialOnly)
         const Interval local = m_analyzer.bound(si.localValues[k]);
         if (!local.bounded || local.hi >= si.rootExtents[k])
             add(si.localValues[k] < ir::intImm(si.rootExtents[k]));
-        const bool regionIsTensor = si.rootExtents[k] == full && ir::asConstInt(k < si.regionMin.size() ? si.regionMin[k] : ir::intImm(0), &zero) && zero == 0;
+        const bool regionIsTensor = si.rootExtents[k] == full
+            && ir::asConstInt(k < si.regionMin.size() ? si.regionMin[k] : ir::intImm(0), &zero) && zero == 0;
         if (regionIsTensor)
             continue;
         const Interval r = m_analyzer.bound(si.rootValues[k]);
@@ -449,8 +452,8 @@ Expected<LoweredFunc> NestBuilder::build()
             for (const sched::StorageAlign& align : stage(s).storageAligns)
                 if (static_cast<size_t>(align.axis) == d) {
                     const int64_t stride = buffer->strides[d];
-                    buffer->strides[d] = (stride - align.offset + align.factor - 1) / align.factor * align.factor
-                        + align.offset;
+                    buffer->strides[d]
+                        = (stride - align.offset + align.factor - 1) / align.factor * align.factor + align.offset;
                 }
         }
         if (info(s).output && stage(s).computeAt != sched::ComputeAtKind::Root)

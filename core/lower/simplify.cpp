@@ -35,7 +35,9 @@ namespace {
         case StmtKind::For: {
             if (s->extent == 1) {
                 const ir::Expr zero = ir::intImm(0);
-                Stmt body = mutateExprs(s->body, [&](const ir::Expr& e) { return ir::substitute(e, { { s->var, zero } }); });
+                Stmt body = mutateExprs(s->body, [&](const ir::Expr& e) {
+                    return ir::substitute(e, { { s->var, zero } });
+                });
                 return setUnrollOnLoops(run(body, analyzer), s->autoUnrollMaxStep);
             }
             analyzer.bind(s->var, 0, s->extent - 1);

@@ -135,38 +135,40 @@ void visitStmts(const Stmt& s, const std::function<void(const StmtNode&)>& visit
 }
 
 namespace {
-    void print(std::ostringstream& os, const Stmt& s, int indent)
+    void print(std::ostringstream& os, const Stmt& s, int indent, int unroll = 0)
     {
         const std::string pad(static_cast<size_t>(indent) * 2, ' ');
         switch (s->kind) {
         case StmtKind::For:
-            if (s->autoUnrollMaxStep > 0)
+            if (s->autoUnrollMaxStep > 0 && s->autoUnrollMaxStep != unroll)
                 os << pad << "// auto_unroll_max_step = " << s->autoUnrollMaxStep << "\n";
             os << pad << toString(s->forKind) << " (" << s->var->name << ", 0, " << s->extent << ") {\n";
-            print(os, s->body, indent + 1);
+            print(os, s->body, indent + 1, s->autoUnrollMaxStep > 0 ? s->autoUnrollMaxStep : unroll);
             os << pad << "}\n";
             return;
         case StmtKind::Store:
-            os << pad << s->buffer->name << "[" << join(s->indices, ", ", [](const ir::Expr& e) { return ir::toString(e); })
+            os << pad << s->buffer->name << "["
+               << join(s->indices, ", ", [](const ir::Expr& e) { return ir::toString(e); })
                << "] = " << ir::toString(s->value) << ";\n";
             return;
         case StmtKind::Allocate:
-            os << pad << ir::toString(s->buffer->dtype) << " " << s->buffer->name << "[" << s->buffer->allocatedElements()
-               << "]; // " << s->buffer->scope << ", shape [" << join(s->buffer->shape, ", ") << "]\n";
-            print(os, s->body, indent);
+            os << pad << ir::toString(s->buffer->dtype) << " " << s->buffer->name << "["
+               << s->buffer->allocatedElements() << "]; // " << s->buffer->scope << ", shape ["
+               << join(s->buffer->shape, ", ") << "]\n";
+            print(os, s->body, indent, unroll);
             return;
         case StmtKind::IfThenElse:
             os << pad << "if (" << ir::toString(s->condition) << ") {\n";
-            print(os, s->body, indent + 1);
+            print(os, s->body, indent + 1, unroll);
             if (s->elseBody) {
                 os << pad << "} else {\n";
-                print(os, s->elseBody, indent + 1);
+                print(os, s->elseBody, indent + 1, unroll);
             }
             os << pad << "}\n";
             return;
         case StmtKind::Seq:
             for (const Stmt& c : s->seq)
-                print(os, c, indent);
+                print(os, c, indent, unroll);
             return;
         }
     }
@@ -183,9 +185,9 @@ std::string toString(const Stmt& s, int indent)
 std::string toString(const LoweredFunc& f)
 {
     std::ostringstream os;
-    os << "void " << f.name << "("
-       << join(f.args, ", ", [](const ir::BufferRef& b) { return std::string(ir::toString(b->dtype)) + "* " + b->name; })
-       << ") {\n";
+    os << "void " << f.name << "(" << join(f.args, ", ", [](const ir::BufferRef& b) {
+        return std::string(ir::toString(b->dtype)) + "* " + b->name;
+    }) << ") {\n";
     os << toString(f.body, 1);
     os << "}\n";
     return os.str();

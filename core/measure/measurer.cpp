@@ -119,7 +119,9 @@ namespace {
         }
         auto next = std::make_shared<std::atomic<size_t>>(0);
         auto shared = std::make_shared<std::vector<sched::State>>(states);
-        const int workers = std::max(1, std::min<int>(parallelism > 0 ? parallelism : static_cast<int>(std::thread::hardware_concurrency()), static_cast<int>(n)));
+        const int workers = std::max(1,
+            std::min<int>(parallelism > 0 ? parallelism : static_cast<int>(std::thread::hardware_concurrency()),
+                static_cast<int>(n)));
         for (int w = 0; w < workers; ++w)
             std::thread([slots, next, shared] {
                 for (size_t i; (i = (*next)++) < slots.size();) {
@@ -213,7 +215,8 @@ MeasureResult Measurer::run(const ir::ComputeDAG& task, Built& built)
         const Reference* expected = reference(task, &error);
         if (!expected)
             return failure(MeasureStatus::UnknownError, "reference evaluator: " + error, seconds);
-        if (auto wrong = compareWithReference(*expected, built.outputNames, reply.outputs, m_options.rtol, m_options.atol))
+        if (auto wrong
+            = compareWithReference(*expected, built.outputNames, reply.outputs, m_options.rtol, m_options.atol))
             return failure(MeasureStatus::WrongAnswer, *wrong, seconds);
     }
     MeasureResult result;

@@ -55,7 +55,8 @@ namespace {
                 m_ok = false;
                 return {};
             }
-            std::vector<char> out(m_bytes.begin() + static_cast<long>(m_pos), m_bytes.begin() + static_cast<long>(m_pos + n));
+            std::vector<char> out(
+                m_bytes.begin() + static_cast<long>(m_pos), m_bytes.begin() + static_cast<long>(m_pos + n));
             m_pos += n;
             return out;
         }
@@ -175,7 +176,8 @@ ReadStatus readMessage(int fd, std::vector<char>& payload, int64_t deadlineMs)
         while (got < size) {
             int timeout = -1;
             if (deadlineMs >= 0) {
-                const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+                const auto left
+                    = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
                 if (left <= 0)
                     return ReadStatus::TimedOut;
                 timeout = static_cast<int>(std::min<int64_t>(left, 1 << 30));

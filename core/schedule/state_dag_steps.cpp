@@ -3,7 +3,6 @@
 // rebuild every op downstream, so that loads point at the new tensors, as TVM's ReplayAndGetDAG does.
 #include "core/schedule/iter_graph.h"
 #include "core/schedule/step_applier.h"
-
 #include "core/support/strings.h"
 
 #include <algorithm>
@@ -208,8 +207,8 @@ Expected<void> StepApplier::operator()(const CacheWriteStep& step)
     ir::Tensor cache = ir::computeFromParts(
         op.name() + "." + step.scope, op.tag(), op.axes(), op.reduceAxes(), op.reducer(), op.body());
     std::vector<ir::IterVar> axes = freshAxes(op.axes());
-    ir::Tensor copy = ir::computeFromParts(op.name(), op.tag(), axes, {}, ir::Reducer::None,
-        ir::load(cache, varsOf(axes)));
+    ir::Tensor copy
+        = ir::computeFromParts(op.name(), op.tag(), axes, {}, ir::Reducer::None, ir::load(cache, varsOf(axes)));
     const ir::Operation* old = target.op.get();
     shiftStageIds(step.stageId, 1);
     m_state.m_stages[static_cast<size_t>(step.stageId)] = freshStage(copy);
@@ -287,8 +286,8 @@ Expected<void> StepApplier::operator()(const RfactorStep& step)
     ir::IterVar finalReduce { ir::var(factored.name + ".v"), factorAxis.extent };
     std::vector<ir::Expr> rfIndex = varsOf(finalAxes);
     rfIndex.insert(rfIndex.begin() + step.factorIterId, finalReduce.var);
-    ir::Tensor combined = ir::computeFromParts(
-        op.name(), op.tag(), finalAxes, { finalReduce }, op.reducer(), ir::load(rf, rfIndex));
+    ir::Tensor combined
+        = ir::computeFromParts(op.name(), op.tag(), finalAxes, { finalReduce }, op.reducer(), ir::load(rf, rfIndex));
 
     const ir::Operation* old = target.op.get();
     shiftStageIds(step.stageId, 1);

@@ -1,6 +1,5 @@
 // The iterator steps: split, follow splits, fuse, reorder, annotation, pragma, storage_align.
 #include "core/schedule/step_applier.h"
-
 #include "core/support/strings.h"
 
 #include <algorithm>
@@ -29,8 +28,8 @@ Expected<void> StepApplier::checkIter(const char* code, int stage, int iter) con
     TS_CHECK(checkStage(code, stage));
     const size_t n = m_state.stage(stage).iters.size();
     if (iter < 0 || static_cast<size_t>(iter) >= n)
-        return fail(code, stage,
-            "iterator " + std::to_string(iter) + " out of range (" + std::to_string(n) + " iterators)");
+        return fail(
+            code, stage, "iterator " + std::to_string(iter) + " out of range (" + std::to_string(n) + " iterators)");
     return {};
 }
 
@@ -45,7 +44,8 @@ Expected<void> StepApplier::operator()(const AnnotationStep& step)
         return fail(step.kCode, step.stageId, "cannot parallelize " + it.name + ": it is a reduction iterator");
     if (it.annotation != Annotation::None && step.annotation != Annotation::None)
         return fail(step.kCode, step.stageId,
-            it.name + " is already annotated " + toString(it.annotation) + ", cannot also " + toString(step.annotation));
+            it.name + " is already annotated " + toString(it.annotation) + ", cannot also "
+                + toString(step.annotation));
     it.annotation = step.annotation;
     return {};
 }
@@ -156,8 +156,8 @@ Expected<void> StepApplier::splitIterator(
     for (size_t k = 0; k < n; ++k) {
         const size_t pos = innerToOuter ? n - k : k; // x.n first when splitting inner to outer
         const int64_t length = lengths[innerToOuter ? n - 1 - k : k];
-        outs[pos] = Iterator { it.name + "." + std::to_string(pos), rest >= 0 ? length : -1, it.kind,
-            Annotation::None, -1 };
+        outs[pos]
+            = Iterator { it.name + "." + std::to_string(pos), rest >= 0 ? length : -1, it.kind, Annotation::None, -1 };
         rest = rest >= 0 ? (rest + length - 1) / length : -1;
     }
     const size_t restPos = innerToOuter ? 0 : n;

@@ -138,7 +138,8 @@ Expected<Step> stepFromJson(const Json& json)
     if (code == "AN") {
         Fields f(json, 4);
         return finish(f,
-            AnnotationStep { f.integer(1), f.integer(2), static_cast<Annotation>(f.integer(3, 0, kNumAnnotations - 1)) });
+            AnnotationStep {
+                f.integer(1), f.integer(2), static_cast<Annotation>(f.integer(3, 0, kNumAnnotations - 1)) });
     }
     if (code == "FU") {
         Fields f(json, 3);

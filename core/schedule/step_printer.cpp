@@ -33,10 +33,14 @@ namespace {
 
         std::string operator()(const AnnotationStep& s) const
         {
-            return stage(s.stageId) + "." + (s.annotation == Annotation::None ? "annotate_none" : toString(s.annotation))
-                + "(" + iter(s.stageId, s.iterId) + ")";
+            return stage(s.stageId) + "."
+                + (s.annotation == Annotation::None ? "annotate_none" : toString(s.annotation)) + "("
+                + iter(s.stageId, s.iterId) + ")";
         }
-        std::string operator()(const FuseStep& s) const { return stage(s.stageId) + ".fuse(" + iters(s.stageId, s.fusedIds) + ")"; }
+        std::string operator()(const FuseStep& s) const
+        {
+            return stage(s.stageId) + ".fuse(" + iters(s.stageId, s.fusedIds) + ")";
+        }
         std::string operator()(const PragmaStep& s) const
         {
             return stage(s.stageId) + ".pragma(" + iter(s.stageId, s.iterId) + ", \"" + s.pragma + "\")";
@@ -52,8 +56,8 @@ namespace {
         }
         std::string operator()(const FollowSplitStep& s) const
         {
-            return stage(s.stageId) + ".follow_split(" + iter(s.stageId, s.iterId) + ", step " + std::to_string(s.srcStepId)
-                + ", n_split=" + std::to_string(s.nSplit) + ")";
+            return stage(s.stageId) + ".follow_split(" + iter(s.stageId, s.iterId) + ", step "
+                + std::to_string(s.srcStepId) + ", n_split=" + std::to_string(s.nSplit) + ")";
         }
         std::string operator()(const FollowFusedSplitStep& s) const
         {
@@ -84,8 +88,8 @@ namespace {
         }
         std::string operator()(const RfactorStep& s) const
         {
-            return stage(s.stageId) + ".rfactor(" + iter(s.stageId, s.iterId) + ", factor_axis="
-                + std::to_string(s.factorIterId) + ")";
+            return stage(s.stageId) + ".rfactor(" + iter(s.stageId, s.iterId)
+                + ", factor_axis=" + std::to_string(s.factorIterId) + ")";
         }
 
     private:

@@ -13,12 +13,11 @@
 
 #include "core/codegen/codegen.h"
 #include "core/codegen/runtime.h"
-#include "core/lower/lower.h"
 #include "core/ir/reference_evaluator.h"
+#include "core/lower/lower.h"
 #include "core/measure/measurer.h"
 
 #include <cblas.h>
-
 #include <chrono>
 #include <cstdio>
 
@@ -77,11 +76,13 @@ void compileLatency()
             const sched::State state = fixtures::randomSchedule(c.dag, rng);
             const auto start = Clock::now();
             auto func = lower::lower(state);
-            auto kernel = func ? codegen::compile(*func) : Expected<std::shared_ptr<codegen::CompiledKernel>>(func.error());
+            auto kernel
+                = func ? codegen::compile(*func) : Expected<std::shared_ptr<codegen::CompiledKernel>>(func.error());
             if (kernel)
                 ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
         }
-        std::printf("  %-26s %8.1f %8.1f %8zu\n", c.name, bench::percentile(ms, 0.5), bench::percentile(ms, 0.95), ms.size());
+        std::printf(
+            "  %-26s %8.1f %8.1f %8zu\n", c.name, bench::percentile(ms, 0.5), bench::percentile(ms, 0.95), ms.size());
     }
     const ir::ComputeDAG mm = fixtures::matmulDag(1024, 1024, 1024);
     std::vector<double> ms;
@@ -101,7 +102,8 @@ void measurementThroughput()
     std::vector<sched::State> states;
     for (int i = 0; i < 64; ++i)
         states.push_back(fixtures::randomSchedule(dag, rng));
-    std::printf("\nmeasurement throughput, 64 random matmul 256 schedules (build in parallel, run isolated, checked)\n");
+    std::printf(
+        "\nmeasurement throughput, 64 random matmul 256 schedules (build in parallel, run isolated, checked)\n");
     for (int minRepeatMs : { 100, 0 }) {
         measure::MeasureOptions options;
         options.timing.minRepeatMs = minRepeatMs;

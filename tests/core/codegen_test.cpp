@@ -139,3 +139,39 @@ TEST(Codegen, VectorizeEmitsVectorInstructions)
     EXPECT_NE(ir->find("<16 x float>"), std::string::npos) << *ir;
     expectMatchesReference(dag, state, "vectorized matmul");
 }
+
+TEST(Codegen, CacheReadRfactorAndStorageAlignComputeTheSameResult)
+{
+    using namespace sched;
+    const ir::ComputeDAG dag = fixtures::matmulAddDag(33, 40, 29); // A B matmul C out
+    {
+        State s = State::initial(dag);
+        fixtures::apply(s, CacheReadStep { 0, "shared", { 2 } }); // A A.shared B matmul C out
+        fixtures::apply(s, SplitStep { 3, 0, 33, { 8 }, true }); // i.0 i.1 j k
+        fixtures::apply(s, ComputeAtStep { 1, 3, 0 }); // rows of A per i.0 tile
+        fixtures::apply(s, StorageAlignStep { 1, 0, 16, 3 }); // pad A.shared's row stride
+        fixtures::apply(s, ComputeRootStep { 3 });
+        expectMatchesReference(dag, s, "cache_read + storage_align");
+        auto func = lower::lower(s);
+        ASSERT_TRUE(func);
+        EXPECT_NE(lower::toString(*func).find("A.shared[ax0*51 + ax1] = A[i.0*320 + ax0*40 + ax1]"), std::string::npos)
+            << lower::toString(*func);
+    }
+    {
+        State s = State::initial(dag);
+        fixtures::apply(s, SplitStep { 2, 2, 40, { 6 }, true }); // k.0 k.1, 6 does not divide 40
+        fixtures::apply(s, RfactorStep { 2, 3, 0 });
+        fixtures::apply(s, AnnotationStep { 2, 0, Annotation::Parallel });
+        expectMatchesReference(dag, s, "rfactor with a tail");
+    }
+    {
+        State s = State::initial(dag);
+        fixtures::apply(s, CacheWriteStep { 2, "local" }); // A B matmul.local matmul C out
+        fixtures::apply(s, SplitStep { 3, 0, 33, { 4 }, true });
+        fixtures::apply(s, SplitStep { 3, 2, 29, { 8 }, true });
+        fixtures::apply(s, FollowFusedSplitStep { 5, 0, { 1 }, 0, true }); // out.i by the same 4
+        fixtures::apply(s, ComputeAtStep { 2, 3, 1 });
+        fixtures::apply(s, AnnotationStep { 5, 1, Annotation::Vectorize });
+        expectMatchesReference(dag, s, "cache_write + follow_fused_split");
+    }
+}

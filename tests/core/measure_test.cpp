@@ -55,7 +55,8 @@ TEST(Measure, CrashingKernelIsOneFailedResultAndTheNextRunsNormally)
     measure::Measurer measurer(quickOptions());
     // Stores far outside the output buffer: SIGSEGV in the runner.
     const auto crash = handMadeKernel(dag, 4, [](const ir::BufferRef& out, const ir::Expr& i) {
-        return lower::makeStore(out, { i * ir::intImm(int64_t(1) << 40) + ir::intImm(int64_t(1) << 42) }, ir::floatImm(1.0));
+        return lower::makeStore(
+            out, { i * ir::intImm(int64_t(1) << 40) + ir::intImm(int64_t(1) << 42) }, ir::floatImm(1.0));
     });
     const auto crashed = measurer.measureFunc(dag, crash);
     EXPECT_EQ(crashed.status, measure::MeasureStatus::RuntimeDeviceError);
@@ -89,9 +90,8 @@ TEST(Measure, WrongAnswerIsStatusFiveAndNeverFast)
 {
     const ir::ComputeDAG dag = fixtures::matmulDag(64, 64, 64);
     measure::Measurer measurer(quickOptions());
-    const auto zeros = handMadeKernel(dag, 64 * 64, [](const ir::BufferRef& out, const ir::Expr& i) {
-        return lower::makeStore(out, { i }, ir::floatImm(0.0));
-    });
+    const auto zeros = handMadeKernel(dag, 64 * 64,
+        [](const ir::BufferRef& out, const ir::Expr& i) { return lower::makeStore(out, { i }, ir::floatImm(0.0)); });
     const auto wrong = measurer.measureFunc(dag, zeros);
     EXPECT_EQ(wrong.status, measure::MeasureStatus::WrongAnswer);
     EXPECT_NE(wrong.message.find("wrong answer: matmul["), std::string::npos) << wrong.message;

@@ -88,7 +88,8 @@ inline sched::State randomSchedule(const ir::ComputeDAG& dag, Rng& rng)
     int outer = compute;
     if (cacheWrite) {
         splitAll(consumer, 1);
-        const int at = static_cast<int>(rng.uniformInt(0, static_cast<int64_t>(state.stage(consumer).iters.size()) - 1));
+        const int at
+            = static_cast<int>(rng.uniformInt(0, static_cast<int64_t>(state.stage(consumer).iters.size()) - 1));
         apply(state, sched::ComputeAtStep { compute, consumer, at });
         outer = consumer;
     }
@@ -100,27 +101,32 @@ inline sched::State randomSchedule(const ir::ComputeDAG& dag, Rng& rng)
         if (choice < 0.4)
             apply(state, sched::ComputeInlineStep { s });
         else if (choice < 0.8) {
-            const int at = static_cast<int>(rng.uniformInt(0, static_cast<int64_t>(state.stage(compute).iters.size()) - 1));
+            const int at
+                = static_cast<int>(rng.uniformInt(0, static_cast<int64_t>(state.stage(compute).iters.size()) - 1));
             apply(state, sched::ComputeAtStep { s, compute, at });
         }
     }
     // Annotations on the outer stage: fuse + parallel over leading spatial iterators; vectorize the last.
     const auto& iters = state.stage(outer).iters;
-    if (iters.size() >= 2 && iters[0].kind == sched::IteratorKind::Spatial && iters[1].kind == sched::IteratorKind::Spatial
-        && state.attachedAt(outer, 0).empty() && rng.uniform(0, 1) < 0.5)
+    if (iters.size() >= 2 && iters[0].kind == sched::IteratorKind::Spatial
+        && iters[1].kind == sched::IteratorKind::Spatial && state.attachedAt(outer, 0).empty()
+        && rng.uniform(0, 1) < 0.5)
         apply(state, sched::FuseStep { outer, { 0, 1 } });
     if (state.stage(outer).iters[0].kind == sched::IteratorKind::Spatial && rng.uniform(0, 1) < 0.7)
         apply(state, sched::AnnotationStep { outer, 0, sched::Annotation::Parallel });
     for (int stage : { compute, outer }) {
         const int last = static_cast<int>(state.stage(stage).iters.size()) - 1;
-        if (last > 0 && state.stage(stage).iters[size_t(last)].annotation == sched::Annotation::None && rng.uniform(0, 1) < 0.6)
+        if (last > 0 && state.stage(stage).iters[size_t(last)].annotation == sched::Annotation::None
+            && rng.uniform(0, 1) < 0.6)
             apply(state, sched::AnnotationStep { stage, last, sched::Annotation::Vectorize });
-        if (last > 1 && state.stage(stage).iters[size_t(last - 1)].annotation == sched::Annotation::None && rng.uniform(0, 1) < 0.3)
+        if (last > 1 && state.stage(stage).iters[size_t(last - 1)].annotation == sched::Annotation::None
+            && rng.uniform(0, 1) < 0.3)
             apply(state, sched::AnnotationStep { stage, last - 1, sched::Annotation::Unroll });
     }
     if (rng.uniform(0, 1) < 0.5) {
         const int64_t steps[] = { 0, 16, 64, 512 };
-        apply(state, sched::PragmaStep { compute, 0, "auto_unroll_max_step$" + std::to_string(steps[rng.uniformInt(0, 3)]) });
+        apply(state,
+            sched::PragmaStep { compute, 0, "auto_unroll_max_step$" + std::to_string(steps[rng.uniformInt(0, 3)]) });
     }
     return state;
 }
