@@ -208,26 +208,32 @@ Expected<Scheduled> loadScheduled(const Arguments& args)
     return out;
 }
 
+// The selection and its steps, replayed.
+Expected<std::pair<Scheduled, sched::State>> loadState(const Arguments& args)
+{
+    TS_TRY(Scheduled scheduled, loadScheduled(args));
+    TS_TRY(sched::State state, sched::State::replay(scheduled.dag, scheduled.steps));
+    return std::pair { std::move(scheduled), std::move(state) };
+}
+
 int runLower(const Arguments& args)
 {
-    auto scheduled = loadScheduled(args);
-    if (!scheduled)
-        return fail(scheduled.error().message);
-    auto state = sched::State::replay(scheduled->dag, scheduled->steps);
-    if (!state)
-        return fail(state.error().message);
-    auto bound = lower::inferBound(*state);
+    auto loaded = loadState(args);
+    if (!loaded)
+        return fail(loaded.error().message);
+    auto& [scheduled, state] = *loaded;
+    auto bound = lower::inferBound(state);
     if (!bound)
         return fail(bound.error().message);
-    std::cout << "# " << scheduled->title << ", " << scheduled->steps.size() << " steps\n";
-    std::cout << "\n# steps\n" << sched::printStepsAsCalls(scheduled->dag, scheduled->steps);
+    std::cout << "# " << scheduled.title << ", " << scheduled.steps.size() << " steps\n";
+    std::cout << "\n# steps\n" << sched::printStepsAsCalls(scheduled.dag, scheduled.steps);
     std::cout << "\n# state\n" << bound->toString();
     lower::LowerOptions options;
     if (args.has("passes"))
         options.onPass = [](const std::string& pass, const lower::LoweredFunc& f) {
             std::cout << "\n# after " << pass << "\n" << lower::toString(f);
         };
-    auto func = lower::lower(*state, options);
+    auto func = lower::lower(state, options);
     if (!func)
         return fail(func.error().message);
     if (!args.has("passes"))
@@ -243,12 +249,10 @@ int runLower(const Arguments& args)
 
 int runMeasure(const Arguments& args)
 {
-    auto scheduled = loadScheduled(args);
-    if (!scheduled)
-        return fail(scheduled.error().message);
-    auto state = sched::State::replay(scheduled->dag, scheduled->steps);
-    if (!state)
-        return fail(state.error().message);
+    auto loaded = loadState(args);
+    if (!loaded)
+        return fail(loaded.error().message);
+    auto& [scheduled, state] = *loaded;
     measure::MeasureOptions options;
     auto number = args.intValue("number", options.timing.number);
     auto repeat = args.intValue("repeat", options.timing.repeat);
@@ -267,9 +271,9 @@ int runMeasure(const Arguments& args)
     options.kernelThreads = static_cast<int>(*threads);
     options.runTimeoutMs = static_cast<int>(*timeout * 1000);
     measure::Measurer measurer(options);
-    const measure::MeasureResult r = measurer.measure(scheduled->dag, { *state })[0];
-    std::cout << scheduled->title << ", " << scheduled->steps.size() << " steps, "
-              << formatFixed(scheduled->dag.flopCount() / 1e9, 3) << " GFLOP\n";
+    const measure::MeasureResult r = measurer.measure(scheduled.dag, { state })[0];
+    std::cout << scheduled.title << ", " << scheduled.steps.size() << " steps, "
+              << formatFixed(scheduled.dag.flopCount() / 1e9, 3) << " GFLOP\n";
     std::cout << "status:   " << static_cast<int>(r.status) << " (" << measure::toString(r.status) << ")\n";
     if (!r.ok()) {
         std::cout << "message:  " << r.message << "\n";
@@ -277,7 +281,7 @@ int runMeasure(const Arguments& args)
     }
     std::cout << "cost:     " << formatFixed(r.meanCost() * 1e3, 4) << " ms ("
               << join(r.costs, ", ", [](double c) { return formatFixed(c * 1e3, 4); }) << ")\n";
-    std::cout << "GFLOP/s:  " << formatFixed(scheduled->dag.flopCount() / r.meanCost() / 1e9, 1) << "\n";
+    std::cout << "GFLOP/s:  " << formatFixed(scheduled.dag.flopCount() / r.meanCost() / 1e9, 1) << "\n";
     std::cout << "checked:  outputs match the reference evaluator\n";
     std::cout << "all cost: " << formatFixed(r.allCost, 3) << " s (build + run)\n";
     return 0;

@@ -31,19 +31,12 @@ int main()
     std::printf("conv2d 1x%ldx%ldx%ld -> %ld, 3x3, pad 1 (%.3f GFLOP)\n", hw, hw, c, c, dag.flopCount() / 1e9);
     std::printf("  threads  TuneScope GFLOP/s  LibTorch GFLOP/s  ratio\n");
     for (int threads : { 1, 2 }) {
-        measure::MeasureOptions options;
-        options.kernelThreads = threads;
-        options.timing.repeat = 5;
-        options.timing.minRepeatMs = 300;
-        measure::Measurer measurer(options);
-        const auto result = measurer.measure(dag, { state })[0];
-        if (!result.ok()) {
-            std::printf("  TuneScope failed: %s\n", result.message.c_str());
+        const double seconds = bench::tuneScopeSeconds(dag, state, threads);
+        if (seconds < 0)
             return 1;
-        }
         torch::set_num_threads(threads);
         const double torchSeconds = bench::secondsPerRun([&] { torch::conv2d(x, w, {}, 1, 1); });
-        const double ours = dag.flopCount() / result.meanCost() / 1e9;
+        const double ours = dag.flopCount() / seconds / 1e9;
         const double theirs = dag.flopCount() / torchSeconds / 1e9;
         std::printf("  %7d  %17.1f  %16.1f  %5.0f%%\n", threads, ours, theirs, 100 * ours / theirs);
     }

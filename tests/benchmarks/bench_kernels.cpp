@@ -37,23 +37,16 @@ void matmulAgainstOpenBlas()
         codegen::hostCpuName().c_str());
     std::printf("  threads  TuneScope GFLOP/s  OpenBLAS GFLOP/s  ratio\n");
     for (int threads : { 1, 2 }) {
-        measure::MeasureOptions options;
-        options.kernelThreads = threads;
-        options.timing.repeat = 5;
-        options.timing.minRepeatMs = 300;
-        measure::Measurer measurer(options);
-        const auto result = measurer.measure(dag, { state })[0];
-        if (!result.ok()) {
-            std::printf("  TuneScope failed: %s\n", result.message.c_str());
+        const double seconds = bench::tuneScopeSeconds(dag, state, threads);
+        if (seconds < 0)
             return;
-        }
         openblas_set_num_threads(threads);
         const double blas = bench::secondsPerRun([&] {
             cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(n), static_cast<int>(n),
                 static_cast<int>(n), 1.0f, a.data(), static_cast<int>(n), b.data(), static_cast<int>(n), 0.0f, c.data(),
                 static_cast<int>(n));
         });
-        const double ours = dag.flopCount() / result.meanCost() / 1e9;
+        const double ours = dag.flopCount() / seconds / 1e9;
         const double theirs = dag.flopCount() / blas / 1e9;
         std::printf("  %7d  %17.1f  %16.1f  %5.0f%%\n", threads, ours, theirs, 100 * ours / theirs);
     }

@@ -2,6 +2,8 @@
 // one warm-up, then `repeat` measurements of at least minRepeatMs each; the mean seconds per run.
 #pragma once
 
+#include "core/measure/measurer.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -30,6 +32,23 @@ inline double secondsPerRun(const std::function<void()>& run, int repeat = 5, do
         costs.push_back(ms / 1e3 / number);
     }
     return std::accumulate(costs.begin(), costs.end(), 0.0) / static_cast<double>(costs.size());
+}
+
+// Seconds per run of a schedule measured the product's way (tunescope-runner, checked), or < 0 with the
+// reason printed.
+inline double tuneScopeSeconds(const ir::ComputeDAG& dag, const sched::State& state, int threads)
+{
+    measure::MeasureOptions options;
+    options.kernelThreads = threads;
+    options.timing.repeat = 5;
+    options.timing.minRepeatMs = 300;
+    measure::Measurer measurer(options);
+    const auto result = measurer.measure(dag, { state })[0];
+    if (!result.ok()) {
+        std::printf("  TuneScope failed: %s\n", result.message.c_str());
+        return -1;
+    }
+    return result.meanCost();
 }
 
 inline double percentile(std::vector<double> v, double p)
