@@ -63,6 +63,7 @@ namespace {
     // floordiv(x, c) * c * a + floormod(x, c) * a == x * a: what splitting then fusing leaves behind.
     void mergeDivMod(Linear& form)
     {
+        std::vector<LinearTerm> merged; // appended after the scan: form.terms must not grow under it
         for (LinearTerm& div : form.terms) {
             int64_t c;
             if (div.coef == 0 || div.atom->kind != ExprKind::FloorDiv || !ir::asConstInt(div.atom->operands[1], &c)
@@ -77,10 +78,12 @@ namespace {
                 const int64_t a = mod.coef;
                 div.coef = 0;
                 mod.coef = 0;
-                form.terms.push_back(LinearTerm { x, a });
+                merged.push_back(LinearTerm { x, a });
                 break;
             }
         }
+        for (const LinearTerm& t : merged)
+            addTerm(form, t.atom, t.coef);
     }
 
     void dropZeros(Linear& form)

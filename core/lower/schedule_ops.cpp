@@ -450,7 +450,7 @@ Expected<LoweredFunc> NestBuilder::build()
             if (d + 1 < rank)
                 buffer->strides[d] = buffer->strides[d + 1] * buffer->shape[d + 1];
             for (const sched::StorageAlign& align : stage(s).storageAligns)
-                if (static_cast<size_t>(align.axis) == d) {
+                if (static_cast<size_t>(align.axis) == d && !info(s).output) { // outputs keep the caller's layout
                     const int64_t stride = buffer->strides[d];
                     buffer->strides[d]
                         = (stride - align.offset + align.factor - 1) / align.factor * align.factor + align.offset;
