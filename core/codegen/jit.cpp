@@ -7,6 +7,7 @@
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/IR/LegacyPassManager.h>
+#include <llvm/MC/SubtargetFeature.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/Host.h>
@@ -39,16 +40,13 @@ namespace {
         });
     }
 
-    std::string featureString()
+    llvm::SubtargetFeatures hostFeatures()
     {
+        llvm::SubtargetFeatures out;
         llvm::StringMap<bool> features;
-        std::string out;
         if (llvm::sys::getHostCPUFeatures(features))
-            for (const auto& f : features) {
-                if (!out.empty())
-                    out += ',';
-                out += (f.second ? "+" : "-") + f.first().str();
-            }
+            for (const auto& f : features)
+                out.AddFeature(f.first(), f.second);
         return out;
     }
 
@@ -57,10 +55,7 @@ namespace {
         initializeLlvm();
         llvm::orc::JITTargetMachineBuilder builder { llvm::Triple(llvm::sys::getProcessTriple()) };
         builder.setCPU(llvm::sys::getHostCPUName().str());
-        llvm::StringMap<bool> features;
-        if (llvm::sys::getHostCPUFeatures(features))
-            for (const auto& f : features)
-                builder.getFeatures().AddFeature(f.first(), f.second);
+        builder.getFeatures() = hostFeatures();
         builder.setCodeGenOptLevel(llvm::CodeGenOpt::Aggressive);
         builder.getOptions().AllowFPOpFusion = llvm::FPOpFusion::Fast; // a*b+c -> fma, as TVM compiles
         return builder;
@@ -197,7 +192,7 @@ std::string hostCpuName()
     return llvm::sys::getHostCPUName().str();
 }
 
-std::string hostCpuFeatures() { return featureString(); }
+std::string hostCpuFeatures() { return hostFeatures().getString(); }
 
 Expected<std::string> emitLlvmIr(const lower::LoweredFunc& func, bool optimized)
 {

@@ -490,7 +490,6 @@ namespace {
         bool pure = false;
         const int64_t coef = m_scope->analyzer.linear(index).coefficientOf(m_vecVar, &pure);
         if (pure && coef == 1) {
-            Expr var;
             llvm::Value* base = scalar(
                 ir::rewrite(index, [&](const Expr& x) { return x.get() == m_vecVar ? ir::intImm(0) : Expr(); }));
             llvm::Value* ptr = elementPtr(n.buffer.get(), base);

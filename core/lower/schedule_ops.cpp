@@ -388,8 +388,6 @@ Stmt NestBuilder::stageNest(int s)
         if (p == firstReduce && init)
             inner = makeSeq({ init, inner });
     }
-    if (firstReduce == n && init) // no reduce iterators left (cannot happen for a reduction)
-        inner = makeSeq({ init, inner });
     return inner;
 }
 

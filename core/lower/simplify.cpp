@@ -17,7 +17,7 @@ namespace {
             copy->autoUnrollMaxStep = maxStep;
             return copy;
         }
-        if (s->kind == StmtKind::For || s->kind == StmtKind::Store)
+        if (s->kind == StmtKind::Store)
             return s;
         auto copy = std::make_shared<StmtNode>(*s);
         copy->body = setUnrollOnLoops(s->body, maxStep);

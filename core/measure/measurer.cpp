@@ -1,7 +1,6 @@
 #include "core/measure/measurer.h"
 
 #include "core/codegen/codegen.h"
-#include "core/codegen/runtime.h"
 #include "core/lower/lower.h"
 #include "core/measure/runner_process.h"
 
@@ -182,30 +181,15 @@ MeasureResult Measurer::run(const ir::ComputeDAG& task, Built& built)
     if (built.status != MeasureStatus::Ok)
         return failure(built.status, built.message, built.seconds);
     const auto start = Clock::now();
-    RunReply reply;
-    if (m_options.isolate) {
-        RunRequest request;
-        request.object = std::move(built.object.bytes);
-        request.symbol = built.object.symbol;
-        request.argElements = built.argElements;
-        request.numInputs = built.numInputs;
-        request.seed = m_options.seed;
-        request.threads = m_options.kernelThreads;
-        request.timing = m_options.timing;
-        reply = m_runner->run(request, m_options.runTimeoutMs);
-    } else {
-        codegen::setKernelThreads(m_options.kernelThreads);
-        auto kernel = codegen::loadObject(built.object);
-        if (!kernel) {
-            reply.status = static_cast<int>(MeasureStatus::RuntimeDeviceError);
-            reply.message = kernel.error().message;
-        } else {
-            KernelBuffers buffers(built.argElements, built.numInputs, m_options.seed);
-            reply.costs = timeKernel((*kernel)->entry(), buffers, m_options.timing);
-            for (size_t i = static_cast<size_t>(built.numInputs); i < buffers.size(); ++i)
-                reply.outputs.emplace_back(buffers.data(i), buffers.data(i) + buffers.elements(i));
-        }
-    }
+    RunRequest request;
+    request.object = std::move(built.object.bytes);
+    request.symbol = built.object.symbol;
+    request.argElements = built.argElements;
+    request.numInputs = built.numInputs;
+    request.seed = m_options.seed;
+    request.threads = m_options.kernelThreads;
+    request.timing = m_options.timing;
+    const RunReply reply = m_options.isolate ? m_runner->run(request, m_options.runTimeoutMs) : runRequest(request);
     const double seconds = built.seconds + std::chrono::duration<double>(Clock::now() - start).count();
     const auto status = static_cast<MeasureStatus>(reply.status);
     if (status != MeasureStatus::Ok)

@@ -1,10 +1,29 @@
 // tunescope-runner's loop: link the kernel into this process's JIT, fill the arguments, time it, send the
 // costs and outputs back. A kernel that crashes takes only this process down; the engine restarts it.
 #include "core/codegen/runtime.h"
+#include "core/measure/kernel_buffers.h"
 #include "core/measure/measure_result.h"
 #include "core/measure/runner_process.h"
 
 namespace ts::measure {
+
+RunReply runRequest(const RunRequest& request)
+{
+    RunReply reply;
+    codegen::setKernelThreads(request.threads);
+    auto kernel = codegen::loadObject(codegen::ObjectCode { request.object, request.symbol });
+    if (!kernel) {
+        reply.status = static_cast<int>(MeasureStatus::RuntimeDeviceError);
+        reply.message = kernel.error().message;
+        return reply;
+    }
+    KernelBuffers buffers(request.argElements, request.numInputs, request.seed);
+    reply.costs = timeKernel((*kernel)->entry(), buffers, request.timing);
+    reply.status = static_cast<int>(MeasureStatus::Ok);
+    for (size_t i = static_cast<size_t>(request.numInputs); i < buffers.size(); ++i)
+        reply.outputs.emplace_back(buffers.data(i), buffers.data(i) + buffers.elements(i));
+    return reply;
+}
 
 int runnerMain(int fd)
 {
@@ -16,24 +35,11 @@ int runnerMain(int fd)
         if (status != ReadStatus::Ok)
             return 2;
         RunReply reply;
-        auto request = decodeRequest(message);
-        if (!request) {
+        if (auto request = decodeRequest(message)) {
+            reply = runRequest(*request);
+        } else {
             reply.status = static_cast<int>(MeasureStatus::UnknownError);
             reply.message = request.error().message;
-        } else {
-            codegen::setKernelThreads(request->threads);
-            codegen::ObjectCode object { std::move(request->object), request->symbol };
-            auto kernel = codegen::loadObject(object);
-            if (!kernel) {
-                reply.status = static_cast<int>(MeasureStatus::RuntimeDeviceError);
-                reply.message = kernel.error().message;
-            } else {
-                KernelBuffers buffers(request->argElements, request->numInputs, request->seed);
-                reply.costs = timeKernel((*kernel)->entry(), buffers, request->timing);
-                reply.status = static_cast<int>(MeasureStatus::Ok);
-                for (size_t i = static_cast<size_t>(request->numInputs); i < buffers.size(); ++i)
-                    reply.outputs.emplace_back(buffers.data(i), buffers.data(i) + buffers.elements(i));
-            }
         }
         if (!writeMessage(fd, encode(reply)))
             return 3;

@@ -37,6 +37,10 @@ private:
 // The runner next to the running executable, else the one in the build tree, else $TUNESCOPE_RUNNER.
 std::string defaultRunnerPath();
 
+// Links the request's kernel into this process, fills its arguments, times it and collects the outputs.
+// What tunescope-runner does per request, and what Measurer does itself when isolate is off.
+RunReply runRequest(const RunRequest& request);
+
 // The child side: serves requests on fd until it closes. Returns the process exit code.
 int runnerMain(int fd);
 

@@ -123,3 +123,15 @@ TEST(Measure, MissingRunnerIsARuntimeErrorNotACrash)
     EXPECT_EQ(results[0].status, measure::MeasureStatus::RuntimeDeviceError);
     EXPECT_NE(results[0].message.find("does not exist"), std::string::npos) << results[0].message;
 }
+
+TEST(Measure, InProcessPathGivesTheSameKindOfResult)
+{
+    const ir::ComputeDAG dag = fixtures::matmulDag(48, 32, 40);
+    auto options = quickOptions();
+    options.isolate = false;
+    measure::Measurer measurer(options);
+    const auto results = measurer.measure(dag, std::vector<sched::State> { sched::State::initial(dag) });
+    EXPECT_EQ(results[0].status, measure::MeasureStatus::Ok) << results[0].message;
+    EXPECT_EQ(results[0].costs.size(), 2u);
+    EXPECT_EQ(measurer.runnerStarts(), 0);
+}
