@@ -4,6 +4,9 @@
 //   dag --network N --task ID [--format text|dot|json]
 //   lower   (--network N --task ID | --workload W | --record FILE:LINE) [--steps FILE] [--llvm] [--passes]
 //   measure (same selection) [--number N] [--repeat N] [--min-repeat-ms MS] [--threads N] [--timeout S]
+//   import FILE... [--workspace PATH]          TVM logs into the workspace
+//   export --out FILE [--task IDS] [--device ID] [--session ID] [--ok-only] [--workspace PATH]
+//   stats [--check] [--workspace PATH]         per task: records, failures, best cost and GFLOP/s, device
 // Every failure prints "tunescope-cli: <reason>" and exits non-zero; bad input never crashes it.
 #include "app/cli/arguments.h"
 #include "core/codegen/codegen.h"
@@ -15,12 +18,17 @@
 #include "core/measure/measurer.h"
 #include "core/schedule/step_json.h"
 #include "core/schedule/step_printer.h"
+#include "core/store/log_import.h"
+#include "core/store/store.h"
 #include "core/support/assert.h"
 #include "core/support/strings.h"
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
+#include <filesystem>
+#include <map>
 #include <fstream>
 #include <functional>
 #include <iostream>
@@ -47,6 +55,7 @@ struct Command {
     std::string usage;
     std::vector<OptionSpec> options;
     std::function<int(const Arguments&)> run;
+    bool takesFiles = false; // positional arguments allowed
 };
 
 const OptionSpec kNetworkOption { "network", "NAME", "network name (see 'tunescope-cli networks')" };
@@ -287,6 +296,168 @@ int runMeasure(const Arguments& args)
     return 0;
 }
 
+const OptionSpec kWorkspaceOption { "workspace", "PATH",
+    "the workspace database (default " + store::Store::defaultWorkspacePath() + ")" };
+
+Expected<store::Store> openWorkspace(const Arguments& args, bool readOnly)
+{
+    store::OpenOptions options;
+    options.readOnly = readOnly;
+    return store::Store::open(args.value("workspace", store::Store::defaultWorkspacePath()), options);
+}
+
+int runImport(const Arguments& args)
+{
+    if (args.positional().empty())
+        return fail("import needs at least one log file\nusage: tunescope-cli import FILE... [--workspace PATH]",
+            kExitUsage);
+    auto workspace = openWorkspace(args, false);
+    if (!workspace)
+        return fail(workspace.error().message);
+    constexpr size_t kIssuesShown = 20;
+    int status = 0;
+    for (const std::string& file : args.positional()) {
+        auto report = store::importLog(*workspace, file);
+        if (!report) {
+            std::cerr << "tunescope-cli: " << report.error().message << "\n";
+            status = kExitFailure;
+            continue;
+        }
+        std::cout << report->summary() << "\n";
+        for (size_t i = 0; i < report->issues.size() && i < kIssuesShown; ++i)
+            std::cerr << file << ":" << report->issues[i].line << ": " << report->issues[i].reason << "\n";
+        if (report->malformed > static_cast<int64_t>(kIssuesShown))
+            std::cerr << file << ": ... and " << report->malformed - static_cast<int64_t>(kIssuesShown)
+                      << " more malformed lines\n";
+        for (const std::string& note : report->notes)
+            std::cout << "  note: " << note << "\n";
+    }
+    return status;
+}
+
+// "3" or "1,2,5" -> ids.
+Expected<std::vector<int64_t>> parseIds(const std::string& text, const std::string& what)
+{
+    std::vector<int64_t> ids;
+    for (const std::string& part : split(text, ',')) {
+        TS_TRY(int64_t id, parseInt(part, what));
+        ids.push_back(id);
+    }
+    return ids;
+}
+
+int runExport(const Arguments& args)
+{
+    if (!args.has("out"))
+        return fail("--out FILE is required");
+    auto workspace = openWorkspace(args, true);
+    if (!workspace)
+        return fail(workspace.error().message);
+    store::RecordFilter filter;
+    filter.okOnly = args.has("ok-only");
+    if (args.has("task")) {
+        auto ids = parseIds(args.value("task"), "--task");
+        if (!ids)
+            return fail(ids.error().message);
+        filter.taskIds = *ids;
+        auto tasks = workspace->tasks();
+        if (!tasks)
+            return fail(tasks.error().message);
+        for (int64_t id : filter.taskIds)
+            if (std::none_of(tasks->begin(), tasks->end(), [&](const store::TaskInfo& t) { return t.id == id; }))
+                return fail("--task " + std::to_string(id) + ": no such task in " + workspace->path()
+                    + " (see 'tunescope-cli stats')");
+    }
+    for (const char* name : { "device", "session" }) {
+        if (!args.has(name))
+            continue;
+        auto id = args.intValue(name, 0);
+        if (!id)
+            return fail(id.error().message);
+        (std::string(name) == "device" ? filter.deviceId : filter.sessionId) = *id;
+    }
+    // Written next to the target and renamed into place, so a failed export leaves no half file.
+    const std::string out = args.value("out");
+    const std::string partial = out + ".partial";
+    int64_t written = 0;
+    {
+        std::ofstream file(partial, std::ios::binary | std::ios::trunc);
+        if (!file)
+            return fail("cannot write " + partial);
+        auto exported = store::exportLog(*workspace, filter, file);
+        if (!exported) {
+            std::filesystem::remove(partial);
+            return fail(exported.error().message);
+        }
+        written = *exported;
+        file.close();
+        if (!file) {
+            std::filesystem::remove(partial);
+            return fail("writing " + partial + " failed");
+        }
+    }
+    std::error_code ec;
+    std::filesystem::rename(partial, out, ec);
+    if (ec)
+        return fail("cannot move " + partial + " to " + out + ": " + ec.message());
+    std::cout << "exported " << written << " record" << (written == 1 ? "" : "s") << " to " << out << "\n";
+    return 0;
+}
+
+int runStats(const Arguments& args)
+{
+    auto workspace = openWorkspace(args, true);
+    if (!workspace)
+        return fail(workspace.error().message);
+    if (args.has("check")) {
+        auto verified = workspace->verify();
+        if (!verified)
+            return fail(verified.error().message);
+        std::cout << workspace->path() << ": integrity check ok\n";
+    }
+    auto tasks = workspace->tasks();
+    auto devices = workspace->devices();
+    auto summaries = workspace->bestPerTask();
+    auto sources = workspace->sources();
+    for (const Error* e : { tasks ? nullptr : &tasks.error(), devices ? nullptr : &devices.error(),
+             summaries ? nullptr : &summaries.error(), sources ? nullptr : &sources.error() })
+        if (e)
+            return fail(e->message);
+    std::map<int64_t, const store::TaskInfo*> taskById;
+    std::map<int64_t, const store::Device*> deviceById;
+    for (const store::TaskInfo& t : *tasks)
+        taskById[t.id] = &t;
+    for (const store::Device& d : *devices)
+        deviceById[d.id] = &d;
+    int64_t records = 0;
+    int64_t failures = 0;
+    for (const store::TaskSummary& s : *summaries) {
+        records += s.records;
+        failures += s.failures;
+    }
+    std::cout << "workspace " << workspace->path() << " (schema " << workspace->schemaVersion() << "): " << records
+              << " records, " << failures << " failed, " << tasks->size() << " tasks, " << devices->size()
+              << " devices, " << sources->size() << " imported files\n\n";
+    auto pad = [](std::string text, size_t width) {
+        if (text.size() > width)
+            text = text.substr(0, width - 3) + "...";
+        text.resize(width, ' ');
+        return text;
+    };
+    std::cout << pad("task", 6) << pad("workload", 34) << pad("device", 16) << pad("records", 9) << pad("failed", 8)
+              << pad("best ms", 12) << "GFLOP/s\n";
+    for (const store::TaskSummary& s : *summaries) {
+        const store::TaskInfo& task = *taskById.at(s.taskId);
+        const std::string best = s.bestCost ? formatFixed(*s.bestCost * 1e3, 4) : "-";
+        const std::string gflops
+            = s.bestCost && task.flops > 0 ? formatFixed(task.flops / *s.bestCost / 1e9, 1) : "-";
+        std::cout << pad(std::to_string(task.id), 6) << pad(task.name + (task.rebuildable ? "" : " (foreign)"), 34)
+                  << pad(deviceById.at(s.deviceId)->name, 16) << pad(std::to_string(s.records), 9)
+                  << pad(std::to_string(s.failures), 8) << pad(best, 12) << gflops << "\n";
+    }
+    return 0;
+}
+
 std::vector<OptionSpec> scheduleOptions(std::vector<OptionSpec> extra)
 {
     std::vector<OptionSpec> options
@@ -327,6 +498,19 @@ std::vector<Command> commands()
                     { "threads", "N", "threads of parallel loops (default: all cores)" },
                     { "timeout", "S", "seconds before a run is killed (default 10)" } }),
             runMeasure },
+        { "import", "import TVM auto_scheduler / AutoTVM logs into the workspace",
+            "tunescope-cli import FILE... [--workspace PATH]", { kWorkspaceOption, kHelpOption }, runImport, true },
+        { "export", "export records as TVM logs (auto_scheduler v0.6, AutoTVM v0.2)",
+            "tunescope-cli export --out FILE [--task ID[,ID...]] [--device ID] [--session ID] [--ok-only] "
+            "[--workspace PATH]",
+            { { "out", "FILE", "the log file to write" },
+                { "task", "IDS", "only these tasks (ids from 'tunescope-cli stats')" },
+                { "device", "ID", "only this device" }, { "session", "ID", "only this tuning session" },
+                { "ok-only", "", "only successful measurements" }, kWorkspaceOption, kHelpOption },
+            runExport },
+        { "stats", "per task: records, failures, best cost and GFLOP/s, device",
+            "tunescope-cli stats [--check] [--workspace PATH]",
+            { { "check", "", "also run SQLite's integrity check" }, kWorkspaceOption, kHelpOption }, runStats },
     };
 }
 
@@ -363,7 +547,7 @@ int run(int argc, char** argv)
                       << cli::optionsHelp(command.options);
             return 0;
         }
-        if (!parsed->positional().empty())
+        if (!command.takesFiles && !parsed->positional().empty())
             return fail(
                 "unexpected argument '" + parsed->positional().front() + "'\nusage: " + command.usage, kExitUsage);
         return command.run(*parsed);

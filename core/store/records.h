@@ -1,0 +1,144 @@
+// The values the record store keeps: devices, tasks (workloads), networks, sessions, records, cost models
+// and imported sources. Plain data; store.h reads and writes them.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ts::store {
+
+// What a record's `steps` column holds: an Ansor step list (TVM's JSON step encoding) or an AutoTVM
+// config entity ({"index": ..., "code_hash": ..., "entity": [...]}).
+enum class RecordKind { Ansor = 0, AutoTvm = 1 };
+const char* toString(RecordKind kind);
+
+// Ansor's hardware parameters, in its record order: num_cores, vector_unit_bytes, cache_line_bytes,
+// max_shared_memory_per_block, max_local_memory_per_block, max_threads_per_block, max_vthread_extent,
+// warp_size.
+using HardwareParams = std::array<int64_t, 8>;
+
+struct Device {
+    int64_t id = 0;
+    std::string kind; // "cpu" or "gpu"
+    std::string name; // for people: "cpu znver3", "cuda sm_86"
+    std::string target; // TVM target string: "llvm -keys=cpu -mcpu=znver3"
+    std::string targetHost; // "" when none
+    std::optional<HardwareParams> hardwareParams; // absent in logs older than v0.3
+    std::string properties = "{}"; // JSON: CPU model and features, or GPU properties
+};
+
+// Device kind from a TVM target string: "gpu" for cuda/nvptx/rocm/opencl/vulkan/metal, else "cpu".
+std::string deviceKindOf(const std::string& target);
+// A short name from a target string: "cpu core-avx2", "cuda sm_86", "cuda".
+std::string deviceNameOf(const std::string& target);
+
+// A tuning task: one workload. Records of the same workload on different devices share it.
+struct TaskInfo {
+    int64_t id = 0;
+    RecordKind kind = RecordKind::Ansor;
+    // auto_scheduler: the workload key as TVM writes it ("[\"matmul_add\", 1024, ...]");
+    // AutoTVM: the JSON text [task name, [args...], {kwargs}].
+    std::string key;
+    std::string name; // for people: "matmul_add", "conv2d_NCHWc.x86", "dag 1097323f"
+    std::string dagText; // the compute DAG, printed, when TuneScope can rebuild it; "" otherwise
+    double flops = 0.0; // of one run, when known
+    bool rebuildable = false; // the key names a workload TuneScope can rebuild and measure
+};
+
+struct NetworkInfo {
+    int64_t id = 0;
+    std::string name;
+    int64_t batch = 1;
+    std::string layout;
+    struct Member {
+        int64_t taskId = 0;
+        int weight = 1;
+    };
+    std::vector<Member> tasks;
+};
+
+struct SessionInfo {
+    int64_t id = 0;
+    std::string policy; // "ansor", "autotvm-xgb", "import", ...
+    std::string costModel; // "xgboost", "random", ...
+    int64_t seed = 0;
+    std::string settings = "{}"; // JSON
+    std::optional<int64_t> deviceId;
+    double startedAt = 0.0; // Unix seconds
+    std::optional<double> endedAt;
+    std::string status = "running"; // running, finished, cancelled, failed
+};
+
+struct Record {
+    int64_t id = 0; // assigned by the store; also the trial order
+    int64_t taskId = 0;
+    int64_t deviceId = 0;
+    std::optional<int64_t> sessionId;
+    std::optional<int64_t> sourceId; // the imported file it came from
+    std::optional<int64_t> sourceLine; // 1-based line in that file
+    RecordKind kind = RecordKind::Ansor;
+    std::string steps = "[]"; // JSON, see RecordKind
+    int stepCount = 0;
+    std::vector<double> costs; // seconds, one per repeat
+    int errorNo = 0; // TVM's MeasureErrorNo; 0 is success
+    double allCost = 0.0; // build + run wall time, seconds
+    double timestamp = 0.0; // Unix seconds
+    std::optional<double> predictedScore;
+    std::optional<int64_t> predictedBy; // cost model id
+    std::optional<int> batchRank; // rank of the prediction within its measured batch, 0 = best
+    std::string extra = "{}"; // JSON: what a log carried beyond these fields (version, layout option, ...)
+    // Fingerprint of an imported record's content; two imports of the same line add one record.
+    std::optional<int64_t> fingerprint;
+
+    // Mean of the costs; TVM's failed cost (1e10) when the record failed or has none.
+    double meanCost() const;
+    bool ok() const { return errorNo == 0 && !costs.empty(); }
+};
+
+struct CostModelInfo {
+    int64_t id = 0;
+    std::string kind; // "xgboost", "tlp", ...
+    std::string name;
+    std::string settings = "{}"; // JSON
+    std::string trainingSummary = "{}"; // JSON: records, tasks, devices, loss...
+    std::vector<uint8_t> weights; // serialized by the model itself
+    double createdAt = 0.0;
+};
+
+struct SourceInfo {
+    int64_t id = 0;
+    std::string path;
+    std::string format; // "auto_scheduler", "autotvm", "mixed"
+    int64_t contentHash = 0;
+    int64_t bytes = 0;
+    int64_t lines = 0;
+    int64_t comments = 0;
+    int64_t records = 0; // added to the store
+    int64_t duplicates = 0; // already in the store
+    int64_t malformed = 0;
+    double importedAt = 0.0;
+};
+
+// One row of "best per task": what a task's records on a device amount to.
+struct TaskSummary {
+    int64_t taskId = 0;
+    int64_t deviceId = 0;
+    int64_t records = 0;
+    int64_t failures = 0;
+    std::optional<int64_t> bestRecordId;
+    std::optional<double> bestCost;
+};
+
+// One point of a tuning curve.
+struct HistoryPoint {
+    int64_t recordId = 0;
+    std::optional<int64_t> sessionId;
+    double meanCost = 0.0;
+    int errorNo = 0;
+    double timestamp = 0.0;
+};
+
+} // namespace ts::store

@@ -1,0 +1,117 @@
+// The workspace: one SQLite file that holds everything TuneScope measures or learns (DESIGN: "the store is
+// the source of truth").
+//
+// - WAL mode, foreign keys on, every batch of writes in one transaction: a reader never sees half a batch
+//   and a killed process loses at most the batch in flight.
+// - A schema version (PRAGMA user_version) with forward migrations, one transaction each. A database written
+//   by a newer TuneScope, a file that is not a TuneScope workspace, or a damaged one is reported with its
+//   path and SQLite's message, and is never modified: it is first inspected through a read-only connection.
+// - One Store per thread: the engine writes through its own Store on a worker thread while the GUI reads
+//   through another. A Store is not shared between threads.
+// - "Best per task" comes from task_summary, which triggers keep in step with records inside the same
+//   transaction, so it answers in microseconds however many records there are.
+#pragma once
+
+#include "core/store/records.h"
+#include "core/store/sqlite.h"
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <span>
+
+namespace ts::store {
+
+// The schema this build writes. Version 1 is the first release's; see schema.cpp for what each added.
+constexpr int kSchemaVersion = 2;
+// PRAGMA application_id of a TuneScope workspace: "TSdb".
+constexpr int32_t kApplicationId = 0x54536462;
+
+struct OpenOptions {
+    bool readOnly = false;
+    // Create or migrate up to this version only. Tests use it to build databases of older versions.
+    int schemaVersion = kSchemaVersion;
+};
+
+// Which records a query wants. Empty fields match everything.
+struct RecordFilter {
+    std::vector<int64_t> taskIds;
+    std::optional<int64_t> deviceId;
+    std::optional<int64_t> sessionId;
+    std::optional<int64_t> sourceId;
+    bool okOnly = false;
+};
+
+class Store {
+public:
+    // Opens (creating it when missing) the workspace at `path`, migrating an older schema forward.
+    static Expected<Store> open(const std::string& path, const OpenOptions& options = {});
+    // $XDG_DATA_HOME/TuneScope/workspace.tunescope, or ~/.local/share/TuneScope/workspace.tunescope.
+    static std::string defaultWorkspacePath();
+
+    Store(Store&&) noexcept;
+    Store& operator=(Store&&) noexcept;
+    ~Store();
+
+    const std::string& path() const { return m_db.path(); }
+    int schemaVersion() const { return m_version; }
+    Connection& connection() { return m_db; }
+
+    // A transaction around several calls below; without one, each write call is its own transaction.
+    Expected<Transaction> begin();
+
+    // Devices and tasks are found by identity (target + host + hardware params; key) or added.
+    Expected<int64_t> addDevice(const Device& device);
+    Expected<int64_t> addTask(const TaskInfo& task);
+    Expected<int64_t> addNetwork(const NetworkInfo& network);
+    Expected<int64_t> beginSession(const SessionInfo& session);
+    Expected<void> endSession(int64_t sessionId, const std::string& status, double endedAt);
+    Expected<int64_t> addSource(const SourceInfo& source);
+    Expected<int64_t> saveCostModel(const CostModelInfo& model);
+
+    // Adds a batch of records in one transaction (or in the caller's). A record whose fingerprint is
+    // already stored is skipped. Returns how many were added; ids are written back into `records`.
+    Expected<int64_t> addRecords(std::span<Record> records);
+
+    Expected<std::vector<Device>> devices();
+    Expected<std::vector<TaskInfo>> tasks();
+    Expected<std::optional<TaskInfo>> findTask(const std::string& key);
+    Expected<std::vector<NetworkInfo>> networks();
+    Expected<std::vector<SessionInfo>> sessions();
+    Expected<std::vector<SourceInfo>> sources();
+    Expected<std::optional<SourceInfo>> findSourceByHash(int64_t contentHash);
+    Expected<CostModelInfo> costModel(int64_t id);
+
+    // Best `limit` successful records of a task on a device, cheapest first.
+    Expected<std::vector<Record>> bestRecords(int64_t taskId, int64_t deviceId, int limit);
+    // Records, failures and the best record of every (task, device).
+    Expected<std::vector<TaskSummary>> bestPerTask();
+    // A task's tuning curve on a device, in trial order.
+    Expected<std::vector<HistoryPoint>> history(int64_t taskId, int64_t deviceId);
+    // Records matching `filter`, in trial order (training sets, a session's records, export).
+    Expected<std::vector<Record>> records(const RecordFilter& filter);
+    // Streams the same records without holding them all; `visit` returns false to stop.
+    Expected<void> forEachRecord(const RecordFilter& filter, const std::function<bool(const Record&)>& visit);
+    // error_no -> number of records, for a filter.
+    Expected<std::map<int, int64_t>> statusCounts(const RecordFilter& filter);
+    Expected<int64_t> recordCount();
+
+    // PRAGMA quick_check: "ok", or an error naming the path and what SQLite found.
+    Expected<void> verify();
+
+private:
+    Store(Connection db, int version);
+    Expected<Statement*> cached(const char* sql);
+
+    Connection m_db;
+    int m_version = 0;
+    std::map<const char*, std::unique_ptr<Statement>> m_statements;
+};
+
+// The schema migrations; schema.cpp.
+namespace schema {
+    // Migrates `db` from `from` up to `to`, one transaction per version.
+    Expected<void> migrate(Connection& db, int from, int to);
+} // namespace schema
+
+} // namespace ts::store
