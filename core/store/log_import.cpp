@@ -98,12 +98,18 @@ namespace {
         TaskInfo task;
         task.kind = r.kind;
         task.key = r.workloadKey;
-        task.name = isHash(r.taskName) ? "dag " + r.taskName.substr(0, 8) : r.taskName;
+        task.name = r.taskName;
         auto key = r.kind == RecordKind::Ansor ? graph::parseWorkloadKey(r.workloadKey)
                                                : graph::parseAutoTvmTask(r.taskName, r.autoTvmArgs);
         if (!key) {
             whyNot = key.error().message;
             return task;
+        }
+        if (isHash(r.taskName)) {
+            // TVM's DAG hash says nothing to a person; the first tensor's shape tells tasks apart.
+            task.name = "dag " + r.taskName.substr(0, 8);
+            if (!key->args.empty() && !key->args[0].values.empty())
+                task.name += " " + join(key->args[0].values, "x");
         }
         auto built = graph::buildWorkload(*key);
         if (!built) {

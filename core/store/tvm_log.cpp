@@ -351,8 +351,11 @@ Expected<std::optional<LogRecord>> parseLogLine(std::string_view line)
     } catch (const Json::exception& e) {
         // "[json.exception.parse_error.101] parse error at line 1, column 7: syntax error ..." -> from "column".
         std::string what = e.what();
-        const size_t column = what.find("column");
-        return makeError(ErrorKind::Parse, "not valid JSON: " + (column == std::string::npos ? what : what.substr(column)));
+        if (const size_t column = what.find("column"); column != std::string::npos)
+            what = what.substr(column);
+        else if (const size_t bracket = what.find("] "); bracket != std::string::npos)
+            what = what.substr(bracket + 2);
+        return makeError(ErrorKind::Parse, "not valid JSON: " + what);
     }
     if (!record.is_object())
         return fieldError("a record", "a JSON object", record);

@@ -48,7 +48,8 @@ public:
 
     T& value() &;
     const T& value() const&;
-    T&& value() &&;
+    // By value: `for (auto& x : f().value())` must not dangle on the temporary Expected.
+    T value() &&;
     const Error& error() const { return std::get<1>(m_data); }
 
     T* operator->() { return &value(); }
@@ -91,7 +92,7 @@ template <typename T> const T& Expected<T>::value() const&
         failOnErrorAccess(error());
     return std::get<0>(m_data);
 }
-template <typename T> T&& Expected<T>::value() &&
+template <typename T> T Expected<T>::value() &&
 {
     if (!hasValue())
         failOnErrorAccess(error());
