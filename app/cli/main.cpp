@@ -438,20 +438,20 @@ int runStats(const Arguments& args)
     std::cout << "workspace " << workspace->path() << " (schema " << workspace->schemaVersion() << "): " << records
               << " records, " << failures << " failed, " << tasks->size() << " tasks, " << devices->size()
               << " devices, " << sources->size() << " imported files\n\n";
-    auto pad = [](std::string text, size_t width) {
-        if (text.size() > width)
-            text = text.substr(0, width - 3) + "...";
+    auto pad = [](std::string text, size_t width) { // always at least one space after
+        if (text.size() >= width)
+            text = text.substr(0, width - 4) + "...";
         text.resize(width, ' ');
         return text;
     };
-    std::cout << pad("task", 6) << pad("workload", 34) << pad("device", 16) << pad("records", 9) << pad("failed", 8)
+    std::cout << pad("task", 6) << pad("workload", 40) << pad("device", 16) << pad("records", 9) << pad("failed", 8)
               << pad("best ms", 12) << "GFLOP/s\n";
     for (const store::TaskSummary& s : *summaries) {
         const store::TaskInfo& task = *taskById.at(s.taskId);
         const std::string best = s.bestCost ? formatFixed(*s.bestCost * 1e3, 4) : "-";
         const std::string gflops
             = s.bestCost && task.flops > 0 ? formatFixed(task.flops / *s.bestCost / 1e9, 1) : "-";
-        std::cout << pad(std::to_string(task.id), 6) << pad(task.name + (task.rebuildable ? "" : " (foreign)"), 34)
+        std::cout << pad(std::to_string(task.id), 6) << pad(task.name + (task.rebuildable ? "" : " (foreign)"), 40)
                   << pad(deviceById.at(s.deviceId)->name, 16) << pad(std::to_string(s.records), 9)
                   << pad(std::to_string(s.failures), 8) << pad(best, 12) << gflops << "\n";
     }

@@ -120,8 +120,14 @@ namespace {
     {
         TS_TRY(Connection db, Connection::open(path, Connection::Mode::ReadOnly));
         auto applicationId = db.queryInt("PRAGMA application_id");
-        if (!applicationId)
-            return makeError(ErrorKind::Io, "not a TuneScope workspace: " + applicationId.error().message);
+        if (!applicationId) {
+            // SQLite's own words come last in the message: "file is not a database".
+            const std::string& message = applicationId.error().message;
+            const size_t colon = message.rfind(": ");
+            return makeError(ErrorKind::Io,
+                path + ": not a TuneScope workspace (SQLite: "
+                    + (colon == std::string::npos ? message : message.substr(colon + 2)) + "); not opened, not modified");
+        }
         TS_TRY(int64_t version, db.queryInt("PRAGMA user_version"));
         TS_TRY(int64_t tables, db.queryInt("SELECT count(*) FROM sqlite_schema"));
         if (*applicationId == 0 && version == 0 && tables == 0)
