@@ -28,10 +28,10 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <map>
 #include <fstream>
 #include <functional>
 #include <iostream>
+#include <map>
 #include <sstream>
 
 namespace {
@@ -309,8 +309,8 @@ Expected<store::Store> openWorkspace(const Arguments& args, bool readOnly)
 int runImport(const Arguments& args)
 {
     if (args.positional().empty())
-        return fail("import needs at least one log file\nusage: tunescope-cli import FILE... [--workspace PATH]",
-            kExitUsage);
+        return fail(
+            "import needs at least one log file\nusage: tunescope-cli import FILE... [--workspace PATH]", kExitUsage);
     auto workspace = openWorkspace(args, false);
     if (!workspace)
         return fail(workspace.error().message);
@@ -449,8 +449,7 @@ int runStats(const Arguments& args)
     for (const store::TaskSummary& s : *summaries) {
         const store::TaskInfo& task = *taskById.at(s.taskId);
         const std::string best = s.bestCost ? formatFixed(*s.bestCost * 1e3, 4) : "-";
-        const std::string gflops
-            = s.bestCost && task.flops > 0 ? formatFixed(task.flops / *s.bestCost / 1e9, 1) : "-";
+        const std::string gflops = s.bestCost && task.flops > 0 ? formatFixed(task.flops / *s.bestCost / 1e9, 1) : "-";
         std::cout << pad(std::to_string(task.id), 6) << pad(task.name + (task.rebuildable ? "" : " (foreign)"), 40)
                   << pad(deviceById.at(s.deviceId)->name, 16) << pad(std::to_string(s.records), 9)
                   << pad(std::to_string(s.failures), 8) << pad(best, 12) << gflops << "\n";

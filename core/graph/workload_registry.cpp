@@ -51,7 +51,8 @@ namespace {
             }
             return arg;
         }
-        return makeError(ErrorKind::Parse, where + ": an argument is neither an integer, a list, a tensor nor a string");
+        return makeError(
+            ErrorKind::Parse, where + ": an argument is neither an integer, a list, a tensor nor a string");
     }
 
     Expected<std::vector<WorkloadArg>> parseArgs(const nlohmann::json& list, size_t first, const std::string& where)
@@ -148,7 +149,8 @@ namespace {
         }
         Error fail(size_t i, const std::string& why) const
         {
-            return Error { ErrorKind::InvalidArgument, "workload " + m_key.name + ": argument " + std::to_string(i) + " " + why };
+            return Error { ErrorKind::InvalidArgument,
+                "workload " + m_key.name + ": argument " + std::to_string(i) + " " + why };
         }
 
         const WorkloadKey& m_key;
@@ -224,7 +226,8 @@ Expected<WorkloadKey> parseAutoTvmTask(const std::string& name, const std::strin
 {
     const nlohmann::json json = nlohmann::json::parse(argsJson, nullptr, false);
     if (json.is_discarded() || !json.is_array())
-        return makeError(ErrorKind::Parse, "AutoTVM task " + name + ": arguments " + clip(argsJson) + " are not a list");
+        return makeError(
+            ErrorKind::Parse, "AutoTVM task " + name + ": arguments " + clip(argsJson) + " are not a list");
     WorkloadKey key;
     key.name = name;
     TS_TRY(key.args, parseArgs(json, 0, "AutoTVM task " + name));

@@ -22,10 +22,7 @@ namespace {
     constexpr size_t kBatch = 2000; // records per addRecords call inside the file's transaction
     constexpr int64_t kProgressEvery = 4096; // lines
 
-    double now()
-    {
-        return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-    }
+    double now() { return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count(); }
 
     // Reads lines in blocks, so that a file with a huge line (or no newline at all) costs bounded memory:
     // past kMaxLogLineBytes the line's text is dropped and only its length is kept.
@@ -149,9 +146,7 @@ std::string ImportReport::summary() const
     const std::string name = std::filesystem::path(path).filename().string();
     if (cancelled)
         return name + ": cancelled, nothing imported";
-    auto plural = [](int64_t n, const char* word) {
-        return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
-    };
+    auto plural = [](int64_t n, const char* word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); };
     std::string out = name + ": " + plural(added, "record") + " added";
     if (added > 0)
         out += " (" + std::to_string(linked) + " linked to rebuildable tasks, " + std::to_string(foreign) + " foreign)";
@@ -340,7 +335,8 @@ Expected<LogRecord> toLogRecord(const Record& record, const TaskInfo& task, cons
     const Json key = Json::parse(task.key, nullptr, false);
     if (extra.is_discarded() || !extra.is_object() || key.is_discarded() || !key.is_array() || key.empty()
         || !key[0].is_string())
-        return makeError(ErrorKind::Io, "record " + std::to_string(record.id) + ": its stored task key or extra fields are damaged");
+        return makeError(
+            ErrorKind::Io, "record " + std::to_string(record.id) + ": its stored task key or extra fields are damaged");
     r.taskName = key[0].get<std::string>();
     r.version = extra.value("v", std::string());
     if (r.kind == RecordKind::Ansor) {
@@ -349,12 +345,15 @@ Expected<LogRecord> toLogRecord(const Record& record, const TaskInfo& task, cons
             r.inputNames = extra["input_names"].get<std::vector<std::string>>();
     } else {
         if (key.size() != 3)
-            return makeError(ErrorKind::Io, "record " + std::to_string(record.id) + ": AutoTVM task key is not [name, args, kwargs]");
+            return makeError(ErrorKind::Io,
+                "record " + std::to_string(record.id) + ": AutoTVM task key is not [name, args, kwargs]");
         // The key holds args and kwargs exactly as they were read.
-        auto reparsed = parseLogLine("{\"input\": [" + Json(r.target).dump() + ", " + task.key.substr(1, task.key.size() - 2)
-            + "], \"config\": " + record.steps + ", \"result\": [[], 0, 0, 0]}");
+        auto reparsed
+            = parseLogLine("{\"input\": [" + Json(r.target).dump() + ", " + task.key.substr(1, task.key.size() - 2)
+                + "], \"config\": " + record.steps + ", \"result\": [[], 0, 0, 0]}");
         if (!reparsed || !*reparsed)
-            return makeError(ErrorKind::Io, "record " + std::to_string(record.id) + ": stored AutoTVM fields do not parse");
+            return makeError(
+                ErrorKind::Io, "record " + std::to_string(record.id) + ": stored AutoTVM fields do not parse");
         r.autoTvmArgs = (*reparsed)->autoTvmArgs;
         r.autoTvmKwargs = (*reparsed)->autoTvmKwargs;
         r.tvmVersion = extra.value("tvm_version", std::string());
@@ -388,7 +387,8 @@ Expected<int64_t> exportLog(Store& store, const RecordFilter& filter, std::ostre
     if (failure)
         return *failure;
     if (!out)
-        return makeError(ErrorKind::Io, "writing the exported log failed after " + std::to_string(written) + " records");
+        return makeError(
+            ErrorKind::Io, "writing the exported log failed after " + std::to_string(written) + " records");
     return written;
 }
 

@@ -92,8 +92,8 @@ Expected<Statement> Connection::prepare(std::string_view sql)
 {
     TS_ASSERT(m_db);
     sqlite3_stmt* stmt = nullptr;
-    const int rc = sqlite3_prepare_v3(
-        m_db, sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT, &stmt, nullptr);
+    const int rc
+        = sqlite3_prepare_v3(m_db, sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT, &stmt, nullptr);
     if (rc != SQLITE_OK)
         return error("cannot prepare '" + std::string(sql.substr(0, 60)) + "'", rc);
     return Statement(stmt, this);

@@ -115,6 +115,18 @@ namespace {
             s.bind(static_cast<int>(i + 1), values[i]);
     }
 
+    // Every row of a statement, each read by `read`.
+    template <typename Read> auto collect(Statement& s, Read read) -> Expected<std::vector<decltype(read(s))>>
+    {
+        std::vector<decltype(read(s))> out;
+        for (;;) {
+            TS_TRY(bool row, s.step());
+            if (!row)
+                return out;
+            out.push_back(read(s));
+        }
+    }
+
     // Inspects an existing file read-only: is it a TuneScope workspace, and of which version?
     Expected<int> inspect(const std::string& path)
     {
@@ -126,7 +138,8 @@ namespace {
             const size_t colon = message.rfind(": ");
             return makeError(ErrorKind::Io,
                 path + ": not a TuneScope workspace (SQLite: "
-                    + (colon == std::string::npos ? message : message.substr(colon + 2)) + "); not opened, not modified");
+                    + (colon == std::string::npos ? message : message.substr(colon + 2))
+                    + "); not opened, not modified");
         }
         TS_TRY(int64_t version, db.queryInt("PRAGMA user_version"));
         TS_TRY(int64_t tables, db.queryInt("SELECT count(*) FROM sqlite_schema"));
@@ -305,7 +318,10 @@ Expected<int64_t> Store::addNetwork(const NetworkInfo& network)
     TS_TRY(Statement member,
         m_db.prepare("INSERT INTO network_tasks (network_id, task_id, position, weight) VALUES (?, ?, ?, ?)"));
     for (size_t i = 0; i < network.tasks.size(); ++i) {
-        member.bind(1, id).bind(2, network.tasks[i].taskId).bind(3, static_cast<int64_t>(i)).bind(4, network.tasks[i].weight);
+        member.bind(1, id)
+            .bind(2, network.tasks[i].taskId)
+            .bind(3, static_cast<int64_t>(i))
+            .bind(4, network.tasks[i].weight);
         TS_CHECK(member.run());
     }
     TS_CHECK(transaction.commit());
@@ -383,8 +399,8 @@ Expected<CostModelInfo> Store::costModel(int64_t id)
     TS_TRY(bool row, select.step());
     if (!row)
         return makeError(ErrorKind::NotFound, path() + ": no cost model " + std::to_string(id));
-    return CostModelInfo { select.getInt(0), select.getText(1), select.getText(2), select.getText(3),
-        select.getText(4), select.getBlob(5), select.getDouble(6) };
+    return CostModelInfo { select.getInt(0), select.getText(1), select.getText(2), select.getText(3), select.getText(4),
+        select.getBlob(5), select.getDouble(6) };
 }
 
 Expected<int64_t> Store::addRecords(std::span<Record> records)
@@ -442,16 +458,12 @@ Expected<int64_t> Store::addRecords(std::span<Record> records)
 Expected<std::vector<Device>> Store::devices()
 {
     TS_TRY(Statement s,
-        m_db.prepare("SELECT id, kind, name, target, target_host, hardware_params, properties FROM devices ORDER BY id"));
-    std::vector<Device> out;
-    for (;;) {
-        TS_TRY(bool row, s.step());
-        if (!row)
-            break;
-        out.push_back(Device { s.getInt(0), s.getText(1), s.getText(2), s.getText(3), s.getText(4),
-            parseHardwareParams(s.getText(5)), s.getText(6) });
-    }
-    return out;
+        m_db.prepare(
+            "SELECT id, kind, name, target, target_host, hardware_params, properties FROM devices ORDER BY id"));
+    return collect(s, [](const Statement& row) {
+        return Device { row.getInt(0), row.getText(1), row.getText(2), row.getText(3), row.getText(4),
+            parseHardwareParams(row.getText(5)), row.getText(6) };
+    });
 }
 
 namespace {
@@ -469,14 +481,7 @@ namespace {
 Expected<std::vector<TaskInfo>> Store::tasks()
 {
     TS_TRY(Statement s, m_db.prepare(std::string(kTaskColumns) + " ORDER BY id"));
-    std::vector<TaskInfo> out;
-    for (;;) {
-        TS_TRY(bool row, s.step());
-        if (!row)
-            break;
-        out.push_back(readTask(s));
-    }
-    return out;
+    return collect(s, [](const Statement& row) { return readTask(row); });
 }
 
 Expected<std::optional<TaskInfo>> Store::findTask(const std::string& key)
@@ -518,15 +523,10 @@ Expected<std::vector<SessionInfo>> Store::sessions()
     TS_TRY(Statement s,
         m_db.prepare("SELECT id, policy, cost_model, seed, settings, device_id, started_at, ended_at, status "
                      "FROM sessions ORDER BY id"));
-    std::vector<SessionInfo> out;
-    for (;;) {
-        TS_TRY(bool row, s.step());
-        if (!row)
-            break;
-        out.push_back(SessionInfo { s.getInt(0), s.getText(1), s.getText(2), s.getInt(3), s.getText(4),
-            s.getOptionalInt(5), s.getDouble(6), s.getOptionalDouble(7), s.getText(8) });
-    }
-    return out;
+    return collect(s, [](const Statement& row) {
+        return SessionInfo { row.getInt(0), row.getText(1), row.getText(2), row.getInt(3), row.getText(4),
+            row.getOptionalInt(5), row.getDouble(6), row.getOptionalDouble(7), row.getText(8) };
+    });
 }
 
 namespace {
@@ -545,14 +545,7 @@ namespace {
 Expected<std::vector<SourceInfo>> Store::sources()
 {
     TS_TRY(Statement s, m_db.prepare(std::string(kSourceColumns) + " ORDER BY id"));
-    std::vector<SourceInfo> out;
-    for (;;) {
-        TS_TRY(bool row, s.step());
-        if (!row)
-            break;
-        out.push_back(readSource(s));
-    }
-    return out;
+    return collect(s, [](const Statement& row) { return readSource(row); });
 }
 
 Expected<std::optional<SourceInfo>> Store::findSourceByHash(int64_t contentHash)
@@ -571,14 +564,7 @@ Expected<std::vector<Record>> Store::bestRecords(int64_t taskId, int64_t deviceI
         + " FROM records WHERE task_id = ? AND device_id = ? AND error_no = 0 ORDER BY mean_cost, id LIMIT ?";
     TS_TRY(Statement s, m_db.prepare(sql));
     s.bind(1, taskId).bind(2, deviceId).bind(3, static_cast<int64_t>(limit));
-    std::vector<Record> out;
-    for (;;) {
-        TS_TRY(bool row, s.step());
-        if (!row)
-            break;
-        out.push_back(readRecord(s));
-    }
-    return out;
+    return collect(s, [](const Statement& row) { return readRecord(row); });
 }
 
 Expected<std::vector<TaskSummary>> Store::bestPerTask()
@@ -586,15 +572,10 @@ Expected<std::vector<TaskSummary>> Store::bestPerTask()
     TS_TRY(Statement * s,
         cached("SELECT task_id, device_id, records, failures, best_record_id, best_cost FROM task_summary "
                "ORDER BY task_id, device_id"));
-    std::vector<TaskSummary> out;
-    for (;;) {
-        TS_TRY(bool row, s->step());
-        if (!row)
-            break;
-        out.push_back(TaskSummary { s->getInt(0), s->getInt(1), s->getInt(2), s->getInt(3), s->getOptionalInt(4),
-            s->getOptionalDouble(5) });
-    }
-    return out;
+    return collect(*s, [](const Statement& row) {
+        return TaskSummary { row.getInt(0), row.getInt(1), row.getInt(2), row.getInt(3), row.getOptionalInt(4),
+            row.getOptionalDouble(5) };
+    });
 }
 
 Expected<std::vector<HistoryPoint>> Store::history(int64_t taskId, int64_t deviceId)
@@ -603,15 +584,10 @@ Expected<std::vector<HistoryPoint>> Store::history(int64_t taskId, int64_t devic
         cached("SELECT id, session_id, mean_cost, error_no, timestamp FROM records "
                "WHERE task_id = ? AND device_id = ? ORDER BY id"));
     s->bind(1, taskId).bind(2, deviceId);
-    std::vector<HistoryPoint> out;
-    for (;;) {
-        TS_TRY(bool row, s->step());
-        if (!row)
-            break;
-        out.push_back(HistoryPoint { s->getInt(0), s->getOptionalInt(1), s->getDouble(2),
-            static_cast<int>(s->getInt(3)), s->getDouble(4) });
-    }
-    return out;
+    return collect(*s, [](const Statement& row) {
+        return HistoryPoint { row.getInt(0), row.getOptionalInt(1), row.getDouble(2), static_cast<int>(row.getInt(3)),
+            row.getDouble(4) };
+    });
 }
 
 Expected<void> Store::forEachRecord(const RecordFilter& filter, const std::function<bool(const Record&)>& visit)
@@ -659,18 +635,11 @@ Expected<int64_t> Store::recordCount() { return m_db.queryInt("SELECT count(*) F
 Expected<void> Store::verify()
 {
     TS_TRY(Statement s, m_db.prepare("PRAGMA quick_check"));
-    std::vector<std::string> problems;
-    for (;;) {
-        TS_TRY(bool row, s.step());
-        if (!row)
-            break;
-        if (s.getText(0) != "ok")
-            problems.push_back(s.getText(0));
-    }
-    if (!problems.empty())
-        return makeError(ErrorKind::Io,
-            path() + ": damaged: " + join(std::vector<std::string>(problems.begin(), problems.begin() + std::min<size_t>(problems.size(), 5)), "; "));
-    return {};
+    TS_TRY(std::vector<std::string> lines, collect(s, [](const Statement& row) { return row.getText(0); }));
+    if (lines.size() == 1 && lines[0] == "ok")
+        return {};
+    lines.resize(std::min<size_t>(lines.size(), 5));
+    return makeError(ErrorKind::Io, path() + ": damaged: " + join(lines, "; "));
 }
 
 } // namespace ts::store

@@ -155,7 +155,8 @@ namespace {
         out.kind = RecordKind::Ansor;
         for (const auto& [key, value] : record.items())
             if (key != "i" && key != "r" && key != "v")
-                return makeError(ErrorKind::Parse, "unknown key \"" + key + "\" (an auto_scheduler record has i, r, v)");
+                return makeError(
+                    ErrorKind::Parse, "unknown key \"" + key + "\" (an auto_scheduler record has i, r, v)");
         if (!record.contains("r"))
             return makeError(ErrorKind::Parse, "no \"r\" (result) field");
         out.version = "v0.1";
@@ -171,7 +172,8 @@ namespace {
         TS_TRY(out.workloadKey, readString(task[0], "i[0][0] (workload key)"));
         const Json key = Json::parse(out.workloadKey, nullptr, false);
         if (key.is_discarded() || !key.is_array() || key.empty() || !key[0].is_string())
-            return makeError(ErrorKind::Parse, "i[0][0] (workload key) is not the JSON text [\"name or hash\", args...]");
+            return makeError(
+                ErrorKind::Parse, "i[0][0] (workload key) is not the JSON text [\"name or hash\", args...]");
         out.taskName = key[0].get<std::string>();
         TS_TRY(out.target, readString(task[1], "i[0][1] (target)"));
         if (out.target.empty())
@@ -302,8 +304,10 @@ namespace {
         out.version = record.contains("version") ? versionText(record["version"]) : "0.2";
         for (const auto& [key, value] : record.items())
             if (key != "input" && key != "config" && key != "result" && key != "version" && key != "tvm_version")
-                return makeError(ErrorKind::Parse, "unknown key \"" + key + "\" (an AutoTVM v0.2 record has input, "
-                                                                            "config, result, version, tvm_version)");
+                return makeError(ErrorKind::Parse,
+                    "unknown key \"" + key
+                        + "\" (an AutoTVM v0.2 record has input, "
+                          "config, result, version, tvm_version)");
         const Json& input = record["input"];
         if (!input.is_array() || input.size() != 4)
             return fieldError("input", "[target, task name, args, kwargs]", input);
@@ -320,8 +324,9 @@ namespace {
 
     std::string joinCosts(const std::vector<double>& costs, FloatStyle style)
     {
-        return "[" + join(costs, ", ", [&](double c) { return style == FloatStyle::Tvm ? formatTvmDouble(c) : pythonFloat(c); })
-            + "]";
+        return "[" + join(costs, ", ", [&](double c) {
+            return style == FloatStyle::Tvm ? formatTvmDouble(c) : pythonFloat(c);
+        }) + "]";
     }
 
 } // namespace
@@ -389,9 +394,9 @@ std::string formatAnsorLine(const LogRecord& r)
 std::string formatAutoTvmLine(const LogRecord& r)
 {
     std::string out = "{\"input\": [" + Json(r.target).dump() + ", " + Json(r.taskName).dump() + ", " + r.autoTvmArgs
-        + ", " + r.autoTvmKwargs + "], \"config\": " + r.steps + ", \"result\": [" + joinCosts(r.costs, FloatStyle::Python)
-        + ", " + std::to_string(r.errorNo) + ", " + pythonFloat(r.allCost) + ", " + pythonFloat(r.timestamp)
-        + "], \"version\": 0.2";
+        + ", " + r.autoTvmKwargs + "], \"config\": " + r.steps + ", \"result\": ["
+        + joinCosts(r.costs, FloatStyle::Python) + ", " + std::to_string(r.errorNo) + ", " + pythonFloat(r.allCost)
+        + ", " + pythonFloat(r.timestamp) + "], \"version\": 0.2";
     if (!r.tvmVersion.empty())
         out += ", \"tvm_version\": " + Json(r.tvmVersion).dump();
     return out + "}";

@@ -20,7 +20,10 @@ using namespace ts;
 using namespace ts::store;
 using Clock = std::chrono::steady_clock;
 
-double msSince(Clock::time_point start) { return std::chrono::duration<double, std::milli>(Clock::now() - start).count(); }
+double msSince(Clock::time_point start)
+{
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
 
 // Median and worst of `runs` timings of `query`, in ms.
 void time(const char* what, int runs, const std::function<size_t()>& query)
@@ -58,7 +61,8 @@ void orDie(Expected<void> done)
 int main(int argc, char** argv)
 {
     const int64_t total = argc > 1 ? std::atoll(argv[1]) : 1'000'000;
-    const std::string path = argc > 2 ? argv[2] : (std::filesystem::temp_directory_path() / "ts_bench_store.tunescope").string();
+    const std::string path
+        = argc > 2 ? argv[2] : (std::filesystem::temp_directory_path() / "ts_bench_store.tunescope").string();
     for (const char* suffix : { "", "-wal", "-shm" })
         std::filesystem::remove(path + suffix);
     constexpr int kTasks = 250;
@@ -124,7 +128,8 @@ int main(int argc, char** argv)
     time("best per task (all tasks x devices)", kRuns, [&] { return orDie(reader.bestPerTask()).size(); });
     time("best 10 records of one task on one device", kRuns,
         [&] { return orDie(reader.bestRecords(someTask(), devices[0], 10)).size(); });
-    time("history of one task on one device", kRuns, [&] { return orDie(reader.history(someTask(), devices[0])).size(); });
+    time("history of one task on one device", kRuns,
+        [&] { return orDie(reader.history(someTask(), devices[0])).size(); });
     time("counts per status of one task", kRuns, [&] {
         RecordFilter f;
         f.taskIds = { someTask() };

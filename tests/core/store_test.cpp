@@ -14,9 +14,8 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <thread>
-
 #include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
 
 namespace ts::store {
@@ -168,7 +167,8 @@ namespace {
         TempDir dir;
         Store store = openOrDie(dir.file("w.tunescope"));
         auto [tasks, device] = seed(store, 3);
-        const int64_t session = store.beginSession({ 0, "ansor", "xgboost", 42, "{}", device, 1.7e9, {}, "running" }).value();
+        const int64_t session
+            = store.beginSession({ 0, "ansor", "xgboost", 42, "{}", device, 1.7e9, {}, "running" }).value();
         std::vector<Record> batch;
         // Task 0: costs 5, 3, fail, 1, 4 ms in trial order; task 1: 2 ms, one failure; task 2: only failures.
         for (double c : { 5e-3, 3e-3 })
@@ -326,7 +326,8 @@ namespace {
         const std::string otherBytes = readAll(other);
         opened = Store::open(other);
         ASSERT_FALSE(opened);
-        EXPECT_NE(opened.error().message.find("not a TuneScope workspace"), std::string::npos) << opened.error().message;
+        EXPECT_NE(opened.error().message.find("not a TuneScope workspace"), std::string::npos)
+            << opened.error().message;
         EXPECT_EQ(readAll(other), otherBytes);
 
         // A directory, and a read-only open of a missing file.
@@ -628,7 +629,8 @@ namespace {
             const auto tasks = store.tasks().value();
             const auto devices = store.devices().value();
             for (const Record& r : store.records({}).value()) {
-                auto task = std::find_if(tasks.begin(), tasks.end(), [&](const TaskInfo& t) { return t.id == r.taskId; });
+                auto task
+                    = std::find_if(tasks.begin(), tasks.end(), [&](const TaskInfo& t) { return t.id == r.taskId; });
                 auto device
                     = std::find_if(devices.begin(), devices.end(), [&](const Device& d) { return d.id == r.deviceId; });
                 LogRecord log = toLogRecord(r, *task, *device).value();
