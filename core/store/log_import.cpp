@@ -176,7 +176,8 @@ Expected<ImportReport> importLog(Store& store, const std::string& path, const Im
     SourceInfo source;
     source.path = std::filesystem::absolute(path, ec).string();
     source.importedAt = now();
-    TS_TRY(int64_t sourceId, store.addSource(source));
+    TS_TRY(source.id, store.saveSource(source)); // counts are filled in at the end
+    const int64_t sourceId = source.id;
 
     std::map<std::pair<int, std::string>, Resolved> tasks;
     std::map<std::string, int64_t> devices; // target + host + params -> id
@@ -299,19 +300,15 @@ Expected<ImportReport> importLog(Store& store, const std::string& path, const Im
         options.progress(report.bytes, total);
     if (report.added == 0)
         return report; // nothing new: the transaction rolls back, the store is as it was
-    TS_TRY(Statement update,
-        store.connection().prepare("UPDATE sources SET format = ?, content_hash = ?, bytes = ?, lines = ?, "
-                                   "comments = ?, records = ?, duplicates = ?, malformed = ? WHERE id = ?"));
-    update.bind(1, report.format)
-        .bind(2, static_cast<int64_t>(contentHash))
-        .bind(3, report.bytes)
-        .bind(4, report.lines)
-        .bind(5, report.comments)
-        .bind(6, report.added)
-        .bind(7, report.duplicates)
-        .bind(8, report.malformed)
-        .bind(9, sourceId);
-    TS_CHECK(update.run());
+    source.format = report.format;
+    source.contentHash = static_cast<int64_t>(contentHash);
+    source.bytes = report.bytes;
+    source.lines = report.lines;
+    source.comments = report.comments;
+    source.records = report.added;
+    source.duplicates = report.duplicates;
+    source.malformed = report.malformed;
+    TS_CHECK(store.saveSource(source));
     TS_CHECK(transaction.commit());
     report.sourceId = sourceId;
     return report;

@@ -75,7 +75,6 @@ CREATE TABLE sources (
     malformed INTEGER NOT NULL,
     imported_at REAL NOT NULL
 );
-CREATE INDEX sources_by_hash ON sources (content_hash);
 
 CREATE TABLE records (
     id INTEGER PRIMARY KEY,

@@ -165,7 +165,7 @@ const char* toString(RecordKind kind) { return kind == RecordKind::Ansor ? "auto
 
 std::string deviceKindOf(const std::string& target)
 {
-    const std::string first = split(target, ' ').empty() ? target : split(target, ' ').front();
+    const std::string first = target.substr(0, target.find(' '));
     for (const char* gpu : { "cuda", "nvptx", "rocm", "opencl", "vulkan", "metal" })
         if (first == gpu)
             return "gpu";
@@ -354,12 +354,15 @@ Expected<void> Store::endSession(int64_t sessionId, const std::string& status, d
     return {};
 }
 
-Expected<int64_t> Store::addSource(const SourceInfo& source)
+Expected<int64_t> Store::saveSource(const SourceInfo& source)
 {
-    TS_TRY(Statement insert,
-        m_db.prepare("INSERT INTO sources (path, format, content_hash, bytes, lines, comments, records, duplicates, "
-                     "malformed, imported_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
-    insert.bind(1, source.path)
+    TS_TRY(Statement save,
+        m_db.prepare(source.id == 0
+                ? "INSERT INTO sources (path, format, content_hash, bytes, lines, comments, records, duplicates, "
+                  "malformed, imported_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                : "UPDATE sources SET path = ?, format = ?, content_hash = ?, bytes = ?, lines = ?, comments = ?, "
+                  "records = ?, duplicates = ?, malformed = ?, imported_at = ? WHERE id = ?"));
+    save.bind(1, source.path)
         .bind(2, source.format)
         .bind(3, source.contentHash)
         .bind(4, source.bytes)
@@ -369,8 +372,14 @@ Expected<int64_t> Store::addSource(const SourceInfo& source)
         .bind(8, source.duplicates)
         .bind(9, source.malformed)
         .bind(10, source.importedAt);
-    TS_CHECK(insert.run());
-    return m_db.lastInsertId();
+    if (source.id != 0)
+        save.bind(11, source.id);
+    TS_CHECK(save.run());
+    if (source.id == 0)
+        return m_db.lastInsertId();
+    if (m_db.changes() == 0)
+        return makeError(ErrorKind::NotFound, path() + ": no imported source " + std::to_string(source.id));
+    return source.id;
 }
 
 Expected<int64_t> Store::saveCostModel(const CostModelInfo& model)
@@ -546,16 +555,6 @@ Expected<std::vector<SourceInfo>> Store::sources()
 {
     TS_TRY(Statement s, m_db.prepare(std::string(kSourceColumns) + " ORDER BY id"));
     return collect(s, [](const Statement& row) { return readSource(row); });
-}
-
-Expected<std::optional<SourceInfo>> Store::findSourceByHash(int64_t contentHash)
-{
-    TS_TRY(Statement s, m_db.prepare(std::string(kSourceColumns) + " WHERE content_hash = ? ORDER BY id LIMIT 1"));
-    s.bind(1, contentHash);
-    TS_TRY(bool row, s.step());
-    if (!row)
-        return std::optional<SourceInfo>();
-    return std::optional<SourceInfo>(readSource(s));
 }
 
 Expected<std::vector<Record>> Store::bestRecords(int64_t taskId, int64_t deviceId, int limit)

@@ -66,7 +66,8 @@ public:
     Expected<int64_t> addNetwork(const NetworkInfo& network);
     Expected<int64_t> beginSession(const SessionInfo& session);
     Expected<void> endSession(int64_t sessionId, const std::string& status, double endedAt);
-    Expected<int64_t> addSource(const SourceInfo& source);
+    // Adds an imported file's row (id 0) or rewrites its counts (id set). Returns the id.
+    Expected<int64_t> saveSource(const SourceInfo& source);
     Expected<int64_t> saveCostModel(const CostModelInfo& model);
 
     // Adds a batch of records in one transaction (or in the caller's). A record whose fingerprint is
@@ -79,7 +80,6 @@ public:
     Expected<std::vector<NetworkInfo>> networks();
     Expected<std::vector<SessionInfo>> sessions();
     Expected<std::vector<SourceInfo>> sources();
-    Expected<std::optional<SourceInfo>> findSourceByHash(int64_t contentHash);
     Expected<CostModelInfo> costModel(int64_t id);
 
     // Best `limit` successful records of a task on a device, cheapest first.
