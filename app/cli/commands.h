@@ -1,0 +1,55 @@
+// The CLI's commands, one group per file, and what the groups share: how a failure is printed, the
+// command record, the common options. Private to tunescope-cli.
+//
+// How to add a command: write `int runX(const Arguments&)` in the group's .cpp (or a new commands_*.cpp
+// listed in app/CMakeLists.txt), add its Command to that group's list, and add a contract test to
+// tests/cli/CMakeLists.txt. main.cpp shows the groups in the order graphCommands, scheduleCommands,
+// storeCommands.
+#pragma once
+
+#include "app/cli/arguments.h"
+#include "core/graph/task_extraction.h"
+#include "core/store/store.h"
+#include "core/support/error.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace ts::cli {
+
+constexpr int kExitUsage = 2;
+constexpr int kExitFailure = 1;
+
+// Prints "tunescope-cli: <message>" on stderr and returns code.
+int fail(const std::string& message, int code = kExitFailure);
+
+struct Command {
+    std::string name;
+    std::string summary;
+    std::string usage;
+    std::vector<OptionSpec> options;
+    std::function<int(const Arguments&)> run;
+    bool takesFiles = false; // positional arguments allowed
+};
+
+extern const OptionSpec kNetworkOption;
+extern const OptionSpec kBatchOption;
+extern const OptionSpec kLayoutOption;
+extern const OptionSpec kHelpOption;
+extern const OptionSpec kWorkspaceOption;
+
+// --network, --batch and --layout -> the network's tasks; header (when given) describes the selection.
+Expected<graph::TaskSet> loadTasks(const Arguments& args, std::string* header);
+
+// --workspace (or the default workspace), opened.
+Expected<store::Store> openWorkspace(const Arguments& args, bool readOnly);
+
+// networks, tasks, dag (commands_graph.cpp).
+std::vector<Command> graphCommands();
+// lower, measure (commands_schedule.cpp).
+std::vector<Command> scheduleCommands();
+// import, export, stats (commands_store.cpp).
+std::vector<Command> storeCommands();
+
+} // namespace ts::cli

@@ -1,0 +1,97 @@
+// networks, tasks, dag: the built-in networks, their tuning tasks and each task's compute DAG.
+#include "app/cli/commands.h"
+#include "core/graph/model_zoo.h"
+#include "core/graph/task_report.h"
+#include "core/ir/dag_export.h"
+
+#include <iostream>
+
+namespace ts::cli {
+
+Expected<graph::TaskSet> loadTasks(const Arguments& args, std::string* header)
+{
+    if (!args.has("network"))
+        return makeError(ErrorKind::InvalidArgument, "--network is required");
+    TS_TRY(int64_t batch, args.intValue("batch", 1));
+    const std::string layoutText = args.value("layout", "NCHW");
+    ops::Layout layout;
+    if (layoutText == "NCHW" || layoutText == "nchw")
+        layout = ops::Layout::NCHW;
+    else if (layoutText == "NHWC" || layoutText == "nhwc")
+        layout = ops::Layout::NHWC;
+    else
+        return makeError(ErrorKind::InvalidArgument, "--layout must be NCHW or NHWC, got '" + layoutText + "'");
+    const std::string name = args.value("network");
+    TS_TRY(graph::Graph g, graph::buildNetwork(name, batch, layout));
+    if (header)
+        *header
+            = "network " + name + ", batch " + std::to_string(batch) + ", layout " + std::string(ops::toString(layout));
+    return graph::extractTasks(g);
+}
+
+namespace {
+
+    int runNetworks(const Arguments&)
+    {
+        for (const graph::NetworkInfo& info : graph::networks()) {
+            std::string name = info.name;
+            name.resize(16, ' ');
+            std::cout << name << info.description << "\n";
+        }
+        return 0;
+    }
+
+    int runTasks(const Arguments& args)
+    {
+        std::string header;
+        auto tasks = loadTasks(args, &header);
+        if (!tasks)
+            return fail(tasks.error().message);
+        std::cout << graph::formatTaskTable(*tasks, header);
+        return 0;
+    }
+
+    int runDag(const Arguments& args)
+    {
+        auto tasks = loadTasks(args, nullptr);
+        if (!tasks)
+            return fail(tasks.error().message);
+        if (!args.has("task"))
+            return fail("--task is required");
+        auto id = args.intValue("task", 0);
+        if (!id)
+            return fail(id.error().message);
+        if (*id < 0 || *id >= static_cast<int64_t>(tasks->tasks.size()))
+            return fail("--task " + std::to_string(*id) + " is out of range: " + args.value("network") + " has "
+                + std::to_string(tasks->tasks.size()) + " tasks (0.." + std::to_string(tasks->tasks.size() - 1) + ")");
+        const graph::Task& task = tasks->tasks[static_cast<size_t>(*id)];
+        const std::string format = args.value("format", "text");
+        if (format == "text")
+            std::cout << graph::formatTaskDag(task);
+        else if (format == "dot")
+            std::cout << ir::toDot(task.dag, task.name);
+        else if (format == "json")
+            std::cout << ir::toJson(task.dag);
+        else
+            return fail("--format must be text, dot or json, got '" + format + "'");
+        return 0;
+    }
+
+} // namespace
+
+std::vector<Command> graphCommands()
+{
+    return {
+        { "networks", "list the built-in networks", "tunescope-cli networks", { kHelpOption }, runNetworks },
+        { "tasks", "partition a network into tuning tasks and print them",
+            "tunescope-cli tasks --network NAME [--batch N] [--layout NCHW|NHWC]",
+            { kNetworkOption, kBatchOption, kLayoutOption, kHelpOption }, runTasks },
+        { "dag", "print the compute DAG of one task",
+            "tunescope-cli dag --network NAME --task ID [--format text|dot|json]",
+            { kNetworkOption, kBatchOption, kLayoutOption, { "task", "ID", "task id from 'tunescope-cli tasks'" },
+                { "format", "text|dot|json", "output format (default text)" }, kHelpOption },
+            runDag },
+    };
+}
+
+} // namespace ts::cli

@@ -1,0 +1,225 @@
+// lower, measure: replay a schedule on a network task, a named workload or a TVM record's workload, then
+// print what it lowers to, or compile, run and check it.
+#include "app/cli/commands.h"
+#include "core/codegen/codegen.h"
+#include "core/graph/workload_registry.h"
+#include "core/lower/lower.h"
+#include "core/measure/measurer.h"
+#include "core/schedule/step_json.h"
+#include "core/schedule/step_printer.h"
+#include "core/support/strings.h"
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <sstream>
+
+namespace ts::cli {
+
+namespace {
+
+    // What lower and measure work on: a network task, a named workload, or the workload of a TVM record, and
+    // the steps to replay (none: the default schedule).
+    struct Scheduled {
+        std::string title;
+        ir::ComputeDAG dag;
+        std::vector<sched::Step> steps;
+    };
+
+    Expected<std::string> readFile(const std::string& path)
+    {
+        std::ifstream in(path, std::ios::binary);
+        if (!in)
+            return makeError(ErrorKind::Io, "cannot open " + path);
+        std::ostringstream text;
+        text << in.rdbuf();
+        return text.str();
+    }
+
+    Expected<Scheduled> loadScheduled(const Arguments& args)
+    {
+        Scheduled out;
+        std::optional<ir::ComputeDAG> dag;
+        if (args.has("record")) {
+            // FILE:LINE, LINE 1-based, a line of a TVM auto_scheduler log.
+            const std::string spec = args.value("record");
+            const size_t colon = spec.rfind(':');
+            if (colon == std::string::npos)
+                return makeError(ErrorKind::InvalidArgument, "--record wants FILE:LINE, got '" + spec + "'");
+            const std::string path = spec.substr(0, colon);
+            TS_TRY(int64_t lineNumber, parseInt(spec.substr(colon + 1), "--record line"));
+            TS_TRY(std::string text, readFile(path));
+            std::istringstream lines(text);
+            std::string line;
+            for (int64_t n = 1; std::getline(lines, line); ++n)
+                if (n == lineNumber)
+                    break;
+                else
+                    line.clear();
+            if (line.empty())
+                return makeError(
+                    ErrorKind::InvalidArgument, path + ":" + std::to_string(lineNumber) + ": no such line (or empty)");
+            const std::string where = path + ":" + std::to_string(lineNumber) + ": ";
+            const nlohmann::json record = nlohmann::json::parse(line, nullptr, false);
+            if (record.is_discarded() || !record.is_object() || !record.contains("i") || !record["i"].is_array()
+                || record["i"].size() < 2 || !record["i"][0].is_array() || record["i"][0].empty()
+                || !record["i"][0][0].is_string() || !record["i"][1].is_array() || record["i"][1].size() < 2)
+                return makeError(
+                    ErrorKind::Parse, where + "not an auto_scheduler record {\"i\": [[key, ...], [[], steps]], ...}");
+            TS_TRY(graph::WorkloadKey key, graph::parseWorkloadKey(record["i"][0][0].get<std::string>()));
+            auto built = graph::buildWorkload(key);
+            if (!built)
+                return makeError(built.error().kind, where + built.error().message);
+            dag = std::move(built).value();
+            auto steps = sched::stepsFromJson(record["i"][1][1]);
+            if (!steps)
+                return makeError(ErrorKind::Parse, where + steps.error().message);
+            out.steps = std::move(steps).value();
+            out.title = key.name + " from " + spec;
+        } else if (args.has("workload")) {
+            TS_TRY(graph::WorkloadKey key, graph::parseWorkloadSpec(args.value("workload")));
+            TS_TRY(ir::ComputeDAG built, graph::buildWorkload(key));
+            dag = std::move(built);
+            out.title = args.value("workload");
+        } else {
+            TS_TRY(graph::TaskSet tasks, loadTasks(args, nullptr));
+            if (!args.has("task"))
+                return makeError(ErrorKind::InvalidArgument, "--task is required with --network");
+            TS_TRY(int64_t id, args.intValue("task", 0));
+            if (id < 0 || id >= static_cast<int64_t>(tasks.tasks.size()))
+                return makeError(ErrorKind::InvalidArgument,
+                    "--task " + std::to_string(id) + " is out of range: " + args.value("network") + " has "
+                        + std::to_string(tasks.tasks.size()) + " tasks");
+            const graph::Task& task = tasks.tasks[static_cast<size_t>(id)];
+            dag = task.dag;
+            out.title = args.value("network") + " task " + std::to_string(id) + " (" + task.name + ")";
+        }
+        out.dag = std::move(*dag);
+        if (args.has("steps")) {
+            TS_TRY(std::string text, readFile(args.value("steps")));
+            auto steps = sched::parseSteps(text);
+            if (!steps)
+                return makeError(ErrorKind::Parse, args.value("steps") + ": " + steps.error().message);
+            out.steps = std::move(steps).value();
+        }
+        return out;
+    }
+
+    // The selection and its steps, replayed.
+    Expected<std::pair<Scheduled, sched::State>> loadState(const Arguments& args)
+    {
+        TS_TRY(Scheduled scheduled, loadScheduled(args));
+        TS_TRY(sched::State state, sched::State::replay(scheduled.dag, scheduled.steps));
+        return std::pair { std::move(scheduled), std::move(state) };
+    }
+
+    int runLower(const Arguments& args)
+    {
+        auto loaded = loadState(args);
+        if (!loaded)
+            return fail(loaded.error().message);
+        auto& [scheduled, state] = *loaded;
+        auto bound = lower::inferBound(state);
+        if (!bound)
+            return fail(bound.error().message);
+        std::cout << "# " << scheduled.title << ", " << scheduled.steps.size() << " steps\n";
+        std::cout << "\n# steps\n" << sched::printStepsAsCalls(scheduled.dag, scheduled.steps);
+        std::cout << "\n# state\n" << bound->toString();
+        lower::LowerOptions options;
+        if (args.has("passes"))
+            options.onPass = [](const std::string& pass, const lower::LoweredFunc& f) {
+                std::cout << "\n# after " << pass << "\n" << lower::toString(f);
+            };
+        auto func = lower::lower(state, options);
+        if (!func)
+            return fail(func.error().message);
+        if (!args.has("passes"))
+            std::cout << "\n# loop IR\n" << lower::toString(*func);
+        if (args.has("llvm")) {
+            auto ir = codegen::emitLlvmIr(*func, true);
+            if (!ir)
+                return fail(ir.error().message);
+            std::cout << "\n# LLVM IR (optimized for " << codegen::hostCpuName() << ")\n" << *ir;
+        }
+        return 0;
+    }
+
+    int runMeasure(const Arguments& args)
+    {
+        auto loaded = loadState(args);
+        if (!loaded)
+            return fail(loaded.error().message);
+        auto& [scheduled, state] = *loaded;
+        measure::MeasureOptions options;
+        auto number = args.intValue("number", options.timing.number);
+        auto repeat = args.intValue("repeat", options.timing.repeat);
+        auto minRepeat = args.intValue("min-repeat-ms", options.timing.minRepeatMs);
+        auto threads = args.intValue("threads", 0);
+        auto timeout = args.intValue("timeout", options.runTimeoutMs / 1000);
+        for (const auto* v : { &number, &repeat, &minRepeat, &threads, &timeout })
+            if (!*v)
+                return fail(v->error().message);
+        if (*number < 1 || *repeat < 1 || *minRepeat < 0 || *threads < 0 || *timeout < 1 || *number > 1'000'000
+            || *repeat > 1000 || *timeout > 3600)
+            return fail("--number and --repeat must be >= 1, --min-repeat-ms and --threads >= 0, --timeout 1..3600 s");
+        options.timing.number = static_cast<int>(*number);
+        options.timing.repeat = static_cast<int>(*repeat);
+        options.timing.minRepeatMs = static_cast<int>(*minRepeat);
+        options.kernelThreads = static_cast<int>(*threads);
+        options.runTimeoutMs = static_cast<int>(*timeout * 1000);
+        measure::Measurer measurer(options);
+        const measure::MeasureResult r = measurer.measure(scheduled.dag, { state })[0];
+        std::cout << scheduled.title << ", " << scheduled.steps.size() << " steps, "
+                  << formatFixed(scheduled.dag.flopCount() / 1e9, 3) << " GFLOP\n";
+        std::cout << "status:   " << static_cast<int>(r.status) << " (" << measure::toString(r.status) << ")\n";
+        if (!r.ok()) {
+            std::cout << "message:  " << r.message << "\n";
+            return kExitFailure;
+        }
+        std::cout << "cost:     " << formatFixed(r.meanCost() * 1e3, 4) << " ms ("
+                  << join(r.costs, ", ", [](double c) { return formatFixed(c * 1e3, 4); }) << ")\n";
+        std::cout << "GFLOP/s:  " << formatFixed(scheduled.dag.flopCount() / r.meanCost() / 1e9, 1) << "\n";
+        std::cout << "checked:  outputs match the reference evaluator\n";
+        std::cout << "all cost: " << formatFixed(r.allCost, 3) << " s (build + run)\n";
+        return 0;
+    }
+
+    std::vector<OptionSpec> scheduleOptions(std::vector<OptionSpec> extra)
+    {
+        std::vector<OptionSpec> options
+            = { kNetworkOption, kBatchOption, kLayoutOption, { "task", "ID", "task id from 'tunescope-cli tasks'" },
+                  { "workload", "NAME:ARGS", "a registered workload instead, e.g. matmul_add:1024,1024,1024" },
+                  { "record", "FILE:LINE", "a TVM auto_scheduler log line: its workload and steps" },
+                  { "steps", "FILE", "a JSON list of steps to replay, as in TVM records (default: none)" } };
+        options.insert(options.end(), extra.begin(), extra.end());
+        options.push_back(kHelpOption);
+        return options;
+    }
+
+} // namespace
+
+std::vector<Command> scheduleCommands()
+{
+    return {
+        { "lower", "replay a schedule and print the state, the loop IR and optionally LLVM IR",
+            "tunescope-cli lower (--network NAME --task ID | --workload W | --record FILE:LINE) [--steps FILE] "
+            "[--llvm] "
+            "[--passes]",
+            scheduleOptions({ { "llvm", "", "also print the optimized LLVM IR" },
+                { "passes", "", "print the loop IR after every lowering pass" } }),
+            runLower },
+        { "measure", "compile a schedule, run it in tunescope-runner, check it and print its cost",
+            "tunescope-cli measure (--network NAME --task ID | --workload W | --record FILE:LINE) [--steps FILE] "
+            "[--number N] [--repeat N] [--min-repeat-ms MS] [--threads N] [--timeout S]",
+            scheduleOptions(
+                { { "number", "N", "runs per measurement (default 3)" }, { "repeat", "N", "measurements (default 1)" },
+                    { "min-repeat-ms", "MS", "grow number until a measurement lasts this long (default 100)" },
+                    { "threads", "N", "threads of parallel loops (default: all cores)" },
+                    { "timeout", "S", "seconds before a run is killed (default 10)" } }),
+            runMeasure },
+    };
+}
+
+} // namespace ts::cli

@@ -1,0 +1,199 @@
+// import, export, stats: the workspace's record store from a shell (TVM logs in and out, per-task summary).
+#include "app/cli/commands.h"
+#include "core/store/log_import.h"
+#include "core/support/strings.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+
+namespace ts::cli {
+
+const OptionSpec kWorkspaceOption { "workspace", "PATH",
+    "the workspace database (default " + store::Store::defaultWorkspacePath() + ")" };
+
+Expected<store::Store> openWorkspace(const Arguments& args, bool readOnly)
+{
+    store::OpenOptions options;
+    options.readOnly = readOnly;
+    return store::Store::open(args.value("workspace", store::Store::defaultWorkspacePath()), options);
+}
+
+namespace {
+
+    int runImport(const Arguments& args)
+    {
+        if (args.positional().empty())
+            return fail("import needs at least one log file\nusage: tunescope-cli import FILE... [--workspace PATH]",
+                kExitUsage);
+        auto workspace = openWorkspace(args, false);
+        if (!workspace)
+            return fail(workspace.error().message);
+        constexpr size_t kIssuesShown = 20;
+        int status = 0;
+        for (const std::string& file : args.positional()) {
+            auto report = store::importLog(*workspace, file);
+            if (!report) {
+                std::cerr << "tunescope-cli: " << report.error().message << "\n";
+                status = kExitFailure;
+                continue;
+            }
+            std::cout << report->summary() << "\n";
+            for (size_t i = 0; i < report->issues.size() && i < kIssuesShown; ++i)
+                std::cerr << file << ":" << report->issues[i].line << ": " << report->issues[i].reason << "\n";
+            if (report->malformed > static_cast<int64_t>(kIssuesShown))
+                std::cerr << file << ": ... and " << report->malformed - static_cast<int64_t>(kIssuesShown)
+                          << " more malformed lines\n";
+            for (const std::string& note : report->notes)
+                std::cout << "  note: " << note << "\n";
+        }
+        return status;
+    }
+
+    // "3" or "1,2,5" -> ids.
+    Expected<std::vector<int64_t>> parseIds(const std::string& text, const std::string& what)
+    {
+        std::vector<int64_t> ids;
+        for (const std::string& part : split(text, ',')) {
+            TS_TRY(int64_t id, parseInt(part, what));
+            ids.push_back(id);
+        }
+        return ids;
+    }
+
+    int runExport(const Arguments& args)
+    {
+        if (!args.has("out"))
+            return fail("--out FILE is required");
+        auto workspace = openWorkspace(args, true);
+        if (!workspace)
+            return fail(workspace.error().message);
+        store::RecordFilter filter;
+        filter.okOnly = args.has("ok-only");
+        if (args.has("task")) {
+            auto ids = parseIds(args.value("task"), "--task");
+            if (!ids)
+                return fail(ids.error().message);
+            filter.taskIds = *ids;
+            auto tasks = workspace->tasks();
+            if (!tasks)
+                return fail(tasks.error().message);
+            for (int64_t id : filter.taskIds)
+                if (std::none_of(tasks->begin(), tasks->end(), [&](const store::TaskInfo& t) { return t.id == id; }))
+                    return fail("--task " + std::to_string(id) + ": no such task in " + workspace->path()
+                        + " (see 'tunescope-cli stats')");
+        }
+        for (const char* name : { "device", "session" }) {
+            if (!args.has(name))
+                continue;
+            auto id = args.intValue(name, 0);
+            if (!id)
+                return fail(id.error().message);
+            (std::string(name) == "device" ? filter.deviceId : filter.sessionId) = *id;
+        }
+        // Written next to the target and renamed into place, so a failed export leaves no half file.
+        const std::string out = args.value("out");
+        const std::string partial = out + ".partial";
+        int64_t written = 0;
+        {
+            std::ofstream file(partial, std::ios::binary | std::ios::trunc);
+            if (!file)
+                return fail("cannot write " + partial);
+            auto exported = store::exportLog(*workspace, filter, file);
+            if (!exported) {
+                std::filesystem::remove(partial);
+                return fail(exported.error().message);
+            }
+            written = *exported;
+            file.close();
+            if (!file) {
+                std::filesystem::remove(partial);
+                return fail("writing " + partial + " failed");
+            }
+        }
+        std::error_code ec;
+        std::filesystem::rename(partial, out, ec);
+        if (ec)
+            return fail("cannot move " + partial + " to " + out + ": " + ec.message());
+        std::cout << "exported " << written << " record" << (written == 1 ? "" : "s") << " to " << out << "\n";
+        return 0;
+    }
+
+    int runStats(const Arguments& args)
+    {
+        auto workspace = openWorkspace(args, true);
+        if (!workspace)
+            return fail(workspace.error().message);
+        if (args.has("check")) {
+            auto verified = workspace->verify();
+            if (!verified)
+                return fail(verified.error().message);
+            std::cout << workspace->path() << ": integrity check ok\n";
+        }
+        auto tasks = workspace->tasks();
+        auto devices = workspace->devices();
+        auto summaries = workspace->bestPerTask();
+        auto sources = workspace->sources();
+        for (const Error* e : { tasks ? nullptr : &tasks.error(), devices ? nullptr : &devices.error(),
+                 summaries ? nullptr : &summaries.error(), sources ? nullptr : &sources.error() })
+            if (e)
+                return fail(e->message);
+        std::map<int64_t, const store::TaskInfo*> taskById;
+        std::map<int64_t, const store::Device*> deviceById;
+        for (const store::TaskInfo& t : *tasks)
+            taskById[t.id] = &t;
+        for (const store::Device& d : *devices)
+            deviceById[d.id] = &d;
+        int64_t records = 0;
+        int64_t failures = 0;
+        for (const store::TaskSummary& s : *summaries) {
+            records += s.records;
+            failures += s.failures;
+        }
+        std::cout << "workspace " << workspace->path() << " (schema " << workspace->schemaVersion() << "): " << records
+                  << " records, " << failures << " failed, " << tasks->size() << " tasks, " << devices->size()
+                  << " devices, " << sources->size() << " imported files\n\n";
+        auto pad = [](std::string text, size_t width) { // always at least one space after
+            if (text.size() >= width)
+                text = text.substr(0, width - 4) + "...";
+            text.resize(width, ' ');
+            return text;
+        };
+        std::cout << pad("task", 6) << pad("workload", 40) << pad("device", 16) << pad("records", 9) << pad("failed", 8)
+                  << pad("best ms", 12) << "GFLOP/s\n";
+        for (const store::TaskSummary& s : *summaries) {
+            const store::TaskInfo& task = *taskById.at(s.taskId);
+            const std::string best = s.bestCost ? formatFixed(*s.bestCost * 1e3, 4) : "-";
+            const std::string gflops
+                = s.bestCost && task.flops > 0 ? formatFixed(task.flops / *s.bestCost / 1e9, 1) : "-";
+            std::cout << pad(std::to_string(task.id), 6) << pad(task.name + (task.rebuildable ? "" : " (foreign)"), 40)
+                      << pad(deviceById.at(s.deviceId)->name, 16) << pad(std::to_string(s.records), 9)
+                      << pad(std::to_string(s.failures), 8) << pad(best, 12) << gflops << "\n";
+        }
+        return 0;
+    }
+
+} // namespace
+
+std::vector<Command> storeCommands()
+{
+    return {
+        { "import", "import TVM auto_scheduler / AutoTVM logs into the workspace",
+            "tunescope-cli import FILE... [--workspace PATH]", { kWorkspaceOption, kHelpOption }, runImport, true },
+        { "export", "export records as TVM logs (auto_scheduler v0.6, AutoTVM v0.2)",
+            "tunescope-cli export --out FILE [--task ID[,ID...]] [--device ID] [--session ID] [--ok-only] "
+            "[--workspace PATH]",
+            { { "out", "FILE", "the log file to write" },
+                { "task", "IDS", "only these tasks (ids from 'tunescope-cli stats')" },
+                { "device", "ID", "only this device" }, { "session", "ID", "only this tuning session" },
+                { "ok-only", "", "only successful measurements" }, kWorkspaceOption, kHelpOption },
+            runExport },
+        { "stats", "per task: records, failures, best cost and GFLOP/s, device",
+            "tunescope-cli stats [--check] [--workspace PATH]",
+            { { "check", "", "also run SQLite's integrity check" }, kWorkspaceOption, kHelpOption }, runStats },
+    };
+}
+
+} // namespace ts::cli
