@@ -8,7 +8,7 @@
 #pragma once
 
 #include "app/cli/arguments.h"
-#include "core/graph/task_extraction.h"
+#include "core/store/schedule_source.h"
 #include "core/store/store.h"
 #include "core/support/error.h"
 
@@ -39,8 +39,9 @@ extern const OptionSpec kLayoutOption;
 extern const OptionSpec kHelpOption;
 extern const OptionSpec kWorkspaceOption;
 
-// --network, --batch and --layout -> the network's tasks; header (when given) describes the selection.
-Expected<graph::TaskSet> loadTasks(const Arguments& args, std::string* header);
+// --network (required), --batch and --layout, checked for form; the network itself is checked when it is
+// built (store::loadNetworkTasks).
+Expected<store::NetworkRef> networkRef(const Arguments& args);
 
 // --workspace (or the default workspace), opened.
 Expected<store::Store> openWorkspace(const Arguments& args, bool readOnly);

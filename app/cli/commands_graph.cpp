@@ -8,25 +8,21 @@
 
 namespace ts::cli {
 
-Expected<graph::TaskSet> loadTasks(const Arguments& args, std::string* header)
+Expected<store::NetworkRef> networkRef(const Arguments& args)
 {
     if (!args.has("network"))
         return makeError(ErrorKind::InvalidArgument, "--network is required");
-    TS_TRY(int64_t batch, args.intValue("batch", 1));
+    store::NetworkRef ref;
+    ref.name = args.value("network");
+    TS_TRY(ref.batch, args.intValue("batch", 1));
     const std::string layoutText = args.value("layout", "NCHW");
-    ops::Layout layout;
     if (layoutText == "NCHW" || layoutText == "nchw")
-        layout = ops::Layout::NCHW;
+        ref.layout = ops::Layout::NCHW;
     else if (layoutText == "NHWC" || layoutText == "nhwc")
-        layout = ops::Layout::NHWC;
+        ref.layout = ops::Layout::NHWC;
     else
         return makeError(ErrorKind::InvalidArgument, "--layout must be NCHW or NHWC, got '" + layoutText + "'");
-    const std::string name = args.value("network");
-    TS_TRY(graph::Graph g, graph::buildNetwork(name, batch, layout));
-    if (header)
-        *header
-            = "network " + name + ", batch " + std::to_string(batch) + ", layout " + std::string(ops::toString(layout));
-    return graph::extractTasks(g);
+    return ref;
 }
 
 namespace {
@@ -43,17 +39,24 @@ namespace {
 
     int runTasks(const Arguments& args)
     {
-        std::string header;
-        auto tasks = loadTasks(args, &header);
+        auto network = networkRef(args);
+        if (!network)
+            return fail(network.error().message);
+        auto tasks = store::loadNetworkTasks(*network);
         if (!tasks)
             return fail(tasks.error().message);
-        std::cout << graph::formatTaskTable(*tasks, header);
+        std::cout << graph::formatTaskTable(*tasks,
+            "network " + network->name + ", batch " + std::to_string(network->batch) + ", layout "
+                + std::string(ops::toString(network->layout)));
         return 0;
     }
 
     int runDag(const Arguments& args)
     {
-        auto tasks = loadTasks(args, nullptr);
+        auto network = networkRef(args);
+        if (!network)
+            return fail(network.error().message);
+        auto tasks = store::loadNetworkTasks(*network);
         if (!tasks)
             return fail(tasks.error().message);
         if (!args.has("task"))
@@ -61,10 +64,10 @@ namespace {
         auto id = args.intValue("task", 0);
         if (!id)
             return fail(id.error().message);
-        if (*id < 0 || *id >= static_cast<int64_t>(tasks->tasks.size()))
-            return fail("--task " + std::to_string(*id) + " is out of range: " + args.value("network") + " has "
-                + std::to_string(tasks->tasks.size()) + " tasks (0.." + std::to_string(tasks->tasks.size() - 1) + ")");
-        const graph::Task& task = tasks->tasks[static_cast<size_t>(*id)];
+        auto found = store::findTask(*tasks, *id, "--task");
+        if (!found)
+            return fail(found.error().message);
+        const graph::Task& task = **found;
         const std::string format = args.value("format", "text");
         if (format == "text")
             std::cout << graph::formatTaskDag(task);

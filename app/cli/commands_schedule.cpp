@@ -2,125 +2,58 @@
 // print what it lowers to, or compile, run and check it.
 #include "app/cli/commands.h"
 #include "core/codegen/codegen.h"
-#include "core/graph/workload_registry.h"
 #include "core/lower/lower.h"
 #include "core/measure/measurer.h"
-#include "core/schedule/step_json.h"
 #include "core/schedule/step_printer.h"
 #include "core/support/strings.h"
 
-#include <nlohmann/json.hpp>
-
-#include <fstream>
 #include <iostream>
-#include <optional>
-#include <sstream>
 
 namespace ts::cli {
 
 namespace {
 
-    // What lower and measure work on: a network task, a named workload, or the workload of a TVM record, and
-    // the steps to replay (none: the default schedule).
-    struct Scheduled {
-        std::string title;
-        ir::ComputeDAG dag;
-        std::vector<sched::Step> steps;
-    };
-
-    Expected<std::string> readFile(const std::string& path)
+    // --record, --workload or --network with --task (the first given wins), and --steps. Their form is
+    // checked here; what they name is checked by the resolver.
+    Expected<store::ScheduleSource> scheduleSource(const Arguments& args)
     {
-        std::ifstream in(path, std::ios::binary);
-        if (!in)
-            return makeError(ErrorKind::Io, "cannot open " + path);
-        std::ostringstream text;
-        text << in.rdbuf();
-        return text.str();
-    }
-
-    Expected<Scheduled> loadScheduled(const Arguments& args)
-    {
-        Scheduled out;
-        std::optional<ir::ComputeDAG> dag;
+        store::ScheduleSource source;
         if (args.has("record")) {
             // FILE:LINE, LINE 1-based, a line of a TVM auto_scheduler log.
             const std::string spec = args.value("record");
             const size_t colon = spec.rfind(':');
             if (colon == std::string::npos)
                 return makeError(ErrorKind::InvalidArgument, "--record wants FILE:LINE, got '" + spec + "'");
-            const std::string path = spec.substr(0, colon);
-            TS_TRY(int64_t lineNumber, parseInt(spec.substr(colon + 1), "--record line"));
-            TS_TRY(std::string text, readFile(path));
-            std::istringstream lines(text);
-            std::string line;
-            for (int64_t n = 1; std::getline(lines, line); ++n)
-                if (n == lineNumber)
-                    break;
-                else
-                    line.clear();
-            if (line.empty())
-                return makeError(
-                    ErrorKind::InvalidArgument, path + ":" + std::to_string(lineNumber) + ": no such line (or empty)");
-            const std::string where = path + ":" + std::to_string(lineNumber) + ": ";
-            const nlohmann::json record = nlohmann::json::parse(line, nullptr, false);
-            if (record.is_discarded() || !record.is_object() || !record.contains("i") || !record["i"].is_array()
-                || record["i"].size() < 2 || !record["i"][0].is_array() || record["i"][0].empty()
-                || !record["i"][0][0].is_string() || !record["i"][1].is_array() || record["i"][1].size() < 2)
-                return makeError(
-                    ErrorKind::Parse, where + "not an auto_scheduler record {\"i\": [[key, ...], [[], steps]], ...}");
-            TS_TRY(graph::WorkloadKey key, graph::parseWorkloadKey(record["i"][0][0].get<std::string>()));
-            auto built = graph::buildWorkload(key);
-            if (!built)
-                return makeError(built.error().kind, where + built.error().message);
-            dag = std::move(built).value();
-            auto steps = sched::stepsFromJson(record["i"][1][1]);
-            if (!steps)
-                return makeError(ErrorKind::Parse, where + steps.error().message);
-            out.steps = std::move(steps).value();
-            out.title = key.name + " from " + spec;
+            TS_TRY(int64_t line, parseInt(spec.substr(colon + 1), "--record line"));
+            source.what = store::RecordRef { spec.substr(0, colon), line };
         } else if (args.has("workload")) {
-            TS_TRY(graph::WorkloadKey key, graph::parseWorkloadSpec(args.value("workload")));
-            TS_TRY(ir::ComputeDAG built, graph::buildWorkload(key));
-            dag = std::move(built);
-            out.title = args.value("workload");
+            source.what = store::WorkloadRef { args.value("workload") };
         } else {
-            TS_TRY(graph::TaskSet tasks, loadTasks(args, nullptr));
+            TS_TRY(store::NetworkRef network, networkRef(args));
             if (!args.has("task"))
                 return makeError(ErrorKind::InvalidArgument, "--task is required with --network");
             TS_TRY(int64_t id, args.intValue("task", 0));
-            if (id < 0 || id >= static_cast<int64_t>(tasks.tasks.size()))
-                return makeError(ErrorKind::InvalidArgument,
-                    "--task " + std::to_string(id) + " is out of range: " + args.value("network") + " has "
-                        + std::to_string(tasks.tasks.size()) + " tasks");
-            const graph::Task& task = tasks.tasks[static_cast<size_t>(id)];
-            dag = task.dag;
-            out.title = args.value("network") + " task " + std::to_string(id) + " (" + task.name + ")";
+            source.what = store::NetworkTaskRef { std::move(network), id, "--task" };
         }
-        out.dag = std::move(*dag);
-        if (args.has("steps")) {
-            TS_TRY(std::string text, readFile(args.value("steps")));
-            auto steps = sched::parseSteps(text);
-            if (!steps)
-                return makeError(ErrorKind::Parse, args.value("steps") + ": " + steps.error().message);
-            out.steps = std::move(steps).value();
-        }
-        return out;
+        if (args.has("steps"))
+            source.stepsFile = args.value("steps");
+        return source;
     }
 
-    // The selection and its steps, replayed.
-    Expected<std::pair<Scheduled, sched::State>> loadState(const Arguments& args)
+    // The selection's DAG and its steps, replayed.
+    Expected<store::ResolvedSchedule> resolve(const Arguments& args)
     {
-        TS_TRY(Scheduled scheduled, loadScheduled(args));
-        TS_TRY(sched::State state, sched::State::replay(scheduled.dag, scheduled.steps));
-        return std::pair { std::move(scheduled), std::move(state) };
+        TS_TRY(store::ScheduleSource source, scheduleSource(args));
+        return store::resolveSchedule(source);
     }
 
     int runLower(const Arguments& args)
     {
-        auto loaded = loadState(args);
-        if (!loaded)
-            return fail(loaded.error().message);
-        auto& [scheduled, state] = *loaded;
+        auto resolved = resolve(args);
+        if (!resolved)
+            return fail(resolved.error().message);
+        const store::ResolvedSchedule& scheduled = *resolved;
+        const sched::State& state = scheduled.state;
         auto bound = lower::inferBound(state);
         if (!bound)
             return fail(bound.error().message);
@@ -148,10 +81,11 @@ namespace {
 
     int runMeasure(const Arguments& args)
     {
-        auto loaded = loadState(args);
-        if (!loaded)
-            return fail(loaded.error().message);
-        auto& [scheduled, state] = *loaded;
+        auto resolved = resolve(args);
+        if (!resolved)
+            return fail(resolved.error().message);
+        const store::ResolvedSchedule& scheduled = *resolved;
+        const sched::State& state = scheduled.state;
         measure::MeasureOptions options;
         auto number = args.intValue("number", options.timing.number);
         auto repeat = args.intValue("repeat", options.timing.repeat);
@@ -172,7 +106,7 @@ namespace {
         measure::Measurer measurer(options);
         const measure::MeasureResult r = measurer.measure(scheduled.dag, { state })[0];
         std::cout << scheduled.title << ", " << scheduled.steps.size() << " steps, "
-                  << formatFixed(scheduled.dag.flopCount() / 1e9, 3) << " GFLOP\n";
+                  << formatFixed(scheduled.flops / 1e9, 3) << " GFLOP\n";
         std::cout << "status:   " << static_cast<int>(r.status) << " (" << measure::toString(r.status) << ")\n";
         if (!r.ok()) {
             std::cout << "message:  " << r.message << "\n";
@@ -180,7 +114,7 @@ namespace {
         }
         std::cout << "cost:     " << formatFixed(r.meanCost() * 1e3, 4) << " ms ("
                   << join(r.costs, ", ", [](double c) { return formatFixed(c * 1e3, 4); }) << ")\n";
-        std::cout << "GFLOP/s:  " << formatFixed(scheduled.dag.flopCount() / r.meanCost() / 1e9, 1) << "\n";
+        std::cout << "GFLOP/s:  " << formatFixed(scheduled.flops / r.meanCost() / 1e9, 1) << "\n";
         std::cout << "checked:  outputs match the reference evaluator\n";
         std::cout << "all cost: " << formatFixed(r.allCost, 3) << " s (build + run)\n";
         return 0;

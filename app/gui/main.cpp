@@ -4,8 +4,8 @@
 //   tunescope --headless           prints the demo's content (tasks and the selected DAG) without a display
 //   tunescope --screenshot F.png   renders the window to F.png and exits (used by docs and tests)
 #include "app/gui/main_window.h"
-#include "core/graph/model_zoo.h"
 #include "core/graph/task_report.h"
+#include "core/store/schedule_source.h"
 #include "widgets/dag_view.h"
 
 #include <QApplication>
@@ -27,23 +27,19 @@ const char* const kDemoNetwork = "resnet-18";
 // The demo's content as text, for machines without a display.
 int printHeadless(const std::string& network, int taskId)
 {
-    auto graph = ts::graph::buildNetwork(network, 1);
-    if (!graph) {
-        std::cerr << "tunescope: " << graph.error().message << "\n";
-        return 1;
-    }
-    auto tasks = ts::graph::extractTasks(*graph);
+    auto tasks = ts::store::loadNetworkTasks({ network });
     if (!tasks) {
         std::cerr << "tunescope: " << tasks.error().message << "\n";
         return 1;
     }
-    if (taskId < 0 || taskId >= static_cast<int>(tasks->tasks.size())) {
-        std::cerr << "tunescope: task " << taskId << " is out of range for " << network << "\n";
+    auto task = ts::store::findTask(*tasks, taskId, "--task");
+    if (!task) {
+        std::cerr << "tunescope: " << task.error().message << "\n";
         return 1;
     }
     std::cout << ts::graph::formatTaskTable(*tasks, "TuneScope demo workspace: network " + network + ", batch 1")
               << "\n"
-              << ts::graph::formatTaskDag(tasks->tasks[static_cast<size_t>(taskId)]);
+              << ts::graph::formatTaskDag(**task);
     return 0;
 }
 

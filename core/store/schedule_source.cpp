@@ -1,0 +1,159 @@
+#include "core/store/schedule_source.h"
+
+#include "core/graph/model_zoo.h"
+#include "core/graph/workload_registry.h"
+#include "core/schedule/step_json.h"
+#include "core/support/assert.h"
+
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+namespace ts::store {
+
+namespace {
+
+    Expected<std::string> readFile(const std::string& path)
+    {
+        std::ifstream in(path, std::ios::binary);
+        if (!in)
+            return makeError(ErrorKind::Io, "cannot open " + path);
+        std::ostringstream text;
+        text << in.rdbuf();
+        return text.str();
+    }
+
+    // Line ref.line (1-based) of the file, split as the importer splits it (on '\n'; a last line without
+    // one counts). Lines before it are skipped without being kept, and the line itself is bounded, so a
+    // huge file costs bounded memory.
+    Expected<std::string> readLine(const RecordRef& ref)
+    {
+        const std::string where = ref.path + ":" + std::to_string(ref.line) + ": ";
+        std::ifstream in(ref.path, std::ios::binary);
+        if (!in)
+            return makeError(ErrorKind::Io, "cannot open " + ref.path);
+        if (ref.line < 1)
+            return makeError(ErrorKind::InvalidArgument, where + "no such line (lines count from 1)");
+        auto pastTheEnd = [&](int64_t lines) {
+            return makeError(ErrorKind::InvalidArgument,
+                where + "no such line (the file has " + std::to_string(lines) + " line" + (lines == 1 ? "" : "s")
+                    + ")");
+        };
+        for (int64_t n = 1; n < ref.line; ++n) {
+            in.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
+            if (in.eof())
+                return pastTheEnd(in.gcount() > 0 ? n : n - 1);
+        }
+        std::string line;
+        char c = 0;
+        if (!in.get(c))
+            return pastTheEnd(ref.line - 1);
+        while (c != '\n') {
+            if (line.size() == kMaxLogLineBytes)
+                return makeError(ErrorKind::Parse,
+                    where + "the line is over the " + std::to_string(kMaxLogLineBytes) + "-byte limit of a record");
+            line.push_back(c);
+            if (!in.get(c))
+                break;
+        }
+        return line;
+    }
+
+    // The DAG and, for a record, its steps; resolveSchedule replays them.
+    Expected<ResolvedSchedule> selectSource(const NetworkTaskRef& ref)
+    {
+        TS_TRY(graph::TaskSet tasks, loadNetworkTasks(ref.network));
+        TS_TRY(const graph::Task* task, findTask(tasks, ref.task, ref.taskLabel));
+        ResolvedSchedule out;
+        out.title = ref.network.name + " task " + std::to_string(ref.task) + " (" + task->name + ")";
+        out.name = task->name;
+        out.dag = task->dag;
+        out.task = *task;
+        return out;
+    }
+
+    Expected<ResolvedSchedule> selectSource(const WorkloadRef& ref)
+    {
+        TS_TRY(graph::WorkloadKey key, graph::parseWorkloadSpec(ref.spec));
+        TS_TRY(ir::ComputeDAG dag, graph::buildWorkload(key));
+        ResolvedSchedule out;
+        out.title = ref.spec;
+        out.name = key.name;
+        out.dag = std::move(dag);
+        return out;
+    }
+
+    Expected<ResolvedSchedule> selectSource(const RecordRef& ref)
+    {
+        const std::string spec = ref.path + ":" + std::to_string(ref.line);
+        const std::string where = spec + ": ";
+        TS_TRY(std::string line, readLine(ref));
+        auto parsed = parseLogLine(line);
+        if (!parsed)
+            return makeError(ErrorKind::Parse, where + "not an auto_scheduler record: " + parsed.error().message);
+        if (!*parsed)
+            return makeError(ErrorKind::Parse, where + "not an auto_scheduler record (a comment or blank line)");
+        LogRecord record = std::move(**parsed);
+        if (record.kind != RecordKind::Ansor)
+            return makeError(ErrorKind::Unsupported,
+                where + "an AutoTVM record (" + record.taskName
+                    + "); only auto_scheduler records replay for now (AutoTVM templates come later)");
+        auto key = graph::parseWorkloadKey(record.workloadKey);
+        if (!key)
+            return makeError(key.error().kind, where + key.error().message);
+        auto dag = graph::buildWorkload(*key);
+        if (!dag)
+            return makeError(dag.error().kind, where + dag.error().message);
+        auto steps = sched::parseSteps(record.steps);
+        TS_ASSERT(steps) << where << "parseLogLine accepted steps that parseSteps rejects: " << steps.error().message;
+        ResolvedSchedule out;
+        out.title = key->name + " from " + spec;
+        out.name = key->name;
+        out.dag = std::move(dag).value();
+        out.steps = std::move(steps).value();
+        out.record = std::move(record);
+        return out;
+    }
+
+} // namespace
+
+Expected<graph::TaskSet> loadNetworkTasks(const NetworkRef& network)
+{
+    TS_TRY(graph::Graph g, graph::buildNetwork(network.name, network.batch, network.layout));
+    return graph::extractTasks(g);
+}
+
+Expected<const graph::Task*> findTask(const graph::TaskSet& tasks, int64_t id, std::string_view label)
+{
+    const auto count = static_cast<int64_t>(tasks.tasks.size());
+    if (id < 0 || id >= count)
+        return makeError(ErrorKind::InvalidArgument,
+            std::string(label) + " " + std::to_string(id) + " is out of range: " + tasks.network + " has "
+                + std::to_string(count) + " tasks" + (count > 0 ? " (0.." + std::to_string(count - 1) + ")" : ""));
+    return &tasks.tasks[static_cast<size_t>(id)];
+}
+
+Expected<ResolvedSchedule> resolveSchedule(const ScheduleSource& source)
+{
+    TS_TRY(ResolvedSchedule out, std::visit([](const auto& ref) { return selectSource(ref); }, source.what));
+    // A replay error names where the steps came from.
+    std::string origin;
+    if (source.stepsFile) {
+        TS_TRY(std::string text, readFile(*source.stepsFile));
+        auto steps = sched::parseSteps(text);
+        if (!steps)
+            return makeError(ErrorKind::Parse, *source.stepsFile + ": " + steps.error().message);
+        out.steps = std::move(steps).value();
+        origin = *source.stepsFile + ": ";
+    } else if (const auto* record = std::get_if<RecordRef>(&source.what)) {
+        origin = record->path + ":" + std::to_string(record->line) + ": ";
+    }
+    auto state = sched::State::replay(out.dag, out.steps);
+    if (!state)
+        return makeError(state.error().kind, origin + state.error().message);
+    out.state = std::move(state).value();
+    out.flops = out.dag.flopCount();
+    return out;
+}
+
+} // namespace ts::store
