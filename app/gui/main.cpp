@@ -126,7 +126,9 @@ int main(int argc, char** argv)
             window.dagView(), &ts::widgets::DagView::layoutFinished, &window,
             [&](bool laidOut) {
                 const bool saved = laidOut && window.grab().save(file, "PNG");
-                if (!saved)
+                if (!laidOut)
+                    std::fprintf(stderr, "tunescope: %s\n", qPrintable(window.dagView()->title()));
+                else if (!saved)
                     std::fprintf(stderr, "tunescope: cannot write %s\n", qPrintable(file));
                 QApplication::exit(saved ? 0 : 1);
             },
