@@ -1,9 +1,10 @@
 #include "widgets/dag_view.h"
 
 #include "core/ir/dag_export.h"
+#include "core/support/assert.h"
 #include "core/support/strings.h"
-#include "widgets/dag_layout.h"
 
+#include <QAction>
 #include <QFontMetricsF>
 #include <QGraphicsPathItem>
 #include <QGraphicsSimpleTextItem>
@@ -102,18 +103,39 @@ void DagNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWid
 DagView::DagView(QWidget* parent)
     : QGraphicsView(parent)
     , m_scene(new QGraphicsScene(this))
+    , m_layoutJob(this)
 {
     setScene(m_scene);
     setRenderHint(QPainter::Antialiasing);
     setDragMode(QGraphicsView::ScrollHandDrag);
     setTransformationAnchor(QGraphicsView::AnchorUnderMouse);
     setBackgroundBrush(Qt::white);
+    createActions();
+}
+
+DagView::~DagView() = default;
+
+void DagView::createActions()
+{
+    auto* zoomInAction = new QAction(tr("Zoom &In"), this);
+    zoomInAction->setShortcut(QKeySequence::ZoomIn);
+    connect(zoomInAction, &QAction::triggered, this, &DagView::zoomIn);
+    auto* zoomOutAction = new QAction(tr("Zoom &Out"), this);
+    zoomOutAction->setShortcut(QKeySequence::ZoomOut);
+    connect(zoomOutAction, &QAction::triggered, this, &DagView::zoomOut);
+    auto* fitAction = new QAction(tr("&Fit DAG"), this);
+    fitAction->setShortcut(Qt::CTRL | Qt::Key_0);
+    connect(fitAction, &QAction::triggered, this, &DagView::fitAll);
+    addActions({ zoomInAction, zoomOutAction, fitAction });
 }
 
 void DagView::clearDag(const QString& message)
 {
+    m_layoutJob.cancel();
+    m_pendingNodes.clear();
     m_scene->clear();
     m_nodes.clear();
+    m_title = message;
     if (!message.isEmpty()) {
         auto* text = m_scene->addSimpleText(message);
         text->setBrush(QColor(0x80, 0x86, 0x8b));
@@ -121,10 +143,10 @@ void DagView::clearDag(const QString& message)
     resetTransform();
 }
 
-bool DagView::setDag(const ir::ComputeDAG& dag, const QString& title)
+void DagView::setDag(const ir::ComputeDAG& dag, const QString& title)
 {
-    m_scene->clear();
-    m_nodes.clear();
+    m_pendingNodes.clear();
+    m_pendingTitle = title;
     LayoutInput input;
     for (int i = 0; i < dag.numOps(); ++i) {
         const ir::Operation& op = dag.op(i);
@@ -142,21 +164,32 @@ bool DagView::setDag(const ir::ComputeDAG& dag, const QString& title)
                 flags.clear();
             titleText += QStringLiteral("  ") + shape;
         }
-        auto* item = new DagNodeItem(i, titleText, detail, flags, op.isPlaceholder());
-        m_nodes.append(item);
+        auto item = std::make_unique<DagNodeItem>(i, titleText, detail, flags, op.isPlaceholder());
         input.nodes.push_back({ item->preferredSize().width(), item->preferredSize().height() });
+        m_pendingNodes.push_back(std::move(item));
         for (int producer : dag.producers(i))
             input.edges.push_back({ producer, i });
     }
-    auto layout = layoutGraph(input);
-    if (!layout) {
-        qDeleteAll(m_nodes);
-        m_nodes.clear();
-        clearDag(tr("Layout failed: %1").arg(QString::fromStdString(layout.error().message)));
-        return false;
-    }
-    for (size_t e = 0; e < layout->edges.size(); ++e) {
-        const LayoutEdge& edge = layout->edges[e];
+    // Graphviz runs on a worker; the input is plain sizes and indices, copied into the job.
+    m_layoutJob.start([input = std::move(input)](session::JobContext&) { return layoutGraph(input); },
+        [this](Expected<LayoutResult> layout) {
+            if (!layout) {
+                clearDag(tr("Layout failed: %1").arg(QString::fromStdString(layout.error().message)));
+                Q_EMIT layoutFinished(false);
+                return;
+            }
+            showLayout(*layout);
+            Q_EMIT layoutFinished(true);
+        });
+}
+
+void DagView::showLayout(const LayoutResult& layout)
+{
+    TS_ASSERT(layout.centres.size() == m_pendingNodes.size()) << "a layout for another DAG reached the view";
+    m_scene->clear();
+    m_nodes.clear();
+    for (size_t e = 0; e < layout.edges.size(); ++e) {
+        const LayoutEdge& edge = layout.edges[e];
         if (edge.bezier.empty())
             continue;
         QPainterPath path(QPointF(edge.bezier[0].x, edge.bezier[0].y));
@@ -180,11 +213,15 @@ bool DagView::setDag(const ir::ComputeDAG& dag, const QString& title)
             m_scene->addPolygon(head, QPen(kEdge), QBrush(kEdge))->setZValue(-1);
         }
     }
-    for (int i = 0; i < m_nodes.size(); ++i) {
-        m_scene->addItem(m_nodes[i]);
-        m_nodes[i]->setPos(layout->centres[static_cast<size_t>(i)].x, layout->centres[static_cast<size_t>(i)].y);
+    for (size_t i = 0; i < m_pendingNodes.size(); ++i) {
+        DagNodeItem* item = m_pendingNodes[i].release(); // the scene owns it now
+        m_scene->addItem(item);
+        item->setPos(layout.centres[i].x, layout.centres[i].y);
+        m_nodes.append(item);
     }
-    auto* caption = m_scene->addSimpleText(title);
+    m_pendingNodes.clear();
+    m_title = m_pendingTitle;
+    auto* caption = m_scene->addSimpleText(m_title);
     QFont captionFont;
     captionFont.setPointSizeF(11);
     captionFont.setBold(true);
@@ -192,7 +229,6 @@ bool DagView::setDag(const ir::ComputeDAG& dag, const QString& title)
     caption->setPos(0, -caption->boundingRect().height() - 12);
     m_scene->setSceneRect(m_scene->itemsBoundingRect().adjusted(-20, -20, 20, 20));
     fitAll();
-    return true;
 }
 
 void DagView::zoomIn() { scaleBy(1.25); }

@@ -2,13 +2,21 @@
 //
 // Each op is one DagNodeItem (placeholders in a soft colour, compute ops with their shape, reducer and
 // Ansor's analysis flags), laid out top to bottom by Graphviz dot; edges are the splines dot computes.
-// Mouse wheel zooms around the cursor, dragging pans, and fitAll() shows the whole DAG.
+// The boxes are measured on the GUI thread, the dot layout runs as a session job on a worker thread, and
+// the scene is replaced when the layout arrives (layoutFinished); until then the previous picture stays.
+// A newer setDag() or clearDag() drops a layout still in flight. Mouse wheel zooms around the cursor,
+// dragging pans; the view's actions (zoom in, zoom out, fit) are on it (QWidget::actions()).
 #pragma once
 
 #include "core/ir/compute_dag.h"
+#include "core/session/job_tracker.h"
+#include "widgets/dag_layout.h"
 
 #include <QGraphicsObject>
 #include <QGraphicsView>
+
+#include <memory>
+#include <vector>
 
 namespace ts::widgets {
 
@@ -39,12 +47,19 @@ class DagView : public QGraphicsView {
     Q_OBJECT
 public:
     explicit DagView(QWidget* parent = nullptr);
+    ~DagView() override;
 
-    // Replaces the scene's contents with `dag`. Returns false (and shows the reason) if layout fails.
-    bool setDag(const ir::ComputeDAG& dag, const QString& title);
+    // Starts laying out `dag`; the scene shows it once layoutFinished(true) is emitted. If the layout
+    // fails, the view shows the reason and layoutFinished(false) is emitted.
+    void setDag(const ir::ComputeDAG& dag, const QString& title);
+    // Shows `message` instead of a DAG at once; a layout in flight is dropped.
     void clearDag(const QString& message);
+    // A layout is on its way.
+    bool isLayingOut() const { return m_layoutJob.isRunning(); }
     // Node items currently in the scene, in stage order.
     QList<DagNodeItem*> nodeItems() const { return m_nodes; }
+    // The caption of the DAG in the scene, or the message shown instead of one.
+    QString title() const { return m_title; }
     double zoom() const { return transform().m11(); }
 
 public Q_SLOTS:
@@ -52,13 +67,24 @@ public Q_SLOTS:
     void zoomOut();
     void fitAll();
 
+Q_SIGNALS:
+    void layoutFinished(bool ok);
+
 protected:
     void wheelEvent(QWheelEvent* event) override;
 
 private:
+    void createActions();
+    void showLayout(const LayoutResult& layout);
     void scaleBy(double factor);
+
     QGraphicsScene* m_scene;
     QList<DagNodeItem*> m_nodes;
+    QString m_title;
+    // The items and caption of the DAG being laid out: they belong to the tracker's current job.
+    std::vector<std::unique_ptr<DagNodeItem>> m_pendingNodes;
+    QString m_pendingTitle;
+    session::JobTracker m_layoutJob;
 };
 
 } // namespace ts::widgets

@@ -99,22 +99,39 @@ int main(int argc, char** argv)
     ts::app::MainWindow window;
     window.resize(1400, 860);
     window.show();
-    bool ok = false;
-    const int task = parser.value(taskOption).toInt(&ok);
-    if (!ok || !window.selectTask(parser.value(networkOption), task)) {
-        std::fprintf(stderr, "tunescope: no task %s in network %s\n", qPrintable(parser.value(taskOption)),
-            qPrintable(parser.value(networkOption)));
-        if (parser.isSet(screenshotOption))
-            return 1;
-    }
+    const bool screenshot = parser.isSet(screenshotOption);
+    // The explorer loads its networks off the GUI thread: select the task once they are shown.
+    QObject::connect(
+        &window, &ts::app::MainWindow::explorerReady, &window,
+        [&] {
+            bool ok = false;
+            const int task = parser.value(taskOption).toInt(&ok);
+            if (ok && window.selectTask(parser.value(networkOption), task))
+                return;
+            std::fprintf(stderr, "tunescope: no task %s in network %s\n", qPrintable(parser.value(taskOption)),
+                qPrintable(parser.value(networkOption)));
+            if (screenshot)
+                QApplication::exit(1);
+        },
+        Qt::SingleShotConnection);
 
-    if (parser.isSet(screenshotOption)) {
+    if (screenshot) {
+        // The picture is taken once the selected task's DAG layout has arrived.
         const QString file = parser.value(screenshotOption);
-        QTimer::singleShot(300, &window, [&] {
-            const bool saved = window.grab().save(file, "PNG");
-            if (!saved)
-                std::fprintf(stderr, "tunescope: cannot write %s\n", qPrintable(file));
-            QApplication::exit(saved ? 0 : 1);
+        QObject::connect(
+            window.dagView(), &ts::widgets::DagView::layoutFinished, &window,
+            [&](bool laidOut) {
+                const bool saved = laidOut && window.grab().save(file, "PNG");
+                if (!laidOut)
+                    std::fprintf(stderr, "tunescope: %s\n", qPrintable(window.dagView()->title()));
+                else if (!saved)
+                    std::fprintf(stderr, "tunescope: cannot write %s\n", qPrintable(file));
+                QApplication::exit(saved ? 0 : 1);
+            },
+            Qt::SingleShotConnection);
+        QTimer::singleShot(60000, &window, [] {
+            std::fprintf(stderr, "tunescope: the DAG was not laid out within a minute\n");
+            QApplication::exit(1);
         });
     }
     return QApplication::exec();

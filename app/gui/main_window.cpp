@@ -1,100 +1,99 @@
 #include "app/gui/main_window.h"
 
-#include "core/graph/task_report.h"
+#include "app/gui/explorer_view.h"
+#include "app/gui/settings_keys.h"
+#include "app/gui/view_registry.h"
+#include "core/support/assert.h"
 #include "widgets/dag_view.h"
-#include "widgets/network_task_model.h"
+#include "widgets/models/network_task_model.h"
+#include "widgets/selection_context.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
-#include <QComboBox>
 #include <QDockWidget>
-#include <QFormLayout>
-#include <QHeaderView>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QSettings>
-#include <QSpinBox>
 #include <QStatusBar>
 #include <QToolBar>
 #include <QTreeView>
-#include <QVBoxLayout>
 
 namespace ts::app {
 
+namespace {
+    Qt::DockWidgetArea dockArea(ViewArea area)
+    {
+        switch (area) {
+        case ViewArea::Left:
+            return Qt::LeftDockWidgetArea;
+        case ViewArea::Right:
+            return Qt::RightDockWidgetArea;
+        case ViewArea::Bottom:
+            return Qt::BottomDockWidgetArea;
+        case ViewArea::Central:
+            break;
+        }
+        TS_ASSERT(false) << "the central view is not docked";
+        return Qt::NoDockWidgetArea;
+    }
+} // namespace
+
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
-    , m_model(new widgets::NetworkTaskModel(this))
-    , m_dagView(new widgets::DagView(this))
+    , m_selection(new widgets::SelectionContext(this))
 {
     setWindowTitle(tr("TuneScope"));
     setObjectName(QStringLiteral("MainWindow"));
-    setCentralWidget(m_dagView);
-    m_dagView->clearDag(tr("Select a task in the explorer to see its compute DAG."));
     m_fileMenu = menuBar()->addMenu(tr("&File"));
     m_viewMenu = menuBar()->addMenu(tr("&View"));
-    createDocks();
+    createViews();
     createActions();
     m_status = new QLabel(this);
     statusBar()->addWidget(m_status, 1);
+    connect(m_selection, &widgets::SelectionContext::taskChanged, this, &MainWindow::onTaskChanged);
+    connect(explorerView(), &ExplorerView::ready, this, &MainWindow::explorerReady);
     restoreSettings();
 }
 
 MainWindow::~MainWindow() = default;
 
-void MainWindow::createDocks()
+void MainWindow::createViews()
 {
-    auto* explorerDock = new QDockWidget(tr("Explorer"), this);
-    explorerDock->setObjectName(QStringLiteral("ExplorerDock"));
-    auto* panel = new QWidget(explorerDock);
-    auto* layout = new QVBoxLayout(panel);
-    layout->setContentsMargins(4, 4, 4, 4);
-    auto* form = new QFormLayout;
-    m_batch = new QSpinBox(panel);
-    m_batch->setRange(1, 4096);
-    m_batch->setValue(1);
-    m_layout = new QComboBox(panel);
-    m_layout->addItem(QStringLiteral("NCHW"));
-    m_layout->addItem(QStringLiteral("NHWC"));
-    form->addRow(tr("Batch"), m_batch);
-    form->addRow(tr("Layout"), m_layout);
-    layout->addLayout(form);
-    m_explorer = new QTreeView(panel);
-    m_explorer->setObjectName(QStringLiteral("Explorer"));
-    m_explorer->setModel(m_model);
-    m_explorer->setUniformRowHeights(true);
-    m_explorer->setAlternatingRowColors(true);
-    m_explorer->header()->setSectionResizeMode(widgets::NetworkTaskModel::NameColumn, QHeaderView::Stretch);
-    m_explorer->header()->setSectionResizeMode(widgets::NetworkTaskModel::GflopColumn, QHeaderView::ResizeToContents);
-    m_explorer->header()->setSectionResizeMode(widgets::NetworkTaskModel::WeightColumn, QHeaderView::ResizeToContents);
-    m_explorer->header()->setStretchLastSection(false);
-    layout->addWidget(m_explorer);
-    explorerDock->setWidget(panel);
-    addDockWidget(Qt::LeftDockWidgetArea, explorerDock);
-
-    auto* detailsDock = new QDockWidget(tr("Task details"), this);
-    detailsDock->setObjectName(QStringLiteral("DetailsDock"));
-    m_details = new QPlainTextEdit(detailsDock);
-    m_details->setReadOnly(true);
-    m_details->setLineWrapMode(QPlainTextEdit::NoWrap);
-    QFont mono(QStringLiteral("monospace"));
-    mono.setStyleHint(QFont::Monospace);
-    m_details->setFont(mono);
-    detailsDock->setWidget(m_details);
-    addDockWidget(Qt::BottomDockWidgetArea, detailsDock);
-    resizeDocks({ explorerDock }, { 430 }, Qt::Horizontal);
-    resizeDocks({ detailsDock }, { 170 }, Qt::Vertical);
-
-    connect(m_explorer->selectionModel(), &QItemSelectionModel::currentChanged, this,
-        [this](const QModelIndex& current) { onCurrentChanged(current); });
-    connect(m_batch, &QSpinBox::editingFinished, this, [this] { onConfigurationChanged(); });
-    connect(m_layout, &QComboBox::currentIndexChanged, this, [this] { onConfigurationChanged(); });
-
-    m_viewMenu->addAction(explorerDock->toggleViewAction());
-    m_viewMenu->addAction(detailsDock->toggleViewAction());
+    QList<QDockWidget*> sideDocks;
+    QList<int> sideSizes;
+    QList<QDockWidget*> bottomDocks;
+    QList<int> bottomSizes;
+    QList<QAction*> dockToggles;
+    for (const ViewInfo& info : viewRegistry()) {
+        const QString id = QString::fromLatin1(info.id);
+        const QString title = QCoreApplication::translate("ts::app::MainWindow", info.title);
+        if (info.area == ViewArea::Central) {
+            TS_ASSERT(!centralWidget()) << "two central views: " << info.id;
+            QWidget* view = info.create(*m_selection, this);
+            view->setObjectName(id);
+            setCentralWidget(view);
+            m_views.insert(id, view);
+            continue;
+        }
+        auto* dock = new QDockWidget(title, this);
+        dock->setObjectName(id);
+        QWidget* view = info.create(*m_selection, dock);
+        dock->setWidget(view);
+        addDockWidget(dockArea(info.area), dock);
+        m_views.insert(id, view);
+        dockToggles.append(dock->toggleViewAction());
+        (info.area == ViewArea::Bottom ? bottomDocks : sideDocks).append(dock);
+        (info.area == ViewArea::Bottom ? bottomSizes : sideSizes).append(info.initialSize);
+    }
+    TS_ASSERT(centralWidget()) << "the view registry has no central view";
+    resizeDocks(sideDocks, sideSizes, Qt::Horizontal);
+    resizeDocks(bottomDocks, bottomSizes, Qt::Vertical);
+    m_viewMenu->addActions(dockToggles);
     m_viewMenu->addSeparator();
+    centralWidget()->setFocus(); // not the first dock's first field
 }
 
 void MainWindow::createActions()
@@ -102,20 +101,13 @@ void MainWindow::createActions()
     QAction* quit = m_fileMenu->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
 
+    // Each view's own commands, in registry order.
     auto* toolbar = addToolBar(tr("View"));
     toolbar->setObjectName(QStringLiteral("ViewToolBar"));
-    QAction* zoomIn = new QAction(tr("Zoom &In"), this);
-    zoomIn->setShortcut(QKeySequence::ZoomIn);
-    connect(zoomIn, &QAction::triggered, m_dagView, &widgets::DagView::zoomIn);
-    QAction* zoomOut = new QAction(tr("Zoom &Out"), this);
-    zoomOut->setShortcut(QKeySequence::ZoomOut);
-    connect(zoomOut, &QAction::triggered, m_dagView, &widgets::DagView::zoomOut);
-    QAction* fit = new QAction(tr("&Fit DAG"), this);
-    fit->setShortcut(Qt::CTRL | Qt::Key_0);
-    connect(fit, &QAction::triggered, m_dagView, &widgets::DagView::fitAll);
-    for (QAction* action : { zoomIn, zoomOut, fit }) {
-        toolbar->addAction(action);
-        m_viewMenu->addAction(action);
+    for (const ViewInfo& info : viewRegistry()) {
+        const QList<QAction*> actions = m_views.value(QString::fromLatin1(info.id))->actions();
+        toolbar->addActions(actions);
+        m_viewMenu->addActions(actions);
     }
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
@@ -125,45 +117,39 @@ void MainWindow::createActions()
     });
 }
 
-void MainWindow::onConfigurationChanged()
+ExplorerView* MainWindow::explorerView() const
 {
-    const ops::Layout layout = m_layout->currentIndex() == 0 ? ops::Layout::NCHW : ops::Layout::NHWC;
-    const QString network = m_model->networkNameAt(m_explorer->currentIndex());
-    const graph::Task* task = m_model->taskAt(m_explorer->currentIndex());
-    const int taskId = task ? task->id : -1;
-    m_model->setConfiguration(m_batch->value(), layout);
-    if (!network.isEmpty() && taskId >= 0)
-        selectTask(network, taskId);
-    else
-        m_dagView->clearDag(tr("Select a task in the explorer to see its compute DAG."));
+    auto* explorer = qobject_cast<ExplorerView*>(view(QStringLiteral("ExplorerDock")));
+    TS_ASSERT(explorer) << "the view registry has no explorer";
+    return explorer;
 }
 
-bool MainWindow::selectTask(const QString& network, int taskId)
+widgets::DagView* MainWindow::dagView() const
 {
-    const QModelIndex parent = m_model->networkIndex(network);
-    if (!parent.isValid())
-        return false;
-    m_explorer->expand(parent);
-    const QModelIndex task = m_model->index(taskId, 0, parent);
-    if (!task.isValid())
-        return false;
-    m_explorer->setCurrentIndex(task);
-    m_explorer->scrollTo(task);
-    return true;
+    return qobject_cast<widgets::DagView*>(view(QStringLiteral("DagView")));
 }
 
-void MainWindow::onCurrentChanged(const QModelIndex& current)
+QPlainTextEdit* MainWindow::detailsView() const
 {
-    const graph::Task* task = m_model->taskAt(current);
+    return qobject_cast<QPlainTextEdit*>(view(QStringLiteral("DetailsDock")));
+}
+
+models::NetworkTaskModel* MainWindow::taskModel() const { return explorerView()->model(); }
+
+QTreeView* MainWindow::explorer() const { return explorerView()->treeView(); }
+
+bool MainWindow::isExplorerReady() const { return !explorerView()->isLoading(); }
+
+bool MainWindow::selectTask(const QString& network, int taskId) { return explorerView()->selectTask(network, taskId); }
+
+void MainWindow::onTaskChanged()
+{
+    const auto& task = m_selection->task();
     if (!task) {
-        const QString error = m_model->errorAt(current);
-        m_details->setPlainText(error);
+        m_status->clear();
         return;
     }
-    const QString network = m_model->networkNameAt(current);
-    m_dagView->setDag(
-        task->dag, tr("%1 — task %2: %3").arg(network).arg(task->id).arg(QString::fromStdString(task->name)));
-    m_details->setPlainText(QString::fromStdString(graph::formatTaskDag(*task)));
+    const QString network = m_selection->networkName();
     m_status->setText(tr("%1, task %2: %3 ops, %4 GFLOP, weight %5, key %6")
                           .arg(network)
                           .arg(task->id)
@@ -172,22 +158,22 @@ void MainWindow::onCurrentChanged(const QModelIndex& current)
                           .arg(task->weight)
                           .arg(QString::fromStdString(task->dag.workloadKey())));
     QSettings settings;
-    settings.setValue(QStringLiteral("explorer/network"), network);
-    settings.setValue(QStringLiteral("explorer/task"), task->id);
+    settings.setValue(settings::kExplorerNetwork, network);
+    settings.setValue(settings::kExplorerTask, task->id);
 }
 
 void MainWindow::restoreSettings()
 {
     QSettings settings;
-    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
-    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    restoreGeometry(settings.value(settings::kWindowGeometry).toByteArray());
+    restoreState(settings.value(settings::kWindowState).toByteArray());
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
     QSettings settings;
-    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
-    settings.setValue(QStringLiteral("window/state"), saveState());
+    settings.setValue(settings::kWindowGeometry, saveGeometry());
+    settings.setValue(settings::kWindowState, saveState());
     event->accept();
 }
 

@@ -1,23 +1,29 @@
-// The workbench's main window: the network/task explorer (dock), the DAG view of the selected task
-// (centre) and the task's details (dock). Window geometry, dock layout and the last selection are kept in
-// QSettings.
+// The workbench's main window. It owns the SelectionContext, builds the views listed in view_registry.h
+// (the explorer and details docks around the central DAG view), lists each view's actions under View and
+// in the toolbar, shows the selected task in the status bar, and keeps window geometry, dock layout and the
+// last selection in QSettings (keys in settings_keys.h).
 #pragma once
 
+#include <QHash>
 #include <QMainWindow>
 
-class QComboBox;
 class QLabel;
 class QMenu;
 class QPlainTextEdit;
-class QSpinBox;
 class QTreeView;
+
+namespace ts::models {
+class NetworkTaskModel;
+} // namespace ts::models
 
 namespace ts::widgets {
 class DagView;
-class NetworkTaskModel;
+class SelectionContext;
 } // namespace ts::widgets
 
 namespace ts::app {
+
+class ExplorerView;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -25,29 +31,35 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    // Expands `network` and selects task `taskId` (the demo opens ResNet-18's first task).
+    // Expands `network` and selects task `taskId` (the demo opens ResNet-18's first task). False if the
+    // explorer has no such task, or has not loaded yet (wait for explorerReady()).
     bool selectTask(const QString& network, int taskId);
+    bool isExplorerReady() const;
 
-    widgets::DagView* dagView() const { return m_dagView; }
-    widgets::NetworkTaskModel* taskModel() const { return m_model; }
-    QTreeView* explorer() const { return m_explorer; }
+    widgets::SelectionContext* selection() const { return m_selection; }
+    // The view built from the registry entry `id`, or null.
+    QWidget* view(const QString& id) const { return m_views.value(id); }
+    widgets::DagView* dagView() const;
+    QPlainTextEdit* detailsView() const;
+    models::NetworkTaskModel* taskModel() const;
+    QTreeView* explorer() const;
+
+Q_SIGNALS:
+    // The explorer shows a freshly loaded catalog (at start, and after each change of batch or layout).
+    void explorerReady();
 
 protected:
     void closeEvent(QCloseEvent* event) override;
 
 private:
+    void createViews();
     void createActions();
-    void createDocks();
-    void onCurrentChanged(const QModelIndex& current);
-    void onConfigurationChanged();
+    void onTaskChanged();
     void restoreSettings();
+    ExplorerView* explorerView() const;
 
-    widgets::NetworkTaskModel* m_model;
-    widgets::DagView* m_dagView;
-    QTreeView* m_explorer = nullptr;
-    QPlainTextEdit* m_details = nullptr;
-    QSpinBox* m_batch = nullptr;
-    QComboBox* m_layout = nullptr;
+    widgets::SelectionContext* m_selection;
+    QHash<QString, QWidget*> m_views;
     QLabel* m_status = nullptr;
     QMenu* m_fileMenu = nullptr;
     QMenu* m_viewMenu = nullptr;

@@ -1,9 +1,9 @@
-#include "widgets/network_task_model.h"
+#include "widgets/models/network_task_model.h"
 
-#include "core/graph/model_zoo.h"
+#include "core/support/assert.h"
 #include "core/support/strings.h"
 
-namespace ts::widgets {
+namespace ts::models {
 
 namespace {
     // internalId 0 marks a network row; a task row stores its network's row + 1.
@@ -12,76 +12,104 @@ namespace {
 
 NetworkTaskModel::NetworkTaskModel(QObject* parent)
     : QAbstractItemModel(parent)
+    , m_catalog(std::make_shared<const NetworkCatalog>())
+    , m_loader(this)
 {
-    rebuild();
-}
-
-void NetworkTaskModel::rebuild()
-{
-    m_networks.clear();
-    for (const graph::NetworkInfo& info : graph::networks()) {
-        if (!info.imageLayouts && m_layout != ops::Layout::NCHW)
-            continue;
-        Network network { QString::fromStdString(info.name), QString::fromStdString(info.description), {}, {} };
-        auto graph = graph::buildNetwork(info.name, m_batch, m_layout);
-        Expected<graph::TaskSet> tasks = graph ? graph::extractTasks(*graph) : Expected<graph::TaskSet>(graph.error());
-        if (tasks)
-            network.tasks = std::move(*tasks);
-        else
-            network.error = QString::fromStdString(tasks.error().message);
-        m_networks.push_back(std::move(network));
-    }
+    startLoading();
 }
 
 void NetworkTaskModel::setConfiguration(int64_t batch, ops::Layout layout)
 {
     if (batch == m_batch && layout == m_layout)
         return;
-    beginResetModel();
     m_batch = batch;
     m_layout = layout;
-    rebuild();
+    startLoading();
+}
+
+void NetworkTaskModel::startLoading()
+{
+    const bool wasLoading = isLoading();
+    m_loader.start(
+        [batch = m_batch, layout = m_layout](session::JobContext& context) -> Expected<NetworkCatalog> {
+            return buildNetworkCatalog(batch, layout, context.stopToken());
+        },
+        [this](Expected<NetworkCatalog> catalog) {
+            // buildNetworkCatalog reports failures per network; an error here is a job that threw.
+            TS_ASSERT(catalog) << catalog.error().toString();
+            show(std::move(*catalog));
+            Q_EMIT loadingChanged(false);
+        });
+    if (!wasLoading)
+        Q_EMIT loadingChanged(true);
+}
+
+void NetworkTaskModel::setCatalog(NetworkCatalog catalog)
+{
+    const bool wasLoading = isLoading();
+    m_loader.cancel();
+    show(std::move(catalog));
+    if (wasLoading)
+        Q_EMIT loadingChanged(false);
+}
+
+void NetworkTaskModel::show(NetworkCatalog catalog)
+{
+    m_batch = catalog.batch;
+    m_layout = catalog.layout;
+    beginResetModel();
+    m_catalog = std::make_shared<const NetworkCatalog>(std::move(catalog));
     endResetModel();
 }
 
 QModelIndex NetworkTaskModel::networkIndex(const QString& name) const
 {
-    for (size_t i = 0; i < m_networks.size(); ++i)
-        if (m_networks[i].name == name)
+    for (size_t i = 0; i < m_catalog->networks.size(); ++i)
+        if (QString::fromStdString(m_catalog->networks[i].name) == name)
             return index(static_cast<int>(i), 0);
     return {};
 }
 
-NetworkTaskModel::Network* NetworkTaskModel::networkOf(const QModelIndex& taskIndex) const
+const NetworkEntry* NetworkTaskModel::entryOf(const QModelIndex& index) const
 {
-    if (!taskIndex.isValid() || taskIndex.internalId() == kNetworkRow)
+    if (!index.isValid())
         return nullptr;
-    return const_cast<Network*>(&m_networks[taskIndex.internalId() - 1]);
+    const size_t row = index.internalId() == kNetworkRow ? static_cast<size_t>(index.row()) : index.internalId() - 1;
+    return &m_catalog->networks[row];
 }
 
 const graph::Task* NetworkTaskModel::taskAt(const QModelIndex& index) const
 {
-    const Network* network = networkOf(index);
-    if (!network || !network->tasks || index.row() >= static_cast<int>(network->tasks->tasks.size()))
+    if (!index.isValid() || index.internalId() == kNetworkRow)
+        return nullptr;
+    const NetworkEntry* network = entryOf(index);
+    if (!network->tasks || index.row() >= static_cast<int>(network->tasks->tasks.size()))
         return nullptr;
     return &network->tasks->tasks[static_cast<size_t>(index.row())];
 }
 
+std::shared_ptr<const graph::Task> NetworkTaskModel::taskHandleAt(const QModelIndex& index) const
+{
+    const graph::Task* task = taskAt(index);
+    return task ? std::shared_ptr<const graph::Task>(m_catalog, task) : nullptr;
+}
+
+std::shared_ptr<const NetworkEntry> NetworkTaskModel::networkAt(const QModelIndex& index) const
+{
+    const NetworkEntry* network = entryOf(index);
+    return network ? std::shared_ptr<const NetworkEntry>(m_catalog, network) : nullptr;
+}
+
 QString NetworkTaskModel::networkNameAt(const QModelIndex& index) const
 {
-    if (!index.isValid())
-        return {};
-    if (index.internalId() == kNetworkRow)
-        return m_networks[static_cast<size_t>(index.row())].name;
-    return networkOf(index)->name;
+    const NetworkEntry* network = entryOf(index);
+    return network ? QString::fromStdString(network->name) : QString();
 }
 
 QString NetworkTaskModel::errorAt(const QModelIndex& index) const
 {
-    if (!index.isValid())
-        return {};
-    const size_t row = index.internalId() == kNetworkRow ? static_cast<size_t>(index.row()) : index.internalId() - 1;
-    return m_networks[row].error;
+    const NetworkEntry* network = entryOf(index);
+    return network ? QString::fromStdString(network->error) : QString();
 }
 
 QModelIndex NetworkTaskModel::index(int row, int column, const QModelIndex& parent) const
@@ -89,10 +117,11 @@ QModelIndex NetworkTaskModel::index(int row, int column, const QModelIndex& pare
     if (row < 0 || column < 0 || column >= ColumnCount)
         return {};
     if (!parent.isValid())
-        return row < static_cast<int>(m_networks.size()) ? createIndex(row, column, kNetworkRow) : QModelIndex();
+        return row < static_cast<int>(m_catalog->networks.size()) ? createIndex(row, column, kNetworkRow)
+                                                                  : QModelIndex();
     if (parent.internalId() != kNetworkRow || parent.column() != 0)
         return {};
-    const Network& network = m_networks[static_cast<size_t>(parent.row())];
+    const NetworkEntry& network = m_catalog->networks[static_cast<size_t>(parent.row())];
     if (!network.tasks || row >= static_cast<int>(network.tasks->tasks.size()))
         return {};
     return createIndex(row, column, static_cast<quintptr>(parent.row()) + 1);
@@ -108,10 +137,10 @@ QModelIndex NetworkTaskModel::parent(const QModelIndex& child) const
 int NetworkTaskModel::rowCount(const QModelIndex& parent) const
 {
     if (!parent.isValid())
-        return static_cast<int>(m_networks.size());
+        return static_cast<int>(m_catalog->networks.size());
     if (parent.internalId() != kNetworkRow || parent.column() != 0)
         return 0;
-    const Network& network = m_networks[static_cast<size_t>(parent.row())];
+    const NetworkEntry& network = m_catalog->networks[static_cast<size_t>(parent.row())];
     return network.tasks ? static_cast<int>(network.tasks->tasks.size()) : 0;
 }
 
@@ -124,11 +153,11 @@ QVariant NetworkTaskModel::data(const QModelIndex& index, int role) const
     if (!index.isValid())
         return {};
     if (index.internalId() == kNetworkRow) {
-        const Network& network = m_networks[static_cast<size_t>(index.row())];
+        const NetworkEntry& network = m_catalog->networks[static_cast<size_t>(index.row())];
         if (role == Qt::DisplayRole) {
             switch (index.column()) {
             case NameColumn:
-                return network.name;
+                return QString::fromStdString(network.name);
             case GflopColumn:
                 return network.tasks
                     ? QVariant(QString::fromStdString(formatFixed(network.tasks->totalFlops() / 1e9, 2)))
@@ -138,7 +167,7 @@ QVariant NetworkTaskModel::data(const QModelIndex& index, int role) const
             }
         }
         if (role == Qt::ToolTipRole)
-            return network.error.isEmpty() ? network.description : network.error;
+            return QString::fromStdString(network.error.empty() ? network.description : network.error);
         return {};
     }
     const graph::Task* task = taskAt(index);
@@ -176,4 +205,4 @@ QVariant NetworkTaskModel::headerData(int section, Qt::Orientation orientation, 
     return {};
 }
 
-} // namespace ts::widgets
+} // namespace ts::models
