@@ -74,20 +74,29 @@ struct ReorderStep {
     bool operator==(const ReorderStep&) const = default;
 };
 
+// One length of a split: std::nullopt while it is not chosen yet (a sketch; TVM's Optional<Integer>).
+using SplitLength = std::optional<int64_t>;
+
 // Splits iterator x into lengths.size() + 1 iterators x.0 (outermost) .. x.n. innerToOuter: lengths are the
 // extents of x.1 .. x.n and x.0 gets the rest (TVM's split by factor); otherwise lengths are x.0 .. x.n-1
 // and x.n gets the rest (split by nparts). extent is the iterator's extent when the step was made.
+// A sketch leaves lengths unfilled (Ansor's multi-level tiling); the iterators they size, and the rest, have
+// unknown extents until State::withSplitLengths fills them. A state with unfilled splits does not lower.
 struct SplitStep {
     static constexpr const char* kCode = "SP";
     int stageId = 0;
     int iterId = 0;
     std::optional<int64_t> extent;
-    std::vector<int64_t> lengths;
+    std::vector<SplitLength> lengths;
     bool innerToOuter = true;
     bool operator==(const SplitStep&) const = default;
+
+    // Every length chosen.
+    bool filled() const;
 };
 
-// Splits like an earlier SplitStep: its first nSplit - 1 lengths, then the product of the rest.
+// Splits like an earlier SplitStep: its first nSplit - 1 lengths, then the product of the rest (unfilled if
+// any of them is).
 struct FollowSplitStep {
     static constexpr const char* kCode = "FSP";
     int stageId = 0;
@@ -98,7 +107,8 @@ struct FollowSplitStep {
 };
 
 // Splits by one length: the product of lengths[level] of several earlier SplitSteps (the tile of an
-// iterator that was fused from theirs). factorOrNparts: split by factor (true) or by nparts.
+// iterator that was fused from theirs; unfilled if any of them is). factorOrNparts: split by factor (true)
+// or by nparts.
 struct FollowFusedSplitStep {
     static constexpr const char* kCode = "FFSP";
     int stageId = 0;
@@ -172,6 +182,8 @@ using Step = std::variant<AnnotationStep, FuseStep, PragmaStep, ReorderStep, Spl
     CacheWriteStep, RfactorStep>;
 
 const char* stepCode(const Step& step);
+// "2, ?, 4": the lengths of a split, "?" where unfilled.
+std::string toString(const std::vector<SplitLength>& lengths);
 int stepStageId(const Step& step);
 
 } // namespace ts::sched
