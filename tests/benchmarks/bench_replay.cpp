@@ -66,6 +66,16 @@ const ir::ComputeDAG& dag()
     return kDag;
 }
 
+// The sketch the schedule fills: every split length unfilled (Ansor's multi-level tiling).
+std::vector<Step> conv2dLayerSketch()
+{
+    std::vector<Step> steps = conv2dLayerSteps();
+    for (Step& step : steps)
+        if (auto* split = std::get_if<SplitStep>(&step))
+            split->lengths.assign(split->lengths.size(), std::nullopt);
+    return steps;
+}
+
 State replayOrDie(const std::vector<Step>& steps)
 {
     auto state = State::replay(dag(), steps);
@@ -121,5 +131,33 @@ static void fillSplitByReplay(benchmark::State& bench)
     }
 }
 BENCHMARK(fillSplitByReplay)->Unit(benchmark::kMicrosecond);
+
+// The same through State::withSplitLengths, on the sketch (every split length unfilled): one split, then all
+// seven at once (InitFillTileSize).
+static void fillOneSplitOfSketch(benchmark::State& bench)
+{
+    const State sketch = replayOrDie(conv2dLayerSketch());
+    for (auto _ : bench)
+        benchmark::DoNotOptimize(sketch.withSplitLengths(6, { 2, 1, 7 })->numStages());
+}
+BENCHMARK(fillOneSplitOfSketch)->Unit(benchmark::kMicrosecond);
+
+static void fillAllSplitsOfSketch(benchmark::State& bench)
+{
+    const State sketch = replayOrDie(conv2dLayerSketch());
+    std::vector<SplitFill> fills;
+    const std::vector<Step> filled = conv2dLayerSteps();
+    for (size_t i = 0; i < filled.size(); ++i) {
+        if (const auto* split = std::get_if<SplitStep>(&filled[i])) {
+            SplitFill fill { static_cast<int>(i), {} };
+            for (const SplitLength& length : split->lengths)
+                fill.lengths.push_back(*length);
+            fills.push_back(fill);
+        }
+    }
+    for (auto _ : bench)
+        benchmark::DoNotOptimize(sketch.withSplitLengths(fills)->numStages());
+}
+BENCHMARK(fillAllSplitsOfSketch)->Unit(benchmark::kMicrosecond);
 
 BENCHMARK_MAIN();
