@@ -9,7 +9,8 @@
 //   1. a struct here with its fields, kCode (the two- or three-letter JSON code) and operator==;
 //   2. add it to the Step variant (the variant's order is free; codes identify kinds in JSON);
 //   3. State::apply: a case in state_steps.cpp (loop steps) or state_dag_steps.cpp (steps that change the
-//      compute location or the DAG), checking every precondition with a clear error;
+//      compute location or the DAG), checking every precondition with a clear error before changing
+//      anything, reading through m_state.stage() and writing through m_state.mutableStage() (copy on write);
 //   4. step_json.cpp: encode and parse; step_printer.cpp: print as a schedule call;
 //   5. lowering (core/lower) if the step changes more than iterators; a round-trip test in schedule_test.
 #pragma once
