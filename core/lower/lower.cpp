@@ -4,6 +4,7 @@ namespace ts::lower {
 
 Expected<LoweredFunc> lower(const sched::State& state, const LowerOptions& options)
 {
+    TS_CHECK(state.checkFilled()); // a sketch (unfilled split lengths) has no loops to lower yet
     TS_TRY(LoweredFunc func, scheduleOps(state));
     func.name = options.functionName;
     auto after = [&](const char* pass) {
@@ -26,6 +27,7 @@ Expected<LoweredFunc> lower(const sched::State& state, const LowerOptions& optio
 
 Expected<sched::State> inferBound(const sched::State& state)
 {
+    TS_CHECK(state.checkFilled());
     std::vector<std::vector<int64_t>> extents;
     TS_CHECK(scheduleOps(state, &extents));
     sched::State out = state;

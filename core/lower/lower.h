@@ -25,7 +25,7 @@ struct LowerOptions {
 };
 
 // Errors (InvalidArgument / Unsupported) name the stage and why: a GPU annotation on a CPU target, a
-// stage computed at one stage but read by another.
+// stage computed at one stage but read by another, a sketch whose split lengths are not filled yet.
 Expected<LoweredFunc> lower(const sched::State& state, const LowerOptions& options = {});
 
 // The state with every iterator's extent as bound inference finds it (what Ansor's InferBound returns).

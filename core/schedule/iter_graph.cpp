@@ -14,14 +14,17 @@ std::vector<int64_t> passDownExtents(const Stage& stage, const std::vector<int64
     for (const IterRelation& r : stage.relations) {
         if (r.kind == IterRelation::Kind::Split) {
             const int64_t parent = extents[static_cast<size_t>(r.parent)];
-            const int64_t fixed = std::min(parent, r.factor);
-            const int64_t ceiling = (parent + r.factor - 1) / r.factor;
+            const bool known = parent >= 0 && r.factor;
+            const int64_t fixed = known ? std::min(parent, *r.factor) : -1;
+            const int64_t ceiling = known ? (parent + *r.factor - 1) / *r.factor : -1;
             extents[static_cast<size_t>(r.inner)] = r.byFactor ? fixed : ceiling;
             extents[static_cast<size_t>(r.outer)] = r.byFactor ? ceiling : fixed;
         } else {
             int64_t product = 1;
-            for (int node : r.fused)
-                product *= extents[static_cast<size_t>(node)];
+            for (int node : r.fused) {
+                const int64_t extent = extents[static_cast<size_t>(node)];
+                product = product >= 0 && extent >= 0 ? product * extent : -1;
+            }
             extents[static_cast<size_t>(r.result)] = product;
         }
     }
@@ -36,7 +39,8 @@ void passUpValues(const Stage& stage, const std::vector<int64_t>& extents, std::
             const ir::Expr& outer = values[static_cast<size_t>(r->outer)];
             const ir::Expr& inner = values[static_cast<size_t>(r->inner)];
             TS_ASSERT(outer.defined() && inner.defined()) << "split of " << stage.nodes[size_t(r->parent)].name;
-            const int64_t step = r->byFactor ? r->factor : extents[static_cast<size_t>(r->inner)];
+            TS_ASSERT(r->factor) << "unfilled split of " << stage.nodes[size_t(r->parent)].name;
+            const int64_t step = r->byFactor ? *r->factor : extents[static_cast<size_t>(r->inner)];
             values[static_cast<size_t>(r->parent)] = outer * ir::intImm(step) + inner;
         } else {
             const ir::Expr fused = values[static_cast<size_t>(r->result)];

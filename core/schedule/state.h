@@ -2,8 +2,17 @@
 // how its iterators derive from the op's axes.
 //
 // As in TVM's auto_scheduler, the State is lightweight and separate from the DAG: it is rebuilt by replaying
-// its steps (State::replay) and never edited except through apply(). Steps that add stages (cache_read,
-// cache_write, rfactor) rebuild the affected ops, keeping the axis vars that iterators refer to.
+// its steps (State::replay) and never edited except through apply() and withSplitLengths(). Steps that add
+// stages (cache_read, cache_write, rfactor) rebuild the affected ops, keeping the axis vars that iterators
+// refer to.
+//
+// Copy on write: the stages, the step history and the DAG tensors are shared between copies of a State;
+// apply() copies only the list of stage pointers and the stages a step changes (as TVM's StateNode does), so
+// copying a State costs a few reference counts and replay is linear in the number of steps.
+//
+// Sketches: a state whose splits have unfilled lengths (SplitStep) replays and prints ("(0,?)" for the
+// extents they leave unknown) but does not lower (checkFilled); withSplitLengths fills them by editing the
+// history and replaying it (Ansor's InitFillTileSize).
 //
 // Iterator graph: each stage keeps TVM's split/fuse relations. Nodes 0 .. axes-1 are the op's spatial axes,
 // then its reduce axes; a multi-length split is a chain of binary splits (by factor or by nparts) whose
@@ -15,6 +24,7 @@
 #include "core/schedule/step.h"
 #include "core/support/error.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -25,7 +35,7 @@ enum class ComputeAtKind { Root, Inlined, Iter };
 
 struct Iterator {
     std::string name;
-    int64_t extent = -1; // -1: unknown (after compute_at, until bound inference)
+    int64_t extent = -1; // -1: unknown (after compute_at, until bound inference; below an unfilled split)
     IteratorKind kind = IteratorKind::Spatial;
     Annotation annotation = Annotation::None;
     int node = -1; // in the stage's iterator graph
@@ -35,7 +45,7 @@ struct Iterator {
 struct IterNode {
     std::string name;
     IteratorKind kind = IteratorKind::Spatial;
-    int64_t extent = 1; // with the op's full axis extents
+    int64_t extent = 1; // with the op's full axis extents; -1 below an unfilled split length
 };
 
 struct IterRelation {
@@ -45,7 +55,7 @@ struct IterRelation {
     int parent = -1;
     int outer = -1;
     int inner = -1;
-    int64_t factor = 1;
+    SplitLength factor = 1; // std::nullopt: an unfilled length (a sketch)
     bool byFactor = true;
     // Fuse: fused (outer to inner) -> result.
     std::vector<int> fused;
@@ -73,6 +83,12 @@ struct Stage {
     int numRootNodes() const { return static_cast<int>(op->axes().size() + op->reduceAxes().size()); }
 };
 
+// A fill for State::withSplitLengths: the index of a split step in the history and its new lengths.
+struct SplitFill {
+    int stepIndex = 0;
+    std::vector<int64_t> lengths;
+};
+
 class State {
 public:
     // One stage per op of the DAG, iterators = the op's spatial then reduce axes.
@@ -85,10 +101,24 @@ public:
     // it was.
     Expected<void> apply(const Step& step);
 
-    const std::vector<Stage>& stages() const { return m_stages; }
-    const Stage& stage(int id) const { return m_stages.at(static_cast<size_t>(id)); }
-    int numStages() const { return static_cast<int>(m_stages.size()); }
-    const std::vector<Step>& steps() const { return m_steps; }
+    // Sketches. The index of the first split step with an unfilled length, or -1 when every split is filled.
+    int firstUnfilledSplit() const;
+    // Nothing when every split is filled; otherwise an InvalidArgument error naming the first unfilled one:
+    // "step 3 (SP): stage 2 (matmul): split length 1 of 3 is not filled ([?, 1, 4]); fill the sketch before
+    // lowering" (lengths counted from 1; the stage id as in the step, its name as now).
+    Expected<void> checkFilled() const;
+    // The state with split step `stepIndex` given `lengths` (each >= 1, as many as the step has), its history
+    // replayed from the initial state. Filled or not before, as Ansor's InitFillTileSize and tile-size
+    // mutation do. Split steps after the first edited one record the extents they now see. Errors name the
+    // step: out of range, not a split, a wrong count of lengths, a length < 1, or a later step that no
+    // longer applies.
+    Expected<State> withSplitLengths(int stepIndex, std::vector<int64_t> lengths) const;
+    // Several splits at once, with one replay (every unfilled split of a sketch).
+    Expected<State> withSplitLengths(const std::vector<SplitFill>& fills) const;
+
+    const Stage& stage(int id) const { return *m_stages->at(static_cast<size_t>(id)); }
+    int numStages() const { return static_cast<int>(m_stages->size()); }
+    const std::vector<Step>& steps() const { return *m_steps; }
     // Stage id of the op named `name`, or -1.
     int stageIndex(const std::string& name) const;
     // The DAG after cache and rfactor steps (equals the original DAG without them).
@@ -97,7 +127,8 @@ public:
     std::vector<int> attachedAt(int stage, int iter) const;
 
     // Ansor's printout: "Placeholder: A, B" then each root stage's loop nest, attached stages inside their
-    // loop, "parallel i.0@j.0@ (0,128)", "matmul = ...".
+    // loop, "parallel i.0@j.0@ (0,128)", "matmul = ...". Extents unknown until bound inference print
+    // "(None)", as TVM prints them; extents unknown because of an unfilled split print "(0,?)".
     std::string toString() const;
 
     // For bound inference (core/lower): sets iterator extents.
@@ -105,9 +136,24 @@ public:
 
 private:
     friend class StepApplier;
-    std::vector<Stage> m_stages;
-    std::vector<Step> m_steps;
-    std::vector<ir::Tensor> m_dagTensors; // placeholders and outputs, current
+    using StageList = std::vector<std::shared_ptr<Stage>>;
+    // What replay starts from: the stages and tensors of the DAG, shared by every state replayed from it.
+    struct Origin {
+        std::shared_ptr<StageList> stages;
+        std::shared_ptr<std::vector<ir::Tensor>> dagTensors;
+    };
+
+    static State fromOrigin(const std::shared_ptr<const Origin>& origin);
+    // Copy on write: the parts this state is about to change, copied first if another state shares them.
+    StageList& mutableStages();
+    Stage& mutableStage(int id);
+    // The id now of the stage that was `stageId` when step `stepIndex` was applied.
+    int currentStageId(int stepIndex, int stageId) const;
+
+    std::shared_ptr<StageList> m_stages;
+    std::shared_ptr<std::vector<Step>> m_steps;
+    std::shared_ptr<std::vector<ir::Tensor>> m_dagTensors; // placeholders and outputs, current
+    std::shared_ptr<const Origin> m_origin;
 };
 
 // Convenience for code that builds schedules (tests, hand schedules, search rules): apply or abort with

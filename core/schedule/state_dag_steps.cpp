@@ -57,7 +57,7 @@ namespace {
 void StepApplier::rebuildReaders(std::map<const ir::Operation*, ir::Tensor> replaced, int fromStage)
 {
     for (int i = fromStage; i < m_state.numStages(); ++i) {
-        Stage& stage = m_state.m_stages[static_cast<size_t>(i)];
+        const Stage& stage = m_state.stage(i);
         if (stage.isPlaceholder())
             continue;
         const auto& inputs = stage.op->inputs();
@@ -65,7 +65,7 @@ void StepApplier::rebuildReaders(std::map<const ir::Operation*, ir::Tensor> repl
             continue;
         ir::Tensor rebuilt = withBody(*stage.op, replaceLoads(stage.op->body(), replaced));
         replaced[stage.op.get()] = rebuilt;
-        stage.op = rebuilt;
+        m_state.mutableStage(i).op = rebuilt;
     }
     refreshDagTensors();
 }
@@ -73,21 +73,22 @@ void StepApplier::rebuildReaders(std::map<const ir::Operation*, ir::Tensor> repl
 void StepApplier::refreshDagTensors()
 {
     std::vector<ir::Tensor> tensors;
-    for (const Stage& stage : m_state.m_stages) {
+    for (int i = 0; i < m_state.numStages(); ++i) {
+        const Stage& stage = m_state.stage(i);
         bool read = false;
-        for (const Stage& other : m_state.m_stages)
-            read = read || (!other.isPlaceholder() && reads(*other.op, stage.op.get()));
+        for (int j = 0; j < m_state.numStages() && !read; ++j)
+            read = !m_state.stage(j).isPlaceholder() && reads(*m_state.stage(j).op, stage.op.get());
         if (stage.isPlaceholder() || !read)
             tensors.push_back(stage.op);
     }
-    m_state.m_dagTensors = std::move(tensors);
+    m_state.m_dagTensors = std::make_shared<std::vector<ir::Tensor>>(std::move(tensors));
 }
 
 void StepApplier::shiftStageIds(int from, int by)
 {
-    for (Stage& stage : m_state.m_stages)
-        if (stage.computeAt == ComputeAtKind::Iter && stage.attachStage >= from)
-            stage.attachStage += by;
+    for (int i = 0; i < m_state.numStages(); ++i)
+        if (m_state.stage(i).computeAt == ComputeAtKind::Iter && m_state.stage(i).attachStage >= from)
+            m_state.mutableStage(i).attachStage += by;
 }
 
 Expected<void> StepApplier::operator()(const ComputeAtStep& step)
@@ -97,11 +98,10 @@ Expected<void> StepApplier::operator()(const ComputeAtStep& step)
     if (step.targetStageId == step.stageId)
         return fail(step.kCode, step.stageId, "cannot compute a stage at itself");
     // The target must read this stage, directly or through inlined stages.
-    const std::vector<Stage>& stages = m_state.m_stages;
     std::function<bool(int)> feeds = [&](int producer) {
         for (int i = 0; i < m_state.numStages(); ++i) {
-            const Stage& s = stages[static_cast<size_t>(i)];
-            if (s.isPlaceholder() || !reads(*s.op, stages[static_cast<size_t>(producer)].op.get()))
+            const Stage& s = m_state.stage(i);
+            if (s.isPlaceholder() || !reads(*s.op, m_state.stage(producer).op.get()))
                 continue;
             if (i == step.targetStageId || (s.computeAt == ComputeAtKind::Inlined && feeds(i)))
                 return true;
@@ -120,7 +120,7 @@ Expected<void> StepApplier::operator()(const ComputeAtStep& step)
     }
     if (m_state.stage(step.targetStageId).computeAt == ComputeAtKind::Inlined)
         return fail(step.kCode, step.stageId, "the target stage is inlined");
-    Stage& stage = m_state.m_stages[static_cast<size_t>(step.stageId)];
+    Stage& stage = m_state.mutableStage(step.stageId);
     stage.computeAt = ComputeAtKind::Iter;
     stage.attachStage = step.targetStageId;
     stage.attachIter = step.targetIterId;
@@ -132,17 +132,18 @@ Expected<void> StepApplier::operator()(const ComputeAtStep& step)
 Expected<void> StepApplier::operator()(const ComputeInlineStep& step)
 {
     TS_CHECK(checkStage(step.kCode, step.stageId));
-    Stage& stage = m_state.m_stages[static_cast<size_t>(step.stageId)];
-    if (stage.op->reducer() != ir::Reducer::None)
+    const Stage& inlined = m_state.stage(step.stageId);
+    if (inlined.op->reducer() != ir::Reducer::None)
         return fail(step.kCode, step.stageId, "cannot inline a reduction");
     bool read = false;
-    for (const Stage& other : m_state.m_stages)
-        read = read || (!other.isPlaceholder() && reads(*other.op, stage.op.get()));
+    for (int j = 0; j < m_state.numStages() && !read; ++j)
+        read = !m_state.stage(j).isPlaceholder() && reads(*m_state.stage(j).op, inlined.op.get());
     if (!read)
         return fail(step.kCode, step.stageId, "cannot inline an output");
-    for (size_t i = 0; i < stage.iters.size(); ++i)
+    for (size_t i = 0; i < inlined.iters.size(); ++i)
         if (!m_state.attachedAt(step.stageId, static_cast<int>(i)).empty())
             return fail(step.kCode, step.stageId, "cannot inline: other stages are computed at its iterators");
+    Stage& stage = m_state.mutableStage(step.stageId);
     stage.computeAt = ComputeAtKind::Inlined;
     stage.attachStage = stage.attachIter = -1;
     return {};
@@ -151,7 +152,7 @@ Expected<void> StepApplier::operator()(const ComputeInlineStep& step)
 Expected<void> StepApplier::operator()(const ComputeRootStep& step)
 {
     TS_CHECK(checkStage(step.kCode, step.stageId));
-    Stage& stage = m_state.m_stages[static_cast<size_t>(step.stageId)];
+    Stage& stage = m_state.mutableStage(step.stageId);
     stage.computeAt = ComputeAtKind::Root;
     stage.attachStage = stage.attachIter = -1;
     for (Iterator& it : stage.iters)
@@ -183,14 +184,15 @@ Expected<void> StepApplier::operator()(const CacheReadStep& step)
     // Readers read the cache; the ops after them are rebuilt to read the rebuilt readers.
     std::map<const ir::Operation*, ir::Tensor> replaced;
     for (int reader : step.readerStageIds) {
-        Stage& stage = m_state.m_stages[static_cast<size_t>(reader)];
-        ir::Tensor rebuilt = withBody(*stage.op, replaceLoads(stage.op->body(), { { source.get(), cache } }));
-        replaced[stage.op.get()] = rebuilt;
-        stage.op = rebuilt;
+        const ir::Tensor& op = m_state.stage(reader).op;
+        ir::Tensor rebuilt = withBody(*op, replaceLoads(op->body(), { { source.get(), cache } }));
+        replaced[op.get()] = rebuilt;
+        m_state.mutableStage(reader).op = rebuilt;
     }
     const int added = step.stageId + 1;
     shiftStageIds(added, 1);
-    m_state.m_stages.insert(m_state.m_stages.begin() + added, freshStage(cache));
+    State::StageList& stages = m_state.mutableStages();
+    stages.insert(stages.begin() + added, std::make_shared<Stage>(freshStage(cache)));
     rebuildReaders(std::move(replaced), added + 1);
     return {};
 }
@@ -211,8 +213,9 @@ Expected<void> StepApplier::operator()(const CacheWriteStep& step)
         = ir::computeFromParts(op.name(), op.tag(), axes, {}, ir::Reducer::None, ir::load(cache, varsOf(axes)));
     const ir::Operation* old = target.op.get();
     shiftStageIds(step.stageId, 1);
-    m_state.m_stages[static_cast<size_t>(step.stageId)] = freshStage(copy);
-    m_state.m_stages.insert(m_state.m_stages.begin() + step.stageId, freshStage(cache));
+    State::StageList& stages = m_state.mutableStages();
+    stages[static_cast<size_t>(step.stageId)] = std::make_shared<Stage>(freshStage(copy));
+    stages.insert(stages.begin() + step.stageId, std::make_shared<Stage>(freshStage(cache)));
     rebuildReaders({ { old, copy } }, step.stageId + 2);
     return {};
 }
@@ -253,6 +256,8 @@ Expected<void> StepApplier::operator()(const RfactorStep& step)
             values[static_cast<size_t>(it.node)] = ir::intImm(0);
             continue;
         }
+        if (extent < 0) // TVM fails here too: the rf op's axes need the split lengths
+            return fail(step.kCode, step.stageId, "rfactor needs the split lengths of " + it.name + " filled");
         leafProduct *= extent;
         ir::IterVar axis { ir::var(&it == &factored ? it.name + ".v" : it.name), extent };
         values[static_cast<size_t>(it.node)] = axis.var;
@@ -261,7 +266,14 @@ Expected<void> StepApplier::operator()(const RfactorStep& step)
         else
             rfReduce.push_back(axis);
     }
-    passUpValues(target, extents, values);
+    // Only the reduction axes' relations: the rf op needs none of the spatial ones, which may still hold
+    // unfilled lengths (as in TVM, whose rfactor replays only the split it factors).
+    Stage reduction = target;
+    std::erase_if(reduction.relations, [&](const IterRelation& r) {
+        const int node = r.kind == IterRelation::Kind::Split ? r.parent : r.result;
+        return target.nodes[static_cast<size_t>(node)].kind != IteratorKind::Reduce;
+    });
+    passUpValues(reduction, extents, values);
     std::vector<std::pair<ir::Expr, ir::Expr>> reduceValues;
     int64_t rootProduct = 1;
     ir::Expr inRange;
@@ -291,8 +303,9 @@ Expected<void> StepApplier::operator()(const RfactorStep& step)
 
     const ir::Operation* old = target.op.get();
     shiftStageIds(step.stageId, 1);
-    m_state.m_stages[static_cast<size_t>(step.stageId)] = freshStage(combined);
-    m_state.m_stages.insert(m_state.m_stages.begin() + step.stageId, freshStage(rf));
+    State::StageList& stages = m_state.mutableStages();
+    stages[static_cast<size_t>(step.stageId)] = std::make_shared<Stage>(freshStage(combined));
+    stages.insert(stages.begin() + step.stageId, std::make_shared<Stage>(freshStage(rf)));
     rebuildReaders({ { old, combined } }, step.stageId + 2);
     return {};
 }

@@ -39,21 +39,20 @@ Expected<void> StepApplier::operator()(const AnnotationStep& step)
     const int code = static_cast<int>(step.annotation);
     if (code < 0 || code >= kNumAnnotations)
         return fail(step.kCode, step.stageId, "unknown annotation " + std::to_string(code));
-    Iterator& it = m_state.m_stages[static_cast<size_t>(step.stageId)].iters[static_cast<size_t>(step.iterId)];
+    const Iterator& it = m_state.stage(step.stageId).iters[static_cast<size_t>(step.iterId)];
     if (step.annotation == Annotation::Parallel && it.kind != IteratorKind::Spatial)
         return fail(step.kCode, step.stageId, "cannot parallelize " + it.name + ": it is a reduction iterator");
     if (it.annotation != Annotation::None && step.annotation != Annotation::None)
         return fail(step.kCode, step.stageId,
             it.name + " is already annotated " + toString(it.annotation) + ", cannot also "
                 + toString(step.annotation));
-    it.annotation = step.annotation;
+    m_state.mutableStage(step.stageId).iters[static_cast<size_t>(step.iterId)].annotation = step.annotation;
     return {};
 }
 
 Expected<void> StepApplier::operator()(const FuseStep& step)
 {
     TS_CHECK(checkStage(step.kCode, step.stageId));
-    Stage& stage = m_state.m_stages[static_cast<size_t>(step.stageId)];
     if (step.fusedIds.empty())
         return fail(step.kCode, step.stageId, "no iterators to fuse");
     for (size_t i = 0; i < step.fusedIds.size(); ++i) {
@@ -62,9 +61,10 @@ Expected<void> StepApplier::operator()(const FuseStep& step)
             return fail(step.kCode, step.stageId, "fused iterators must be consecutive: " + join(step.fusedIds, ", "));
         if (i + 1 < step.fusedIds.size() && !m_state.attachedAt(step.stageId, step.fusedIds[i]).empty())
             return fail(step.kCode, step.stageId,
-                "cannot fuse " + stage.iters[static_cast<size_t>(step.fusedIds[i])].name
+                "cannot fuse " + m_state.stage(step.stageId).iters[static_cast<size_t>(step.fusedIds[i])].name
                     + ": a stage is computed at it");
     }
+    Stage& stage = m_state.mutableStage(step.stageId);
     const int first = step.fusedIds.front();
     const int last = step.fusedIds.back();
     Iterator fused;
@@ -78,7 +78,8 @@ Expected<void> StepApplier::operator()(const FuseStep& step)
         fused.extent = fused.extent >= 0 && it.extent >= 0 ? fused.extent * it.extent : -1;
         fused.kind = id == first || fused.kind == it.kind ? it.kind : IteratorKind::Mixed;
         relation.fused.push_back(it.node);
-        nodeExtent *= stage.nodes[static_cast<size_t>(it.node)].extent;
+        const int64_t extent = stage.nodes[static_cast<size_t>(it.node)].extent;
+        nodeExtent = nodeExtent >= 0 && extent >= 0 ? nodeExtent * extent : -1;
     }
     relation.result = static_cast<int>(stage.nodes.size());
     stage.nodes.push_back(IterNode { fused.name, fused.kind, nodeExtent });
@@ -86,16 +87,15 @@ Expected<void> StepApplier::operator()(const FuseStep& step)
     stage.relations.push_back(relation);
     stage.iters.erase(stage.iters.begin() + first, stage.iters.begin() + last + 1);
     stage.iters.insert(stage.iters.begin() + first, fused);
-    for (Stage& other : m_state.m_stages)
-        if (other.computeAt == ComputeAtKind::Iter && other.attachStage == step.stageId && other.attachIter >= first)
-            other.attachIter = other.attachIter > last ? other.attachIter - (last - first) : first;
+    remapAttachIters(step.stageId, [&](int iter) {
+        return iter < first ? iter : iter > last ? iter - (last - first) : first;
+    });
     return {};
 }
 
 Expected<void> StepApplier::operator()(const PragmaStep& step)
 {
     TS_CHECK(checkIter(step.kCode, step.stageId, step.iterId));
-    Stage& stage = m_state.m_stages[static_cast<size_t>(step.stageId)];
     const std::string prefix = "auto_unroll_max_step";
     if (step.pragma.rfind(prefix, 0) == 0) {
         const size_t dollar = step.pragma.find('$');
@@ -104,7 +104,7 @@ Expected<void> StepApplier::operator()(const PragmaStep& step)
         const int64_t value = parsed ? *parsed : -1;
         if (value < 0 || value > 1'000'000)
             return fail(step.kCode, step.stageId, "bad pragma '" + step.pragma + "' (want auto_unroll_max_step$N)");
-        stage.autoUnrollMaxStep = static_cast<int>(value);
+        m_state.mutableStage(step.stageId).autoUnrollMaxStep = static_cast<int>(value);
         return {};
     }
     if (step.pragma == "debug_skip_region")
@@ -115,55 +115,58 @@ Expected<void> StepApplier::operator()(const PragmaStep& step)
 Expected<void> StepApplier::operator()(const ReorderStep& step)
 {
     TS_CHECK(checkStage(step.kCode, step.stageId));
-    Stage& stage = m_state.m_stages[static_cast<size_t>(step.stageId)];
+    const Stage& before = m_state.stage(step.stageId);
     std::vector<int> sorted = step.afterIds;
     std::sort(sorted.begin(), sorted.end());
-    bool permutation = sorted.size() == stage.iters.size();
+    bool permutation = sorted.size() == before.iters.size();
     for (size_t i = 0; permutation && i < sorted.size(); ++i)
         permutation = sorted[i] == static_cast<int>(i);
     if (!permutation)
         return fail(step.kCode, step.stageId,
-            "[" + join(step.afterIds, ", ") + "] is not a permutation of the " + std::to_string(stage.iters.size())
+            "[" + join(step.afterIds, ", ") + "] is not a permutation of the " + std::to_string(before.iters.size())
                 + " iterators");
     std::vector<Iterator> iters;
     for (int id : step.afterIds)
-        iters.push_back(stage.iters[static_cast<size_t>(id)]);
-    stage.iters = std::move(iters);
+        iters.push_back(before.iters[static_cast<size_t>(id)]);
+    m_state.mutableStage(step.stageId).iters = std::move(iters);
     // Attached stages follow their iterator, as they do when TVM lowers the schedule.
-    for (Stage& other : m_state.m_stages)
-        if (other.computeAt == ComputeAtKind::Iter && other.attachStage == step.stageId)
-            other.attachIter = static_cast<int>(
-                std::find(step.afterIds.begin(), step.afterIds.end(), other.attachIter) - step.afterIds.begin());
+    remapAttachIters(step.stageId, [&](int iter) {
+        return static_cast<int>(std::find(step.afterIds.begin(), step.afterIds.end(), iter) - step.afterIds.begin());
+    });
     return {};
 }
 
 Expected<void> StepApplier::splitIterator(
-    const char* code, int stageId, int iterId, const std::vector<int64_t>& lengths, bool innerToOuter)
+    const char* code, int stageId, int iterId, const std::vector<SplitLength>& lengths, bool innerToOuter)
 {
     TS_CHECK(checkIter(code, stageId, iterId));
     if (lengths.empty())
         return fail(code, stageId, "split without lengths");
-    for (int64_t length : lengths)
-        if (length < 1)
-            return fail(code, stageId, "split length " + std::to_string(length) + " must be >= 1");
-    Stage& stage = m_state.m_stages[static_cast<size_t>(stageId)];
-    const Iterator it = stage.iters[static_cast<size_t>(iterId)];
+    for (const SplitLength& length : lengths)
+        if (length && *length < 1)
+            return fail(code, stageId, "split length " + std::to_string(*length) + " must be >= 1");
+    const Iterator it = m_state.stage(stageId).iters[static_cast<size_t>(iterId)];
     const size_t n = lengths.size();
+    auto ceilDiv = [](int64_t a, int64_t b) { return (a + b - 1) / b; };
 
-    // Iterators x.0 .. x.n, with TVM's state extents (a length is taken as is; the rest is a ceiling).
+    // Iterators x.0 .. x.n, with TVM's state extents: a length is taken as is, the rest is a ceiling; from an
+    // unfilled length on (in the order the split takes them), extents are unknown.
     std::vector<Iterator> outs(n + 1);
     int64_t rest = it.extent;
     for (size_t k = 0; k < n; ++k) {
         const size_t pos = innerToOuter ? n - k : k; // x.n first when splitting inner to outer
-        const int64_t length = lengths[innerToOuter ? n - 1 - k : k];
+        const SplitLength& length = lengths[innerToOuter ? n - 1 - k : k];
+        const bool known = rest >= 0 && length;
         outs[pos]
-            = Iterator { it.name + "." + std::to_string(pos), rest >= 0 ? length : -1, it.kind, Annotation::None, -1 };
-        rest = rest >= 0 ? (rest + length - 1) / length : -1;
+            = Iterator { it.name + "." + std::to_string(pos), known ? *length : -1, it.kind, Annotation::None, -1 };
+        rest = known ? ceilDiv(rest, *length) : -1;
     }
     const size_t restPos = innerToOuter ? 0 : n;
     outs[restPos] = Iterator { it.name + "." + std::to_string(restPos), rest, it.kind, Annotation::None, -1 };
 
-    // The graph: a chain of binary splits; intermediate nodes are not iterators.
+    // The graph: a chain of binary splits; intermediate nodes are not iterators. Node extents are -1 below an
+    // unfilled length.
+    Stage& stage = m_state.mutableStage(stageId);
     auto addNode = [&](const std::string& name, int64_t extent) {
         stage.nodes.push_back(IterNode { name, it.kind, extent });
         return static_cast<int>(stage.nodes.size()) - 1;
@@ -171,13 +174,14 @@ Expected<void> StepApplier::splitIterator(
     int current = it.node;
     for (size_t k = 0; k < n; ++k) {
         const int64_t parentExtent = stage.nodes[static_cast<size_t>(current)].extent;
-        const int64_t length = lengths[innerToOuter ? n - 1 - k : k];
+        const SplitLength& length = lengths[innerToOuter ? n - 1 - k : k];
         IterRelation split;
         split.parent = current;
         split.factor = length;
         split.byFactor = innerToOuter;
-        const int64_t fixed = std::min(parentExtent, length);
-        const int64_t ceiling = (parentExtent + length - 1) / length;
+        const bool known = parentExtent >= 0 && length;
+        const int64_t fixed = known ? std::min(parentExtent, *length) : -1;
+        const int64_t ceiling = known ? ceilDiv(parentExtent, *length) : -1;
         const size_t piece = innerToOuter ? n - k : k;
         const bool last = k + 1 == n;
         if (innerToOuter) {
@@ -197,9 +201,7 @@ Expected<void> StepApplier::splitIterator(
 
     stage.iters.erase(stage.iters.begin() + iterId);
     stage.iters.insert(stage.iters.begin() + iterId, outs.begin(), outs.end());
-    for (Stage& other : m_state.m_stages)
-        if (other.computeAt == ComputeAtKind::Iter && other.attachStage == stageId && other.attachIter >= iterId)
-            other.attachIter += static_cast<int>(n);
+    remapAttachIters(stageId, [&](int iter) { return iter >= iterId ? iter + static_cast<int>(n) : iter; });
     return {};
 }
 
@@ -218,7 +220,7 @@ Expected<const SplitStep*> StepApplier::sourceSplit(const char* code, int stage,
 {
     if (srcStepId < 0 || srcStepId >= m_stepIndex)
         return fail(code, stage, "source step " + std::to_string(srcStepId) + " is not an earlier step");
-    const auto* split = std::get_if<SplitStep>(&m_state.m_steps[static_cast<size_t>(srcStepId)]);
+    const auto* split = std::get_if<SplitStep>(&m_state.steps()[static_cast<size_t>(srcStepId)]);
     if (!split)
         return fail(code, stage, "source step " + std::to_string(srcStepId) + " is not a split (SP) step");
     return split;
@@ -231,10 +233,11 @@ Expected<void> StepApplier::operator()(const FollowSplitStep& step)
         return fail(step.kCode, step.stageId,
             "n_split " + std::to_string(step.nSplit) + " out of range for a split of "
                 + std::to_string(src->lengths.size()) + " lengths");
-    std::vector<int64_t> lengths(src->lengths.begin(), src->lengths.begin() + (step.nSplit - 1));
-    int64_t last = 1;
+    // As TVM's ExtractSplitLengths: unfilled lengths stay unfilled, and so does a product with one of them.
+    std::vector<SplitLength> lengths(src->lengths.begin(), src->lengths.begin() + (step.nSplit - 1));
+    SplitLength last = 1;
     for (size_t j = static_cast<size_t>(step.nSplit - 1); j < src->lengths.size(); ++j)
-        last *= src->lengths[j];
+        last = last && src->lengths[j] ? SplitLength(*last * *src->lengths[j]) : std::nullopt;
     lengths.push_back(last);
     return splitIterator(step.kCode, step.stageId, step.iterId, lengths, true);
 }
@@ -243,13 +246,14 @@ Expected<void> StepApplier::operator()(const FollowFusedSplitStep& step)
 {
     if (step.srcStepIds.empty())
         return fail(step.kCode, step.stageId, "no source steps");
-    int64_t length = 1;
+    SplitLength length = 1; // unfilled if any source's length is
     for (int id : step.srcStepIds) {
         TS_TRY(const SplitStep* src, sourceSplit(step.kCode, step.stageId, id));
         if (step.level < 0 || static_cast<size_t>(step.level) >= src->lengths.size())
             return fail(step.kCode, step.stageId,
                 "level " + std::to_string(step.level) + " out of range for step " + std::to_string(id));
-        length *= src->lengths[static_cast<size_t>(step.level)];
+        const SplitLength& factor = src->lengths[static_cast<size_t>(step.level)];
+        length = length && factor ? SplitLength(*length * *factor) : std::nullopt;
     }
     return splitIterator(step.kCode, step.stageId, step.iterId, { length }, step.factorOrNparts);
 }
@@ -257,7 +261,7 @@ Expected<void> StepApplier::operator()(const FollowFusedSplitStep& step)
 Expected<void> StepApplier::operator()(const StorageAlignStep& step)
 {
     TS_CHECK(checkIter(step.kCode, step.stageId, step.iterId));
-    Stage& stage = m_state.m_stages[static_cast<size_t>(step.stageId)];
+    const Stage& stage = m_state.stage(step.stageId);
     const Iterator& it = stage.iters[static_cast<size_t>(step.iterId)];
     if (it.node >= static_cast<int>(stage.op->axes().size()))
         return fail(step.kCode, step.stageId, it.name + " is not an axis of the tensor (split, fused or reduction)");
@@ -265,7 +269,8 @@ Expected<void> StepApplier::operator()(const StorageAlignStep& step)
         return fail(step.kCode, step.stageId,
             "need factor >= 1 and 0 <= offset < factor, got " + std::to_string(step.factor) + ", "
                 + std::to_string(step.offset));
-    stage.storageAligns.push_back(StorageAlign { it.node, step.factor, step.offset });
+    const int axis = it.node;
+    m_state.mutableStage(step.stageId).storageAligns.push_back(StorageAlign { axis, step.factor, step.offset });
     return {};
 }
 

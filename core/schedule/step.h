@@ -9,7 +9,8 @@
 //   1. a struct here with its fields, kCode (the two- or three-letter JSON code) and operator==;
 //   2. add it to the Step variant (the variant's order is free; codes identify kinds in JSON);
 //   3. State::apply: a case in state_steps.cpp (loop steps) or state_dag_steps.cpp (steps that change the
-//      compute location or the DAG), checking every precondition with a clear error;
+//      compute location or the DAG), checking every precondition with a clear error before changing
+//      anything, reading through m_state.stage() and writing through m_state.mutableStage() (copy on write);
 //   4. step_json.cpp: encode and parse; step_printer.cpp: print as a schedule call;
 //   5. lowering (core/lower) if the step changes more than iterators; a round-trip test in schedule_test.
 #pragma once
@@ -74,20 +75,29 @@ struct ReorderStep {
     bool operator==(const ReorderStep&) const = default;
 };
 
+// One length of a split: std::nullopt while it is not chosen yet (a sketch; TVM's Optional<Integer>).
+using SplitLength = std::optional<int64_t>;
+
 // Splits iterator x into lengths.size() + 1 iterators x.0 (outermost) .. x.n. innerToOuter: lengths are the
 // extents of x.1 .. x.n and x.0 gets the rest (TVM's split by factor); otherwise lengths are x.0 .. x.n-1
 // and x.n gets the rest (split by nparts). extent is the iterator's extent when the step was made.
+// A sketch leaves lengths unfilled (Ansor's multi-level tiling); the iterators they size, and the rest, have
+// unknown extents until State::withSplitLengths fills them. A state with unfilled splits does not lower.
 struct SplitStep {
     static constexpr const char* kCode = "SP";
     int stageId = 0;
     int iterId = 0;
     std::optional<int64_t> extent;
-    std::vector<int64_t> lengths;
+    std::vector<SplitLength> lengths;
     bool innerToOuter = true;
     bool operator==(const SplitStep&) const = default;
+
+    // Every length chosen.
+    bool filled() const;
 };
 
-// Splits like an earlier SplitStep: its first nSplit - 1 lengths, then the product of the rest.
+// Splits like an earlier SplitStep: its first nSplit - 1 lengths, then the product of the rest (unfilled if
+// any of them is).
 struct FollowSplitStep {
     static constexpr const char* kCode = "FSP";
     int stageId = 0;
@@ -98,7 +108,8 @@ struct FollowSplitStep {
 };
 
 // Splits by one length: the product of lengths[level] of several earlier SplitSteps (the tile of an
-// iterator that was fused from theirs). factorOrNparts: split by factor (true) or by nparts.
+// iterator that was fused from theirs; unfilled if any of them is). factorOrNparts: split by factor (true)
+// or by nparts.
 struct FollowFusedSplitStep {
     static constexpr const char* kCode = "FFSP";
     int stageId = 0;
@@ -172,6 +183,8 @@ using Step = std::variant<AnnotationStep, FuseStep, PragmaStep, ReorderStep, Spl
     CacheWriteStep, RfactorStep>;
 
 const char* stepCode(const Step& step);
+// "2, ?, 4": the lengths of a split, "?" where unfilled.
+std::string toString(const std::vector<SplitLength>& lengths);
 int stepStageId(const Step& step);
 
 } // namespace ts::sched

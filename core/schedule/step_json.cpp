@@ -11,9 +11,14 @@ namespace {
     Json encode(const FuseStep& s) { return { s.kCode, s.stageId, s.fusedIds }; }
     Json encode(const PragmaStep& s) { return { s.kCode, s.stageId, s.iterId, s.pragma }; }
     Json encode(const ReorderStep& s) { return { s.kCode, s.stageId, s.afterIds }; }
+    // An unknown extent is null (TVM writes 0, read here as unknown too). TVM cannot write an unfilled length
+    // (its writer checks every length is set) nor read one; null is JSON's None, and TVM's reader rejects it.
     Json encode(const SplitStep& s)
     {
-        return { s.kCode, s.stageId, s.iterId, s.extent ? Json(*s.extent) : Json(nullptr), s.lengths,
+        Json lengths = Json::array();
+        for (const SplitLength& length : s.lengths)
+            lengths.push_back(length ? Json(*length) : Json(nullptr));
+        return { s.kCode, s.stageId, s.iterId, s.extent ? Json(*s.extent) : Json(nullptr), lengths,
             s.innerToOuter ? 1 : 0 };
     }
     Json encode(const FollowSplitStep& s) { return { s.kCode, s.stageId, s.iterId, s.srcStepId, s.nSplit }; }
@@ -77,20 +82,8 @@ namespace {
         std::vector<int64_t> integers64(size_t i, int64_t lo, int64_t hi)
         {
             std::vector<int64_t> out;
-            if (!ok())
-                return out;
-            const Json& v = m_json[i];
-            if (!v.is_array()) {
-                m_error = "field " + std::to_string(i) + " is not a list";
-                return out;
-            }
-            for (const Json& x : v) {
-                if (!x.is_number_integer() || x.get<int64_t>() < lo || x.get<int64_t>() > hi) {
-                    m_error = "field " + std::to_string(i) + " holds " + x.dump() + ", not an integer in range";
-                    return {};
-                }
-                out.push_back(x.get<int64_t>());
-            }
+            for (const std::optional<int64_t>& x : list(i, lo, hi, false))
+                out.push_back(*x);
             return out;
         }
         std::string text(size_t i)
@@ -103,14 +96,43 @@ namespace {
             }
             return m_json[i].get<std::string>();
         }
-        std::optional<int64_t> optionalInteger(size_t i)
+        // null or TVM's 0: unknown.
+        std::optional<int64_t> optionalExtent(size_t i)
         {
             if (ok() && m_json[i].is_null())
                 return std::nullopt;
-            return integer64(i, 1);
+            const int64_t x = integer64(i, 0);
+            return x > 0 ? std::optional<int64_t>(x) : std::nullopt;
         }
+        // Split lengths: integers in [lo, hi], null where unfilled.
+        std::vector<SplitLength> lengths(size_t i, int64_t lo, int64_t hi) { return list(i, lo, hi, true); }
 
     private:
+        // A list of integers in [lo, hi] (and nulls, where allowed).
+        std::vector<std::optional<int64_t>> list(size_t i, int64_t lo, int64_t hi, bool nullAllowed)
+        {
+            std::vector<std::optional<int64_t>> out;
+            if (!ok())
+                return out;
+            const Json& v = m_json[i];
+            if (!v.is_array()) {
+                m_error = "field " + std::to_string(i) + " is not a list";
+                return out;
+            }
+            for (const Json& x : v) {
+                if (x.is_null() && nullAllowed) {
+                    out.push_back(std::nullopt);
+                    continue;
+                }
+                if (!x.is_number_integer() || x.get<int64_t>() < lo || x.get<int64_t>() > hi) {
+                    m_error = "field " + std::to_string(i) + " holds " + x.dump() + ", not an integer in range";
+                    return {};
+                }
+                out.push_back(x.get<int64_t>());
+            }
+            return out;
+        }
+
         const Json& m_json;
         std::string m_error;
     };
@@ -155,7 +177,7 @@ Expected<Step> stepFromJson(const Json& json)
     }
     if (code == "SP") {
         Fields f(json, 6);
-        SplitStep s { f.integer(1), f.integer(2), f.optionalInteger(3), f.integers64(4, 1, kMaxLength), false };
+        SplitStep s { f.integer(1), f.integer(2), f.optionalExtent(3), f.lengths(4, 1, kMaxLength), false };
         s.innerToOuter = f.integer(5, 0, 1) == 1;
         return finish(f, s);
     }

@@ -51,7 +51,7 @@ namespace {
         }
         std::string operator()(const SplitStep& s) const
         {
-            return stage(s.stageId) + ".split(" + iter(s.stageId, s.iterId) + ", [" + join(s.lengths, ", ") + "]"
+            return stage(s.stageId) + ".split(" + iter(s.stageId, s.iterId) + ", [" + toString(s.lengths) + "]"
                 + (s.innerToOuter ? "" : ", nparts") + ")";
         }
         std::string operator()(const FollowSplitStep& s) const

@@ -67,7 +67,7 @@ inline sched::State randomSchedule(const ir::ComputeDAG& dag, Rng& rng)
             const int parts = static_cast<int>(rng.uniformInt(0, maxParts));
             if (parts == 0)
                 continue;
-            std::vector<int64_t> lengths;
+            std::vector<sched::SplitLength> lengths;
             for (int p = 0; p < parts; ++p)
                 lengths.push_back(factors[rng.uniformInt(0, 6)]);
             apply(state, sched::SplitStep { stage, it, state.stage(stage).iters[size_t(it)].extent, lengths, true });
