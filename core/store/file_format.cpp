@@ -126,7 +126,10 @@ FileSniff sniffHead(std::string_view head, bool complete)
     static constexpr Magic kMagics[] = {
         { std::string_view("\x1f\x8b", 2), FileFormat::Gzip },
         { std::string_view("PK\x03\x04", 4), FileFormat::Zip },
-        { std::string_view("\xfd" "7zXZ\0", 6), FileFormat::Xz },
+        { std::string_view("\xfd"
+                           "7zXZ\0",
+              6),
+            FileFormat::Xz },
         { std::string_view("BZh", 3), FileFormat::Bzip2 },
         { std::string_view("\x28\xb5\x2f\xfd", 4), FileFormat::Zstd },
         { std::string_view("SQLite format 3\0", 16), FileFormat::Sqlite },

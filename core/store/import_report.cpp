@@ -6,10 +6,7 @@ namespace ts::store {
 
 namespace {
 
-    std::string plural(int64_t n, const char* word)
-    {
-        return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
-    }
+    std::string plural(int64_t n, const char* word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); }
 
 } // namespace
 
@@ -44,7 +41,8 @@ std::string ImportReport::summary() const
         return path + ": empty file, nothing to import";
     if (failed()) {
         if (binary)
-            return path + ": binary data, not a TVM log (" + plural(lines, "line") + ", none a record); nothing imported";
+            return path + ": binary data, not a TVM log (" + plural(lines, "line")
+                + ", none a record); nothing imported";
         if (comments == 0)
             return path + ": not a TVM log: none of its " + plural(lines, "line") + " is a record; nothing imported";
         return path + ": nothing imported: all " + plural(malformed, "record line") + " are malformed ("

@@ -153,8 +153,9 @@ Expected<void> Importer::detectFormat()
         return makeError(ErrorKind::Unsupported, m_path + ": an SQLite database, not a TVM log" + notSupported);
     case FileFormat::Workspace:
         return makeError(ErrorKind::Unsupported,
-            m_path + ": a TuneScope workspace, not a TVM log; open it as a workspace (importing one workspace into "
-                     "another is not supported)");
+            m_path
+                + ": a TuneScope workspace, not a TVM log; open it as a workspace (importing one workspace into "
+                  "another is not supported)");
     case FileFormat::MetaScheduleWorkloads:
     case FileFormat::MetaScheduleTuningRecords: {
         TS_TRY(int64_t entries, countNonEmptyLines(m_path));
@@ -296,8 +297,8 @@ void Importer::noteForeign(const LogRecord& r, const std::string& name, const st
 
 Expected<int64_t> Importer::deviceOf(const LogRecord& r)
 {
-    const std::string key = r.target + '\x1f' + r.targetHost + '\x1f'
-        + (r.hardwareParams ? join(*r.hardwareParams, ",") : std::string());
+    const std::string key
+        = r.target + '\x1f' + r.targetHost + '\x1f' + (r.hardwareParams ? join(*r.hardwareParams, ",") : std::string());
     if (auto it = m_devices.find(key); it != m_devices.end())
         return it->second;
     Device device;

@@ -23,8 +23,8 @@
 #include "core/store/tvm_log.h"
 
 #include <atomic>
-#include <functional>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <unordered_map>
 

@@ -1,8 +1,8 @@
 // Store: opening (and creating, and migrating) a workspace, transactions, the integrity check. The table
 // groups are in store_devices.cpp, store_tasks.cpp, store_sessions.cpp, store_sources.cpp, store_records.cpp.
 #include "core/store/store.h"
-#include "core/store/store_rows.h"
 
+#include "core/store/store_rows.h"
 #include "core/support/assert.h"
 #include "core/support/strings.h"
 
@@ -22,8 +22,9 @@ namespace {
         TS_TRY(Connection db, Connection::open(path, Connection::Mode::ReadOnly));
         // One statement, so one snapshot: another process may be creating this workspace right now, and
         // separate reads could see its header before and its tables after the commit.
-        auto header = db.prepare("SELECT (SELECT application_id FROM pragma_application_id), "
-                                 "(SELECT user_version FROM pragma_user_version), (SELECT count(*) FROM sqlite_schema)");
+        auto header
+            = db.prepare("SELECT (SELECT application_id FROM pragma_application_id), "
+                         "(SELECT user_version FROM pragma_user_version), (SELECT count(*) FROM sqlite_schema)");
         Expected<bool> row = header ? header->step() : Expected<bool>(header.error());
         if (!row) {
             // SQLite's own words come last in the message: "file is not a database".

@@ -1,7 +1,6 @@
 // Store: the devices table. A device is found by its identity (target, target host, hardware params) or added.
 #include "core/store/store.h"
 #include "core/store/store_rows.h"
-
 #include "core/support/strings.h"
 
 #include <nlohmann/json.hpp>

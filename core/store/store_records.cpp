@@ -2,7 +2,6 @@
 // product makes (best records, best per task, tuning curves, filtered record sets, counts per status).
 #include "core/store/store.h"
 #include "core/store/store_rows.h"
-
 #include "core/support/strings.h"
 
 #include <nlohmann/json.hpp>
@@ -183,7 +182,8 @@ Expected<std::vector<HistoryPoint>> Store::history(int64_t taskId, int64_t devic
 Expected<void> Store::forEachRecord(const RecordFilter& filter, const std::function<bool(const Record&)>& visit)
 {
     const FilterSql f = filterSql(filter);
-    TS_TRY(Statement s, m_db.prepare("SELECT " + recordColumns(m_version) + " FROM records" + f.where + " ORDER BY id"));
+    TS_TRY(
+        Statement s, m_db.prepare("SELECT " + recordColumns(m_version) + " FROM records" + f.where + " ORDER BY id"));
     bindAll(s, f.values);
     for (;;) {
         TS_TRY(bool row, s.step());

@@ -1,7 +1,6 @@
 // Store: the tasks table (one row per workload) and the networks that group tasks with weights.
 #include "core/store/store.h"
 #include "core/store/store_rows.h"
-
 #include "core/support/assert.h"
 
 namespace ts::store {

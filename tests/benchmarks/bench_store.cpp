@@ -2,9 +2,10 @@
 // realistic step lists), then times the queries the product makes. The bar: "best per task" and
 // "history of one task" under 50 ms at 1M records.
 //   ./build/release/tests/benchmarks/ts_bench_store [RECORDS] [PATH]   (default 1000000, a temporary file)
+#include "tests/core/store_test_access.h"
+
 #include "core/store/store.h"
 #include "core/support/rng.h"
-#include "tests/core/store_test_access.h"
 
 #include <algorithm>
 #include <chrono>

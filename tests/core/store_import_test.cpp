@@ -2,12 +2,13 @@
 // compressed logs, databases) named in one line; files whose every line is rejected; malformed lines and
 // foreign tasks grouped by reason; the summary's breakdown of what was added; two imports racing to create
 // one workspace; export built from stored fields without re-parsing.
+#include "tests/core/store_fixtures.h"
+
 #include "core/store/file_format.h"
 #include "core/store/importer.h"
 #include "core/store/log_export.h"
 #include "core/store/store.h"
 #include "core/support/strings.h"
-#include "tests/core/store_fixtures.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -58,12 +59,14 @@ namespace {
         auto imported = importLog(store, records);
         ASSERT_FALSE(imported);
         EXPECT_EQ(imported.error().kind, ErrorKind::Unsupported);
-        EXPECT_EQ(imported.error().message, records + ": a MetaSchedule tuning-record database (5 records)" + kNotSupported);
+        EXPECT_EQ(
+            imported.error().message, records + ": a MetaSchedule tuning-record database (5 records)" + kNotSupported);
 
         const std::string workloads = (kData / "metaschedule" / "database_workload.json").string();
         imported = importLog(store, workloads);
         ASSERT_FALSE(imported);
-        EXPECT_EQ(imported.error().message, workloads + ": a MetaSchedule workload database (3 workloads)" + kNotSupported);
+        EXPECT_EQ(
+            imported.error().message, workloads + ": a MetaSchedule workload database (3 workloads)" + kNotSupported);
         expectStoreEmpty(store);
 
         // One record of each, alone in a file, still says what it is (singular).
@@ -91,7 +94,10 @@ namespace {
             renamed + ": gzip-compressed; decompress it first (gunzip) and import the log inside");
         // xz, by its magic number.
         const std::string xz = dir.file("log.json.xz");
-        writeAll(xz, std::string("\xfd" "7zXZ\0\0\x04\xe6\xd6\xb4\x46", 12));
+        writeAll(xz,
+            std::string("\xfd"
+                        "7zXZ\0\0\x04\xe6\xd6\xb4\x46",
+                12));
         EXPECT_EQ(importLog(store, xz).error().message,
             xz + ": xz-compressed; decompress it first (unxz " + xz + ") and import " + dir.file("log.json"));
         expectStoreEmpty(store);
@@ -117,7 +123,8 @@ namespace {
         Store store = openOrDie(dir.file("other.tunescope"));
         auto imported = importLog(store, workspace);
         ASSERT_FALSE(imported);
-        EXPECT_NE(imported.error().message.find(workspace + ": a TuneScope workspace, not a TVM log"), std::string::npos)
+        EXPECT_NE(
+            imported.error().message.find(workspace + ": a TuneScope workspace, not a TVM log"), std::string::npos)
             << imported.error().message;
 
         // TVM logs and text: TextLog; binary bytes say so.
@@ -128,7 +135,11 @@ namespace {
         }
         EXPECT_EQ(format("[1, 2]\n[3, 4]\n"), FileFormat::TextLog);
         EXPECT_EQ(format("\n\n[\"123\",\"not base64!\"]\n"), FileFormat::TextLog);
-        EXPECT_TRUE(sniffHead(std::string_view("\x7f" "ELF\x02\x01\x01\0\0\0", 10), true).binary);
+        EXPECT_TRUE(sniffHead(std::string_view("\x7f"
+                                               "ELF\x02\x01\x01\0\0\0",
+                                  10),
+            true)
+                        .binary);
         EXPECT_FALSE(sniffHead("plain text\twith a tab\r\n", true).binary);
 
         // MetaSchedule lines after blank lines, and a first line longer than the head read.
@@ -136,8 +147,8 @@ namespace {
         const std::string longWorkload = "[\"4562872158423712035\",\"" + std::string(5000, 'Q');
         EXPECT_EQ(format(longWorkload, false), FileFormat::MetaScheduleWorkloads);
         EXPECT_EQ(format(longWorkload, true), FileFormat::TextLog); // the whole file: not valid JSON
-        EXPECT_EQ(format("[12,[[[[\"GetBlock\",[],[\"C\",\"main\"],[\"b0\"]]", false),
-            FileFormat::MetaScheduleTuningRecords);
+        EXPECT_EQ(
+            format("[12,[[[[\"GetBlock\",[],[\"C\",\"main\"],[\"b0\"]]", false), FileFormat::MetaScheduleTuningRecords);
         EXPECT_EQ(format("[0,[[[],[]],null,null,null]]"), FileFormat::MetaScheduleTuningRecords);
         EXPECT_EQ(format("[0,[[[],[]],null,null]]"), FileFormat::TextLog); // three fields, not four
     }
@@ -161,18 +172,23 @@ namespace {
         ASSERT_EQ(report.issueGroups.size(), 1u);
         EXPECT_EQ(report.issueGroups[0].count, 292);
         EXPECT_EQ(report.issueLines(20),
-            std::vector<std::string> { lists + ": 292 lines: a record must be a JSON object, got a list of 2 (lines 1-292)" });
+            std::vector<std::string> {
+                lists + ": 292 lines: a record must be a JSON object, got a list of 2 (lines 1-292)" });
         EXPECT_EQ(report.issues.size(), 292u); // one by one, as before
         expectStoreEmpty(store);
 
         // Binary data: one line says what it is; its lines' reasons are not listed.
-        std::string binary = std::string("\x7f" "ELF\x02\x01\x01\0\0\0", 10) + "\x01\x02\x03\n\xff\xfe\0garbage";
+        std::string binary = std::string("\x7f"
+                                         "ELF\x02\x01\x01\0\0\0",
+                                 10)
+            + "\x01\x02\x03\n\xff\xfe\0garbage";
         const std::string junk = dir.file("junk.bin");
         writeAll(junk, binary);
         const ImportReport junkReport = importOrDie(store, junk);
         EXPECT_TRUE(junkReport.failed());
         EXPECT_EQ(junkReport.malformed, 2);
-        EXPECT_EQ(junkReport.summary(), junk + ": binary data, not a TVM log (2 lines, none a record); nothing imported");
+        EXPECT_EQ(
+            junkReport.summary(), junk + ": binary data, not a TVM log (2 lines, none a record); nothing imported");
         EXPECT_TRUE(junkReport.issueLines(20).empty());
 
         // Comments and only malformed records.
@@ -180,7 +196,8 @@ namespace {
         writeAll(broken, "# a log\n{\"i\": 1}\n{\"i\": 2}\n");
         const ImportReport brokenReport = importOrDie(store, broken);
         EXPECT_TRUE(brokenReport.failed());
-        EXPECT_EQ(brokenReport.summary(), broken + ": nothing imported: all 2 record lines are malformed (1 comment line)");
+        EXPECT_EQ(
+            brokenReport.summary(), broken + ": nothing imported: all 2 record lines are malformed (1 comment line)");
 
         // Not failures: an empty file, a file of comments, a file with one good record among bad lines, a file
         // of duplicates.
@@ -198,7 +215,8 @@ namespace {
         EXPECT_FALSE(mixedReport.failed());
         EXPECT_EQ(mixedReport.added, 1);
         EXPECT_EQ(mixedReport.issueLines(20),
-            std::vector<std::string> { mixed + ": 2 lines: a record must be a JSON object, got a list of 2 (lines 1, 3)" });
+            std::vector<std::string> {
+                mixed + ": 2 lines: a record must be a JSON object, got a list of 2 (lines 1, 3)" });
         const ImportReport again = importOrDie(store, mixed);
         EXPECT_EQ(again.added, 0);
         EXPECT_FALSE(again.failed());
@@ -281,8 +299,9 @@ namespace {
         EXPECT_EQ(report.linked, 1);
         EXPECT_EQ(report.foreign, 0);
         EXPECT_EQ(report.summary(),
-            path + ": 1 record added (1 linked to rebuildable tasks, 0 foreign), 25 tasks, 25 duplicates skipped, 2 "
-                   "comment lines");
+            path
+                + ": 1 record added (1 linked to rebuildable tasks, 0 foreign), 25 tasks, 25 duplicates skipped, 2 "
+                  "comment lines");
         // Two files of the same name in different folders are told apart.
         EXPECT_NE(report.summary().rfind(dir.file("again/"), 0), std::string::npos);
     }
@@ -315,8 +334,9 @@ namespace {
                       0),
             0u)
             << report.notes[0];
-        EXPECT_EQ(report.notes[1], "2 tasks kept as foreign (matmul_add, matmul_add): workload <name>: dtype float16 "
-                                   "(only float32)");
+        EXPECT_EQ(report.notes[1],
+            "2 tasks kept as foreign (matmul_add, matmul_add): workload <name>: dtype float16 "
+            "(only float32)");
         EXPECT_EQ(report.notes[2], "matmul_add: kept as a foreign task: workload matmul_add takes 3 arguments, got 2");
     }
 

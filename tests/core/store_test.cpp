@@ -1,5 +1,8 @@
 // The workspace store on real SQLite files: schema and migrations, queries, concurrency, damage, a process
 // killed mid-batch; TVM log import and export against the real logs in tests/data/tvm-logs.
+#include "tests/core/store_fixtures.h"
+#include "tests/core/store_test_access.h"
+
 #include "core/graph/workload_registry.h"
 #include "core/schedule/state.h"
 #include "core/schedule/step_json.h"
@@ -7,8 +10,6 @@
 #include "core/store/log_export.h"
 #include "core/store/store.h"
 #include "core/support/strings.h"
-#include "tests/core/store_fixtures.h"
-#include "tests/core/store_test_access.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
