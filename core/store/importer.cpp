@@ -4,6 +4,7 @@
 #include "core/schedule/state.h"
 #include "core/schedule/step_json.h"
 #include "core/store/line_reader.h"
+#include "core/support/assert.h"
 #include "core/support/strings.h"
 
 #include <nlohmann/json.hpp>
@@ -95,11 +96,16 @@ Importer::Importer(Store& store, std::string path, ImportOptions options)
 
 Expected<ImportReport> Importer::run()
 {
+    TS_ASSERT(!m_ran) << "Importer::run is called once per Importer";
+    m_ran = true;
     auto phases = [&]() -> Expected<void> {
         TS_CHECK(openFile());
         TS_CHECK(detectFormat());
-        if (m_sniff.format == FileFormat::Empty)
+        if (m_sniff.format == FileFormat::Empty) {
+            if (m_options.progress)
+                m_options.progress(0, 0);
             return {};
+        }
         TS_TRY(Transaction transaction, m_store.begin());
         m_transaction.emplace(std::move(transaction));
         std::error_code ec;

@@ -42,8 +42,9 @@ class Importer {
 public:
     Importer(Store& store, std::string path, ImportOptions options = {});
 
-    // Imports the file. An error for a file that cannot be read or is not a log TuneScope imports (the
-    // message says what it is); otherwise a report, which says whether anything was added.
+    // Imports the file; call it once. An error for a file that cannot be read or is not a log TuneScope
+    // imports (the message says what it is); otherwise a report, which says whether anything was added.
+    // The transaction is over when it returns: committed when something was added, else rolled back.
     Expected<ImportReport> run();
 
 private:
@@ -92,6 +93,7 @@ private:
     std::vector<ForeignGroup> m_foreign;
     std::unordered_map<std::string, size_t> m_foreignGroupOf;
     std::vector<std::string> m_replayNotes;
+    bool m_ran = false;
     bool m_sawAnsor = false;
     bool m_sawAutoTvm = false;
     uint64_t m_contentHash = 0;

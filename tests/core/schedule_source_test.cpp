@@ -43,8 +43,8 @@ namespace {
     std::vector<std::string> stageNames(const sched::State& state)
     {
         std::vector<std::string> names;
-        for (const sched::Stage& stage : state.stages())
-            names.push_back(stage.op->name());
+        for (int i = 0; i < state.numStages(); ++i)
+            names.push_back(state.stage(i).op->name());
         return names;
     }
 
