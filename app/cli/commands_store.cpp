@@ -1,6 +1,7 @@
 // import, export, stats: the workspace's record store from a shell (TVM logs in and out, per-task summary).
 #include "app/cli/commands.h"
-#include "core/store/log_import.h"
+#include "core/store/importer.h"
+#include "core/store/log_export.h"
 #include "core/support/strings.h"
 
 #include <algorithm>
@@ -31,7 +32,7 @@ namespace {
         auto workspace = openWorkspace(args, false);
         if (!workspace)
             return fail(workspace.error().message);
-        constexpr size_t kIssuesShown = 20;
+        constexpr size_t kIssueLinesShown = 20;
         int status = 0;
         for (const std::string& file : args.positional()) {
             auto report = store::importLog(*workspace, file);
@@ -40,12 +41,15 @@ namespace {
                 status = kExitFailure;
                 continue;
             }
-            std::cout << report->summary() << "\n";
-            for (size_t i = 0; i < report->issues.size() && i < kIssuesShown; ++i)
-                std::cerr << file << ":" << report->issues[i].line << ": " << report->issues[i].reason << "\n";
-            if (report->malformed > static_cast<int64_t>(kIssuesShown))
-                std::cerr << file << ": ... and " << report->malformed - static_cast<int64_t>(kIssuesShown)
-                          << " more malformed lines\n";
+            // A file that adds nothing because every line was rejected is a failure: said on stderr, exit 1.
+            if (report->failed()) {
+                std::cerr << "tunescope-cli: " << report->summary() << "\n";
+                status = kExitFailure;
+            } else {
+                std::cout << report->summary() << "\n";
+            }
+            for (const std::string& line : report->issueLines(kIssueLinesShown))
+                std::cerr << line << "\n";
             for (const std::string& note : report->notes)
                 std::cout << "  note: " << note << "\n";
         }

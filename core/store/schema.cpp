@@ -159,10 +159,16 @@ CREATE INDEX records_by_model ON records (predicted_by) WHERE predicted_by IS NO
 
 } // namespace
 
-Expected<void> migrate(Connection& db, int from, int to)
+Expected<int> migrate(Connection& db, int to)
 {
-    for (int version = from; version < to; ++version) {
+    for (;;) {
+        // BEGIN IMMEDIATE takes the write lock up front (waiting for it through the busy timeout), so the
+        // version read next cannot change before this transaction commits.
         TS_TRY(Transaction transaction, Transaction::begin(db));
+        TS_TRY(int64_t current, db.queryInt("PRAGMA user_version"));
+        if (current >= to)
+            return static_cast<int>(current); // already there: another connection migrated it meanwhile
+        const int version = static_cast<int>(current);
         auto applied = db.exec(kMigrations[version]);
         if (!applied)
             return makeError(ErrorKind::Io,
@@ -173,7 +179,6 @@ Expected<void> migrate(Connection& db, int from, int to)
             TS_CHECK(db.exec("PRAGMA application_id = " + std::to_string(kApplicationId)));
         TS_CHECK(transaction.commit());
     }
-    return {};
 }
 
 } // namespace ts::store::schema

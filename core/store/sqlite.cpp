@@ -4,6 +4,9 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
+#include <chrono>
+#include <thread>
 #include <utility>
 
 namespace ts::store {
@@ -86,6 +89,24 @@ Expected<void> Connection::exec(std::string_view sql)
         return makeError(ErrorKind::Io, m_path + ": " + detail + " (in: " + text.substr(0, 60) + ")");
     }
     return {};
+}
+
+Expected<void> Connection::enableWal()
+{
+    TS_ASSERT(m_db);
+    // Switching to WAL upgrades a read lock to the exclusive lock. When two connections do that on the same
+    // file at once (two processes creating one new workspace), SQLite answers one of them SQLITE_BUSY right
+    // away instead of calling the busy handler, since waiting could deadlock. The other connection is done
+    // within milliseconds, and then the switch is a no-op: so retry, within the busy timeout.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kBusyTimeoutMs);
+    for (int attempt = 0;; ++attempt) {
+        const int rc = sqlite3_exec(m_db, "PRAGMA journal_mode = WAL", nullptr, nullptr, nullptr);
+        if (rc == SQLITE_OK)
+            return {};
+        if ((rc & 0xff) != SQLITE_BUSY || std::chrono::steady_clock::now() > deadline)
+            return error("cannot switch to WAL mode", rc);
+        std::this_thread::sleep_for(std::chrono::milliseconds(1 << std::min(attempt, 5)));
+    }
 }
 
 Expected<Statement> Connection::prepare(std::string_view sql)

@@ -35,6 +35,8 @@ public:
 
     // Runs one or more statements that return no rows of interest.
     Expected<void> exec(std::string_view sql);
+    // PRAGMA journal_mode = WAL, retried while another connection switches the same file at once.
+    Expected<void> enableWal();
     Expected<Statement> prepare(std::string_view sql);
     // A single integer from a query such as "PRAGMA user_version".
     Expected<int64_t> queryInt(std::string_view sql);

@@ -10,6 +10,12 @@
 //   through another. A Store is not shared between threads.
 // - "Best per task" comes from task_summary, which triggers keep in step with records inside the same
 //   transaction, so it answers in microseconds however many records there are.
+// - Creating a workspace is safe when two processes open the same new path at once (two imports started
+//   together): the schema is created inside a BEGIN IMMEDIATE transaction that re-reads the version first.
+//
+// Store is the one façade over the tables; the SQL stays inside core/store, one file per group of tables:
+// store.cpp (open, inspect, transactions), store_devices.cpp, store_tasks.cpp (tasks and networks),
+// store_sessions.cpp (sessions and cost models), store_sources.cpp, store_records.cpp, schema.cpp.
 #pragma once
 
 #include "core/store/records.h"
@@ -55,7 +61,6 @@ public:
 
     const std::string& path() const { return m_db.path(); }
     int schemaVersion() const { return m_version; }
-    Connection& connection() { return m_db; }
 
     // A transaction around several calls below; without one, each write call is its own transaction.
     Expected<Transaction> begin();
@@ -100,6 +105,9 @@ public:
     Expected<void> verify();
 
 private:
+    // Tests reach the raw connection through tests/core/store_test_access.h; nothing else does.
+    friend class StoreTestAccess;
+
     Store(Connection db, int version);
     Expected<Statement*> cached(const char* sql);
 
@@ -110,8 +118,10 @@ private:
 
 // The schema migrations; schema.cpp.
 namespace schema {
-    // Migrates `db` from `from` up to `to`, one transaction per version.
-    Expected<void> migrate(Connection& db, int from, int to);
+    // Migrates `db` up to version `to`, one BEGIN IMMEDIATE transaction per version. Each transaction reads
+    // the version again first, so a version another connection applied meanwhile is skipped, not re-run.
+    // Returns the version the database is at.
+    Expected<int> migrate(Connection& db, int to);
 } // namespace schema
 
 } // namespace ts::store

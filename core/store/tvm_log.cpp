@@ -407,6 +407,17 @@ std::string formatLogLine(const LogRecord& record)
     return record.kind == RecordKind::Ansor ? formatAnsorLine(record) : formatAutoTvmLine(record);
 }
 
+Expected<AutoTvmTaskKey> parseAutoTvmKey(std::string_view key)
+{
+    const Json json = Json::parse(key.begin(), key.end(), nullptr, false);
+    if (json.is_discarded() || !json.is_array() || json.size() != 3 || !json[0].is_string() || !json[1].is_array()
+        || !json[2].is_object())
+        return makeError(ErrorKind::Parse, "an AutoTVM task key must be [name, [args...], {kwargs}]");
+    // readAutoTvmTask wrote args and kwargs this way: reading and writing them again gives the same text.
+    return AutoTvmTaskKey { json[0].get<std::string>(), dump(json[1], FloatStyle::Python),
+        dump(json[2], FloatStyle::Python) };
+}
+
 int64_t fingerprint(const LogRecord& r)
 {
     // The fields that make a record, each followed by a separator that cannot occur inside JSON text.

@@ -67,6 +67,15 @@ std::string formatAutoTvmLine(const LogRecord& record);
 // Either, by kind.
 std::string formatLogLine(const LogRecord& record);
 
+// An AutoTVM task as LogRecord::workloadKey holds it, the JSON text [task name, [args...], {kwargs}], split
+// back into its parts, each spelled exactly as parseLogLine spells them (LogRecord::autoTvmArgs, ...).
+struct AutoTvmTaskKey {
+    std::string name;
+    std::string args;
+    std::string kwargs;
+};
+Expected<AutoTvmTaskKey> parseAutoTvmKey(std::string_view key);
+
 // A stable 64-bit fingerprint of a record's content (not of how its line was spelled).
 int64_t fingerprint(const LogRecord& record);
 

@@ -2,6 +2,8 @@
 // realistic step lists), then times the queries the product makes. The bar: "best per task" and
 // "history of one task" under 50 ms at 1M records.
 //   ./build/release/tests/benchmarks/ts_bench_store [RECORDS] [PATH]   (default 1000000, a temporary file)
+#include "tests/core/store_test_access.h"
+
 #include "core/store/store.h"
 #include "core/support/rng.h"
 
@@ -115,7 +117,7 @@ int main(int argc, char** argv)
     const double insertMs = msSince(insertStart);
     std::printf("  insert: %.1f s, %.0f records/s, in batches of %zu (one transaction each)\n", insertMs / 1e3,
         static_cast<double>(total) / (insertMs / 1e3), kBatch);
-    orDie(store.connection().exec("PRAGMA wal_checkpoint(TRUNCATE)"));
+    orDie(testConnection(store).exec("PRAGMA wal_checkpoint(TRUNCATE)"));
     std::printf("  file: %.0f MB\n", static_cast<double>(std::filesystem::file_size(path)) / 1e6);
 
     // Queries through a second connection, as the GUI would read.
@@ -143,7 +145,7 @@ int main(int argc, char** argv)
         return orDie(reader.records(f)).size();
     });
     time("(for comparison) best per task by GROUP BY", 3, [&] {
-        auto s = orDie(reader.connection().prepare(
+        auto s = orDie(testConnection(reader).prepare(
             "SELECT task_id, device_id, min(mean_cost), count(*) FROM records GROUP BY task_id, device_id"));
         size_t rows = 0;
         while (orDie(s.step()))

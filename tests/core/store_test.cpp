@@ -1,9 +1,13 @@
 // The workspace store on real SQLite files: schema and migrations, queries, concurrency, damage, a process
 // killed mid-batch; TVM log import and export against the real logs in tests/data/tvm-logs.
+#include "tests/core/store_fixtures.h"
+#include "tests/core/store_test_access.h"
+
 #include "core/graph/workload_registry.h"
 #include "core/schedule/state.h"
 #include "core/schedule/step_json.h"
-#include "core/store/log_import.h"
+#include "core/store/importer.h"
+#include "core/store/log_export.h"
 #include "core/store/store.h"
 #include "core/support/strings.h"
 
@@ -21,56 +25,8 @@
 namespace ts::store {
 namespace {
 
-    namespace fs = std::filesystem;
+    using namespace ts::store::test;
     using Json = nlohmann::json;
-
-    const fs::path kLogs = fs::path(TS_TEST_DATA_DIR) / "tvm-logs";
-    const std::vector<std::string> kLogFiles
-        = { "matmul.json", "conv2d.json", "resnet-18-NHWC-B1.json", "resnet-18-NHWC-B1-cuda.json" };
-
-    class TempDir {
-    public:
-        TempDir()
-        {
-            std::string pattern = (fs::temp_directory_path() / "ts_store_XXXXXX").string();
-            m_path = mkdtemp(pattern.data());
-        }
-        ~TempDir() { fs::remove_all(m_path); }
-        std::string file(const std::string& name) const { return (m_path / name).string(); }
-
-    private:
-        fs::path m_path;
-    };
-
-    std::string readAll(const std::string& path)
-    {
-        std::ifstream in(path, std::ios::binary);
-        std::ostringstream text;
-        text << in.rdbuf();
-        return text.str();
-    }
-
-    void writeAll(const std::string& path, const std::string& text)
-    {
-        std::ofstream out(path, std::ios::binary | std::ios::trunc);
-        out << text;
-    }
-
-    Store openOrDie(const std::string& path, const OpenOptions& options = {})
-    {
-        auto store = Store::open(path, options);
-        if (!store)
-            throw std::runtime_error(store.error().message);
-        return std::move(store).value();
-    }
-
-    ImportReport importOrDie(Store& store, const std::string& path, const ImportOptions& options = {})
-    {
-        auto report = importLog(store, path, options);
-        if (!report)
-            throw std::runtime_error(report.error().message);
-        return std::move(report).value();
-    }
 
     // A line of the matmul log with another timestamp: a distinct record of a rebuildable task.
     std::string matmulLine(int64_t timestamp, double cost = 0.0044742, int errorNo = 0)
@@ -122,10 +78,10 @@ namespace {
         const std::string path = dir.file("sub/folder/w.tunescope");
         Store store = openOrDie(path);
         EXPECT_EQ(store.schemaVersion(), kSchemaVersion);
-        EXPECT_EQ(store.connection().queryInt("PRAGMA user_version").value(), kSchemaVersion);
-        EXPECT_EQ(store.connection().queryInt("PRAGMA application_id").value(), kApplicationId);
-        EXPECT_EQ(store.connection().queryInt("PRAGMA foreign_keys").value(), 1);
-        auto mode = store.connection().prepare("PRAGMA journal_mode").value();
+        EXPECT_EQ(testConnection(store).queryInt("PRAGMA user_version").value(), kSchemaVersion);
+        EXPECT_EQ(testConnection(store).queryInt("PRAGMA application_id").value(), kApplicationId);
+        EXPECT_EQ(testConnection(store).queryInt("PRAGMA foreign_keys").value(), 1);
+        auto mode = testConnection(store).prepare("PRAGMA journal_mode").value();
         ASSERT_TRUE(mode.step().value());
         EXPECT_EQ(mode.getText(0), "wal");
         EXPECT_TRUE(store.verify());
@@ -223,7 +179,7 @@ namespace {
         EXPECT_EQ(store.sessions().value().at(0).status, "finished");
 
         // Deleting the best record moves "best" to the next one (the triggers keep the summary true).
-        ASSERT_TRUE(store.connection().exec("DELETE FROM records WHERE id = " + std::to_string(best[0].id)));
+        ASSERT_TRUE(testConnection(store).exec("DELETE FROM records WHERE id = " + std::to_string(best[0].id)));
         const auto after = store.bestPerTask().value();
         EXPECT_EQ(after[0].records, 4);
         EXPECT_EQ(*after[0].bestRecordId, best[1].id);
@@ -276,7 +232,7 @@ namespace {
         }
         Store store = openOrDie(path);
         EXPECT_EQ(store.schemaVersion(), 2);
-        EXPECT_EQ(store.connection().queryInt("PRAGMA user_version").value(), 2);
+        EXPECT_EQ(testConnection(store).queryInt("PRAGMA user_version").value(), 2);
         const auto records = store.records({}).value();
         ASSERT_EQ(records.size(), 1u);
         EXPECT_EQ(records[0].stepCount, 13);
@@ -291,7 +247,7 @@ namespace {
         const std::string path = dir.file("new.tunescope");
         {
             Store store = openOrDie(path);
-            ASSERT_TRUE(store.connection().exec("PRAGMA user_version = 99"));
+            ASSERT_TRUE(testConnection(store).exec("PRAGMA user_version = 99"));
         }
         const std::string before = readAll(path);
         auto opened = Store::open(path);
@@ -349,7 +305,7 @@ namespace {
             for (int i = 0; i < 4000; ++i)
                 batch.push_back(syntheticRecord(tasks[i % 4], device, 1e-3 * (1 + i % 17)));
             ASSERT_TRUE(store.addRecords(batch));
-            ASSERT_TRUE(store.connection().exec("PRAGMA wal_checkpoint(TRUNCATE)"));
+            ASSERT_TRUE(testConnection(store).exec("PRAGMA wal_checkpoint(TRUNCATE)"));
         }
         std::string bytes = readAll(path);
         ASSERT_GT(bytes.size(), 64u * 1024u);
@@ -415,12 +371,12 @@ namespace {
         int observations = 0;
         while (!done || observations < 5) {
             // One read transaction: the record count and the summary must agree, in whole batches.
-            ASSERT_TRUE(reader.connection().exec("BEGIN"));
+            ASSERT_TRUE(testConnection(reader).exec("BEGIN"));
             const int64_t count = reader.recordCount().value();
             int64_t summed = 0;
             for (const TaskSummary& s : reader.bestPerTask().value())
                 summed += s.records;
-            ASSERT_TRUE(reader.connection().exec("COMMIT"));
+            ASSERT_TRUE(testConnection(reader).exec("COMMIT"));
             EXPECT_EQ(count % kBatchSize, 0) << "saw " << count << " records";
             EXPECT_EQ(summed, count);
             EXPECT_GE(count, last);

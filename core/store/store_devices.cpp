@@ -1,0 +1,86 @@
+// Store: the devices table. A device is found by its identity (target, target host, hardware params) or added.
+#include "core/store/store.h"
+#include "core/store/store_rows.h"
+#include "core/support/strings.h"
+
+#include <nlohmann/json.hpp>
+
+namespace ts::store {
+
+namespace {
+
+    std::string hardwareParamsText(const std::optional<HardwareParams>& params)
+    {
+        return params ? nlohmann::json(*params).dump() : std::string();
+    }
+
+    std::optional<HardwareParams> parseHardwareParams(const std::string& text)
+    {
+        if (text.empty())
+            return std::nullopt;
+        const nlohmann::json json = nlohmann::json::parse(text, nullptr, false);
+        if (!json.is_array() || json.size() != 8)
+            return std::nullopt;
+        HardwareParams params {};
+        for (size_t i = 0; i < 8; ++i)
+            params[i] = json[i].is_number_integer() ? json[i].get<int64_t>() : 0;
+        return params;
+    }
+
+} // namespace
+
+std::string deviceKindOf(const std::string& target)
+{
+    const std::string first = target.substr(0, target.find(' '));
+    for (const char* gpu : { "cuda", "nvptx", "rocm", "opencl", "vulkan", "metal" })
+        if (first == gpu)
+            return "gpu";
+    return "cpu";
+}
+
+std::string deviceNameOf(const std::string& target)
+{
+    const std::vector<std::string> words = split(target, ' ');
+    const std::string kind = deviceKindOf(target);
+    std::string name = kind == "gpu" ? (words.empty() ? target : words.front()) : "cpu";
+    for (const std::string& w : words)
+        for (const char* option : { "-mcpu=", "-arch=", "-model=" })
+            if (w.rfind(option, 0) == 0)
+                return name + " " + w.substr(std::string_view(option).size());
+    return name;
+}
+
+Expected<int64_t> Store::addDevice(const Device& device)
+{
+    const std::string params = hardwareParamsText(device.hardwareParams);
+    TS_TRY(Statement * find,
+        cached("SELECT id FROM devices WHERE target = ? AND target_host = ? AND hardware_params = ?"));
+    find->bind(1, device.target).bind(2, device.targetHost).bind(3, params);
+    TS_TRY(bool found, find->step());
+    if (found)
+        return find->getInt(0);
+    TS_TRY(Statement * insert,
+        cached("INSERT INTO devices (kind, name, target, target_host, hardware_params, properties) "
+               "VALUES (?, ?, ?, ?, ?, ?)"));
+    insert->bind(1, device.kind.empty() ? deviceKindOf(device.target) : device.kind)
+        .bind(2, device.name.empty() ? deviceNameOf(device.target) : device.name)
+        .bind(3, device.target)
+        .bind(4, device.targetHost)
+        .bind(5, params)
+        .bind(6, device.properties);
+    TS_CHECK(insert->run());
+    return m_db.lastInsertId();
+}
+
+Expected<std::vector<Device>> Store::devices()
+{
+    TS_TRY(Statement s,
+        m_db.prepare(
+            "SELECT id, kind, name, target, target_host, hardware_params, properties FROM devices ORDER BY id"));
+    return detail::collect(s, [](const Statement& row) {
+        return Device { row.getInt(0), row.getText(1), row.getText(2), row.getText(3), row.getText(4),
+            parseHardwareParams(row.getText(5)), row.getText(6) };
+    });
+}
+
+} // namespace ts::store

@@ -1,0 +1,54 @@
+// Store: the sources table, one row per imported file with what it held and what it added.
+#include "core/store/store.h"
+#include "core/store/store_rows.h"
+
+namespace ts::store {
+
+namespace {
+
+    constexpr const char* kSourceColumns = "SELECT id, path, format, content_hash, bytes, lines, comments, records, "
+                                           "duplicates, malformed, imported_at FROM sources";
+
+    SourceInfo readSource(const Statement& s)
+    {
+        return SourceInfo { s.getInt(0), s.getText(1), s.getText(2), s.getInt(3), s.getInt(4), s.getInt(5), s.getInt(6),
+            s.getInt(7), s.getInt(8), s.getInt(9), s.getDouble(10) };
+    }
+
+} // namespace
+
+Expected<int64_t> Store::saveSource(const SourceInfo& source)
+{
+    TS_TRY(Statement save,
+        m_db.prepare(source.id == 0
+                ? "INSERT INTO sources (path, format, content_hash, bytes, lines, comments, records, duplicates, "
+                  "malformed, imported_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                : "UPDATE sources SET path = ?, format = ?, content_hash = ?, bytes = ?, lines = ?, comments = ?, "
+                  "records = ?, duplicates = ?, malformed = ?, imported_at = ? WHERE id = ?"));
+    save.bind(1, source.path)
+        .bind(2, source.format)
+        .bind(3, source.contentHash)
+        .bind(4, source.bytes)
+        .bind(5, source.lines)
+        .bind(6, source.comments)
+        .bind(7, source.records)
+        .bind(8, source.duplicates)
+        .bind(9, source.malformed)
+        .bind(10, source.importedAt);
+    if (source.id != 0)
+        save.bind(11, source.id);
+    TS_CHECK(save.run());
+    if (source.id == 0)
+        return m_db.lastInsertId();
+    if (m_db.changes() == 0)
+        return makeError(ErrorKind::NotFound, path() + ": no imported source " + std::to_string(source.id));
+    return source.id;
+}
+
+Expected<std::vector<SourceInfo>> Store::sources()
+{
+    TS_TRY(Statement s, m_db.prepare(std::string(kSourceColumns) + " ORDER BY id"));
+    return detail::collect(s, [](const Statement& row) { return readSource(row); });
+}
+
+} // namespace ts::store

@@ -1,0 +1,97 @@
+// Store: the tasks table (one row per workload) and the networks that group tasks with weights.
+#include "core/store/store.h"
+#include "core/store/store_rows.h"
+#include "core/support/assert.h"
+
+namespace ts::store {
+
+namespace {
+
+    TaskInfo readTask(const Statement& s)
+    {
+        return TaskInfo { s.getInt(0), static_cast<RecordKind>(s.getInt(1)), s.getText(2), s.getText(3), s.getText(4),
+            s.getDouble(5), s.getInt(6) != 0 };
+    }
+
+    constexpr const char* kTaskColumns = "SELECT id, kind, key, name, dag_text, flops, rebuildable FROM tasks";
+
+} // namespace
+
+Expected<int64_t> Store::addTask(const TaskInfo& task)
+{
+    TS_TRY(Statement * find, cached("SELECT id FROM tasks WHERE kind = ? AND key = ?"));
+    find->bind(1, static_cast<int64_t>(task.kind)).bind(2, task.key);
+    TS_TRY(bool found, find->step());
+    if (found)
+        return find->getInt(0);
+    TS_TRY(Statement * insert,
+        cached("INSERT INTO tasks (kind, key, name, dag_text, flops, rebuildable) VALUES (?, ?, ?, ?, ?, ?)"));
+    insert->bind(1, static_cast<int64_t>(task.kind))
+        .bind(2, task.key)
+        .bind(3, task.name)
+        .bind(4, task.dagText)
+        .bind(5, task.flops)
+        .bind(6, static_cast<int64_t>(task.rebuildable));
+    TS_CHECK(insert->run());
+    return m_db.lastInsertId();
+}
+
+Expected<std::vector<TaskInfo>> Store::tasks()
+{
+    TS_TRY(Statement s, m_db.prepare(std::string(kTaskColumns) + " ORDER BY id"));
+    return detail::collect(s, [](const Statement& row) { return readTask(row); });
+}
+
+Expected<std::optional<TaskInfo>> Store::findTask(const std::string& key)
+{
+    TS_TRY(Statement s, m_db.prepare(std::string(kTaskColumns) + " WHERE key = ? ORDER BY id LIMIT 1"));
+    s.bind(1, key);
+    TS_TRY(bool row, s.step());
+    if (!row)
+        return std::optional<TaskInfo>();
+    return std::optional<TaskInfo>(readTask(s));
+}
+
+Expected<int64_t> Store::addNetwork(const NetworkInfo& network)
+{
+    TS_TRY(Transaction transaction, begin());
+    TS_TRY(Statement insert,
+        m_db.prepare("INSERT INTO networks (name, batch, layout) VALUES (?, ?, ?) "
+                     "ON CONFLICT (name, batch, layout) DO UPDATE SET name = excluded.name RETURNING id"));
+    insert.bind(1, network.name).bind(2, network.batch).bind(3, network.layout);
+    TS_TRY(bool row, insert.step());
+    TS_ASSERT(row);
+    const int64_t id = insert.getInt(0);
+    insert.reset();
+    TS_CHECK(m_db.exec("DELETE FROM network_tasks WHERE network_id = " + std::to_string(id)));
+    TS_TRY(Statement member,
+        m_db.prepare("INSERT INTO network_tasks (network_id, task_id, position, weight) VALUES (?, ?, ?, ?)"));
+    for (size_t i = 0; i < network.tasks.size(); ++i) {
+        member.bind(1, id)
+            .bind(2, network.tasks[i].taskId)
+            .bind(3, static_cast<int64_t>(i))
+            .bind(4, network.tasks[i].weight);
+        TS_CHECK(member.run());
+    }
+    TS_CHECK(transaction.commit());
+    return id;
+}
+
+Expected<std::vector<NetworkInfo>> Store::networks()
+{
+    TS_TRY(Statement s, m_db.prepare("SELECT id, name, batch, layout FROM networks ORDER BY id"));
+    TS_TRY(std::vector<NetworkInfo> out, detail::collect(s, [](const Statement& row) {
+        return NetworkInfo { row.getInt(0), row.getText(1), row.getInt(2), row.getText(3), {} };
+    }));
+    TS_TRY(Statement members,
+        m_db.prepare("SELECT task_id, weight FROM network_tasks WHERE network_id = ? ORDER BY position"));
+    for (NetworkInfo& n : out) {
+        members.bind(1, n.id);
+        TS_TRY(n.tasks, detail::collect(members, [](const Statement& row) {
+            return NetworkInfo::Member { row.getInt(0), static_cast<int>(row.getInt(1)) };
+        }));
+    }
+    return out;
+}
+
+} // namespace ts::store
