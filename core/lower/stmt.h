@@ -48,13 +48,7 @@ Stmt makeIf(ir::Expr condition, Stmt thenBody, Stmt elseBody = nullptr);
 // Flattens nested sequences; a sequence of one statement is that statement.
 Stmt makeSeq(std::vector<Stmt> stmts);
 
-// Rebuilds a statement bottom-up: `visit` gets each node with its children already rewritten and returns
-// the replacement (or the node itself). Expressions are left alone; rewrite them inside visit.
-Stmt mutateStmt(const Stmt& s, const std::function<Stmt(const Stmt&)>& visit);
-// Applies f to every expression of every statement (indices, values, conditions), outermost first.
-Stmt mutateExprs(const Stmt& s, const std::function<ir::Expr(const ir::Expr&)>& f);
-// Calls visit on every statement, parents before children.
-void visitStmts(const Stmt& s, const std::function<void(const StmtNode&)>& visit);
+// Passes walk and rewrite statements with StmtVisitor (stmt_visitor.h) and StmtMutator (stmt_mutator.h).
 
 // A kernel: `void name(float** args)`, args = the placeholders then the outputs, in stage order.
 struct LoweredFunc {
