@@ -1,4 +1,5 @@
-// Loop IR -> LLVM IR -> machine code for the host CPU.
+// Loop IR -> machine code for a target (code_generator.h has one generator per target kind). For CPU
+// targets: loop IR -> LLVM IR -> machine code for the target's CPU name and features.
 //
 // The kernel is `void name(float** args)`; args follow LoweredFunc::args. Inside, the body is emitted into
 // a function whose buffer parameters are noalias and 64-byte aligned. Loops become:
@@ -8,8 +9,8 @@
 //               gathers, masked loads under a select; a body that cannot be vectorized lane by lane (a
 //               store whose address does not move with the loop, a guard) is emitted as a loop instead;
 //   parallel    the body outlined into a function run by ts_parallel_for (runtime.h) on the kernel pool.
-// The module goes through LLVM's O3 pipeline for the host CPU (its name and features, e.g. AVX-512), with
-// floating-point contraction into FMA as TVM allows.
+// The module goes through LLVM's O3 pipeline for the target's CPU (target::Target: its name and features,
+// e.g. AVX-512), with floating-point contraction into FMA as TVM allows.
 //
 // Compiled code lives in a process-wide ORC LLJIT; a CompiledKernel frees its code when destroyed. Object
 // files (compileToObject) carry a kernel to tunescope-runner, which links them into its own JIT.
@@ -17,6 +18,7 @@
 
 #include "core/lower/stmt.h"
 #include "core/support/error.h"
+#include "core/target/target.h"
 
 #include <memory>
 #include <string>
@@ -41,16 +43,20 @@ protected:
     KernelFn m_entry = nullptr;
 };
 
-// The LLVM host description the code is compiled for.
+// target::Target::host().cpuName, for callers that print it.
 std::string hostCpuName();
-std::string hostCpuFeatures();
 
-// Textual LLVM IR, before (optimized = false) or after the O3 pipeline.
-Expected<std::string> emitLlvmIr(const lower::LoweredFunc& func, bool optimized);
-Expected<ObjectCode> compileToObject(const lower::LoweredFunc& func);
+// The code generator for the target (makeCodeGenerator), one call each. The host default is for callers
+// that have no target to pass yet (the CLI); a session passes the target of the device it tunes for.
+// Textual LLVM IR (CPU targets), before (optimized = false) or after the O3 pipeline.
+Expected<std::string> emitLlvmIr(
+    const lower::LoweredFunc& func, bool optimized, const target::Target& target = target::Target::host());
+Expected<ObjectCode> compileToObject(
+    const lower::LoweredFunc& func, const target::Target& target = target::Target::host());
+// compileToObject + loadObject: the target must be one this machine can run.
+Expected<std::shared_ptr<CompiledKernel>> compile(
+    const lower::LoweredFunc& func, const target::Target& target = target::Target::host());
 // Links an object into this process's JIT.
 Expected<std::shared_ptr<CompiledKernel>> loadObject(const ObjectCode& object);
-// compileToObject + loadObject.
-Expected<std::shared_ptr<CompiledKernel>> compile(const lower::LoweredFunc& func);
 
 } // namespace ts::codegen

@@ -6,7 +6,7 @@ namespace ts::lower {
 
 Expected<LoweredFunc> lower(const sched::State& state, const LowerOptions& options)
 {
-    TS_TRY(LoweredFunc func, scheduleOps(state));
+    TS_TRY(LoweredFunc func, scheduleOps(state, options.target));
     func.name = options.functionName;
     auto after = [&](const char* pass) {
         if (options.onPass)

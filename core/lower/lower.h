@@ -15,6 +15,7 @@
 #include "core/lower/stmt.h"
 #include "core/schedule/state.h"
 #include "core/support/error.h"
+#include "core/target/target.h"
 
 #include <functional>
 #include <string>
@@ -23,6 +24,8 @@ namespace ts::lower {
 
 struct LowerOptions {
     std::string functionName = "default_function";
+    // What the function is lowered for: GPU annotations become thread-binding loops on a GPU target.
+    target::Target target = target::Target::host();
     std::function<void(const std::string& pass, const LoweredFunc& func)> onPass;
 };
 
@@ -34,7 +37,7 @@ Expected<LoweredFunc> lower(const sched::State& state, const LowerOptions& optio
 Expected<sched::State> inferBound(const sched::State& state);
 
 // The passes (each in its own file).
-Expected<LoweredFunc> scheduleOps(const sched::State& state);
+Expected<LoweredFunc> scheduleOps(const sched::State& state, const target::Target& target);
 Stmt simplify(const Stmt& s);
 Stmt hoistGuards(const Stmt& s);
 Stmt unrollLoops(const Stmt& s);

@@ -254,7 +254,7 @@ LoweredFunc NestBuilder::build()
     return func;
 }
 
-Expected<LoweredFunc> scheduleOps(const sched::State& state)
+Expected<LoweredFunc> scheduleOps(const sched::State& state, const target::Target&)
 {
     TS_CHECK(checkAnnotations(state));
     TS_TRY(const Bounds bounds, inferBounds(state));
