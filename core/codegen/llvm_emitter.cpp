@@ -118,6 +118,9 @@ llvm::Value* Emitter::elementPtr(const ir::BufferVar* buffer, llvm::Value* index
 
 void Emitter::visitFor(const lower::StmtNode& s)
 {
+    if (s.forKind == ForKind::ThreadBinding)
+        unsupported("loop " + s.var->name + " is bound to " + s.threadTag
+            + ": thread bindings need a GPU code generator, this one generates CPU code");
     m_scope->analyzer.bind(s.var, 0, s.extent - 1);
     if (s.forKind == ForKind::Parallel && m_vecVar == nullptr) {
         emitParallel(s);

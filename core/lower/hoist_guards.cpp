@@ -50,7 +50,8 @@ namespace {
         Stmt visitFor(const Stmt& s) override
         {
             const Stmt node = StmtMutator::visitFor(s);
-            if (!node || node->kind != StmtKind::For || !isGuard(node->body))
+            // A guard stays inside a thread-binding loop: outside, it would leave the GPU kernel.
+            if (!node || node->kind != StmtKind::For || node->forKind == ForKind::ThreadBinding || !isGuard(node->body))
                 return node;
             // A vectorized loop keeps its guard inside: hoisting changes nothing there.
             std::vector<ir::Expr> terms;

@@ -2,7 +2,8 @@
 // inference finds (bound_inference.h), each active stage becomes a loop nest over its region, placed at
 // root or inside the consumer loop it is computed at, with its buffer allocated around it. Loads of other
 // stages become buffer loads relative to the producer's region. A value that can leave the tensor (a
-// split that does not divide, a region wider than the tensor) gets a guard.
+// split that does not divide, a region wider than the tensor) gets a guard. Annotations become loop
+// kinds for the target: GPU thread annotations become thread-binding loops on a GPU target.
 #include "core/lower/bound_inference.h"
 #include "core/lower/lower.h"
 
@@ -15,42 +16,70 @@ using ir::ExprKind;
 using sched::Stage;
 
 namespace {
-    ForKind forKindOf(sched::Annotation a)
+    struct LoopKind {
+        ForKind kind = ForKind::Serial;
+        std::string threadTag; // ThreadBinding
+    };
+    using StageLoopKinds = std::vector<std::vector<LoopKind>>; // [stage][iterator]
+
+    // The loop an annotation becomes on the target: GPU thread annotations bind GPU threads and need a
+    // GPU target; `parallel` runs on CPU cores and needs a CPU target.
+    Expected<LoopKind> loopKindOf(
+        const sched::State& state, int s, const sched::Iterator& it, const target::Target& target)
     {
-        switch (a) {
+        auto wrong = [&](const std::string& why) {
+            return stageError(
+                state, s, std::string("annotation ") + sched::toString(it.annotation) + " on " + it.name + " " + why);
+        };
+        switch (it.annotation) {
+        case sched::Annotation::None:
+            return LoopKind { ForKind::Serial, {} };
         case sched::Annotation::Unroll:
-            return ForKind::Unrolled;
+            return LoopKind { ForKind::Unrolled, {} };
         case sched::Annotation::Vectorize:
-            return ForKind::Vectorized;
+            return LoopKind { ForKind::Vectorized, {} };
         case sched::Annotation::Parallel:
-            return ForKind::Parallel;
-        default:
-            return ForKind::Serial;
+            if (target.isGpu())
+                return wrong("needs a CPU target (bind GPU threads instead)");
+            return LoopKind { ForKind::Parallel, {} };
+        case sched::Annotation::VThread:
+        case sched::Annotation::BlockX:
+        case sched::Annotation::ThreadX:
+        case sched::Annotation::BlockY:
+        case sched::Annotation::ThreadY:
+        case sched::Annotation::BlockZ:
+        case sched::Annotation::ThreadZ:
+            if (!target.isGpu())
+                return wrong("needs a GPU target");
+            return LoopKind { ForKind::ThreadBinding, sched::toString(it.annotation) };
+        case sched::Annotation::Tensorize:
+            break;
         }
+        return wrong("is not supported (no tensor intrinsics yet)");
     }
 
-    // Annotations the loop IR has no loop kind for.
-    Expected<void> checkAnnotations(const sched::State& state)
+    // Consumers first, as bound inference reports its errors.
+    Expected<StageLoopKinds> loopKinds(const sched::State& state, const target::Target& target)
     {
+        StageLoopKinds kinds(static_cast<size_t>(state.numStages()));
         for (int s = state.numStages(); s-- > 0;) {
             const Stage& st = state.stage(s);
             if (st.isPlaceholder() || st.computeAt == sched::ComputeAtKind::Inlined)
                 continue;
-            for (const sched::Iterator& it : st.iters)
-                if (it.annotation != sched::Annotation::None && it.annotation != sched::Annotation::Unroll
-                    && it.annotation != sched::Annotation::Vectorize && it.annotation != sched::Annotation::Parallel)
-                    return stageError(state, s,
-                        std::string("annotation ") + sched::toString(it.annotation) + " on " + it.name
-                            + " needs a GPU target");
+            for (const sched::Iterator& it : st.iters) {
+                TS_TRY(LoopKind kind, loopKindOf(state, s, it, target));
+                kinds[static_cast<size_t>(s)].push_back(std::move(kind));
+            }
         }
-        return {};
+        return kinds;
     }
 
     class NestBuilder {
     public:
-        NestBuilder(const sched::State& state, const Bounds& bounds)
+        NestBuilder(const sched::State& state, const Bounds& bounds, const StageLoopKinds& kinds)
             : m_state(state)
             , m_bounds(bounds)
+            , m_kinds(kinds)
         {
         }
 
@@ -68,6 +97,7 @@ namespace {
 
         const sched::State& m_state;
         const Bounds& m_bounds;
+        const StageLoopKinds& m_kinds;
         std::vector<ir::BufferRef> m_buffers; // by stage; null for inlined stages
     };
 } // namespace
@@ -190,8 +220,9 @@ Stmt NestBuilder::stageNest(int s)
             break;
         }
     auto loop = [&](size_t p, Stmt body) {
-        return makeFor(si.leafVars[p], si.iterExtents[p], forKindOf(st.iters[p].annotation), std::move(body),
-            st.autoUnrollMaxStep);
+        const LoopKind& kind = m_kinds[static_cast<size_t>(s)][p];
+        return makeFor(
+            si.leafVars[p], si.iterExtents[p], kind.kind, std::move(body), st.autoUnrollMaxStep, kind.threadTag);
     };
     Stmt init;
     if (op.reducer() != ir::Reducer::None) {
@@ -254,11 +285,11 @@ LoweredFunc NestBuilder::build()
     return func;
 }
 
-Expected<LoweredFunc> scheduleOps(const sched::State& state, const target::Target&)
+Expected<LoweredFunc> scheduleOps(const sched::State& state, const target::Target& target)
 {
-    TS_CHECK(checkAnnotations(state));
+    TS_TRY(const StageLoopKinds kinds, loopKinds(state, target));
     TS_TRY(const Bounds bounds, inferBounds(state));
-    return NestBuilder(state, bounds).build();
+    return NestBuilder(state, bounds, kinds).build();
 }
 
 } // namespace ts::lower

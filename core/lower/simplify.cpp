@@ -1,5 +1,5 @@
 // Pass: simplify. Folds constants and simplifies indices with the ranges of the loops around them; drops
-// loops of extent 1 (their variable becomes 0) and guards that always or never hold.
+// loops of extent 1 (their variable becomes 0; thread bindings stay) and guards that always or never hold.
 #include "core/lower/arith_analyzer.h"
 #include "core/lower/lower.h"
 #include "core/lower/stmt_mutator.h"
@@ -46,7 +46,8 @@ namespace {
     private:
         Stmt visitFor(const Stmt& s) override
         {
-            if (s->extent == 1) {
+            // A thread-binding loop stays, extent 1 or not: it says which GPU threads the kernel uses.
+            if (s->extent == 1 && s->forKind != ForKind::ThreadBinding) {
                 Stmt body = mutate(SubstituteVar(s->var, ir::intImm(0)).mutate(s->body));
                 return s->autoUnrollMaxStep == 0 ? body : SetUnrollOnLoops(s->autoUnrollMaxStep).mutate(body);
             }

@@ -19,20 +19,25 @@ const char* toString(ForKind kind)
         return "vectorized for";
     case ForKind::Unrolled:
         return "unrolled for";
+    case ForKind::ThreadBinding:
+        return "thread binding for";
     }
     return "?";
 }
 
-Stmt makeFor(ir::Expr var, int64_t extent, ForKind kind, Stmt body, int autoUnrollMaxStep)
+Stmt makeFor(ir::Expr var, int64_t extent, ForKind kind, Stmt body, int autoUnrollMaxStep, std::string threadTag)
 {
     TS_ASSERT(var.defined() && var->kind == ir::ExprKind::Var) << "loop variable";
     TS_ASSERT(extent >= 1) << "loop " << var->name << " extent " << extent;
+    TS_ASSERT((kind == ForKind::ThreadBinding) == !threadTag.empty())
+        << "loop " << var->name << ": a thread tag exactly on thread-binding loops";
     auto node = std::make_shared<StmtNode>();
     node->kind = StmtKind::For;
     node->var = std::move(var);
     node->extent = extent;
     node->forKind = kind;
     node->autoUnrollMaxStep = autoUnrollMaxStep;
+    node->threadTag = std::move(threadTag);
     node->body = std::move(body);
     return node;
 }
@@ -101,7 +106,10 @@ namespace {
         {
             if (s.autoUnrollMaxStep > 0 && s.autoUnrollMaxStep != m_unroll)
                 m_os << pad() << "// auto_unroll_max_step = " << s.autoUnrollMaxStep << "\n";
-            m_os << pad() << toString(s.forKind) << " (" << s.var->name << ", 0, " << s.extent << ") {\n";
+            if (s.forKind == ForKind::ThreadBinding)
+                m_os << pad() << "for (" << s.var->name << ", 0, " << s.extent << ") { // " << s.threadTag << "\n";
+            else
+                m_os << pad() << toString(s.forKind) << " (" << s.var->name << ", 0, " << s.extent << ") {\n";
             const int outerUnroll = m_unroll;
             if (s.autoUnrollMaxStep > 0)
                 m_unroll = s.autoUnrollMaxStep;

@@ -14,7 +14,10 @@
 
 namespace ts::lower {
 
-enum class ForKind { Serial, Parallel, Vectorized, Unrolled };
+// ThreadBinding: the loop's iterations run on the GPU threads named by the loop's threadTag ("blockIdx.x",
+// "threadIdx.y", "vthread"), one iteration each; only a GPU code generator emits it.
+enum class ForKind { Serial, Parallel, Vectorized, Unrolled, ThreadBinding };
+// "for", "parallel for", "vectorized for", "unrolled for", "thread binding for"
 const char* toString(ForKind kind);
 
 enum class StmtKind { For, Store, Allocate, IfThenElse, Seq };
@@ -29,6 +32,7 @@ struct StmtNode {
     int64_t extent = 0;
     ForKind forKind = ForKind::Serial;
     int autoUnrollMaxStep = 0; // the stage's pragma, on its outermost loop
+    std::string threadTag; // ThreadBinding: the thread the loop is bound to ("blockIdx.x", ...)
     // Store (buffer, indices, value); Allocate (buffer, body)
     ir::BufferRef buffer;
     std::vector<ir::Expr> indices;
@@ -41,7 +45,9 @@ struct StmtNode {
     std::vector<Stmt> seq;
 };
 
-Stmt makeFor(ir::Expr var, int64_t extent, ForKind kind, Stmt body, int autoUnrollMaxStep = 0);
+// A ThreadBinding loop has a thread tag; other loops have none.
+Stmt makeFor(
+    ir::Expr var, int64_t extent, ForKind kind, Stmt body, int autoUnrollMaxStep = 0, std::string threadTag = {});
 Stmt makeStore(ir::BufferRef buffer, std::vector<ir::Expr> indices, ir::Expr value);
 Stmt makeAllocate(ir::BufferRef buffer, Stmt body);
 Stmt makeIf(ir::Expr condition, Stmt thenBody, Stmt elseBody = nullptr);
@@ -59,7 +65,8 @@ struct LoweredFunc {
     Stmt body;
 };
 
-// C-like text: "parallel for (i.0@j.0@, 0, 128) {", "out[((i*1024) + j)] = ...". Shown to users.
+// C-like text: "parallel for (i.0@j.0@, 0, 128) {", "for (i.0, 0, 64) { // blockIdx.x",
+// "out[((i*1024) + j)] = ...". Shown to users.
 std::string toString(const Stmt& s, int indent = 0);
 std::string toString(const LoweredFunc& f);
 

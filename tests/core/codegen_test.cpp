@@ -257,3 +257,19 @@ TEST(Codegen, OneGeneratorPerTargetKind)
     ASSERT_FALSE(ir);
     EXPECT_EQ(ir.error().message, "LLVM IR is generated for cpu targets, not cuda");
 }
+
+TEST(Codegen, ThreadBindingsAreRefusedByTheCpuGenerator)
+{
+    const ir::ComputeDAG dag = fixtures::matmulDag(16, 16, 16);
+    sched::State s = sched::State::initial(dag);
+    fixtures::apply(s, sched::AnnotationStep { 2, 0, sched::Annotation::BlockX });
+    lower::LowerOptions options;
+    options.target = target::fromTvm("cuda -arch=sm_86").value();
+    auto func = lower::lower(s, options);
+    ASSERT_TRUE(func) << func.error().message;
+    auto kernel = codegen::compile(*func, target::Target::host());
+    ASSERT_FALSE(kernel);
+    EXPECT_EQ(kernel.error().kind, ErrorKind::Unsupported);
+    EXPECT_EQ(kernel.error().message,
+        "loop i is bound to blockIdx.x: thread bindings need a GPU code generator, this one generates CPU code");
+}
