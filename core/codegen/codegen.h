@@ -1,7 +1,9 @@
 // Loop IR -> machine code for a target (code_generator.h has one generator per target kind). For CPU
 // targets: loop IR -> LLVM IR -> machine code for the target's CPU name and features.
 //
-// The kernel is `void name(float** args)`; args follow LoweredFunc::args. Inside, the body is emitted into
+// The kernel ABI is `void name(void** args)`: args[i] points to the elements of LoweredFunc::args[i], of
+// that buffer's dtype (only float32 buffers are generated yet; others are an Unsupported error, named
+// "float16 buffers are not generated yet"). Inside, the body is emitted into
 // a function whose buffer parameters are noalias and 64-byte aligned. Loops become:
 //   serial      a plain loop;
 //   unrolled    the body emitted once per iteration (extent <= 512; longer loops stay loops);
@@ -31,13 +33,13 @@ struct ObjectCode {
     std::string symbol; // the kernel's entry point
 };
 
-using KernelFn = void (*)(float** args);
+using KernelFn = void (*)(void** args);
 
 class CompiledKernel {
 public:
     virtual ~CompiledKernel() = default;
     KernelFn entry() const { return m_entry; }
-    void run(float** args) const { m_entry(args); }
+    void run(void** args) const { m_entry(args); }
 
 protected:
     KernelFn m_entry = nullptr;

@@ -68,9 +68,9 @@ void Emitter::bindImplParams(llvm::Function* impl, const FreeSymbols& free)
 void Emitter::emitKernel(const lower::LoweredFunc& func)
 {
     for (const ir::BufferRef& arg : func.args)
-        if (arg->dtype != ir::DType::Float32)
-            unsupported("argument " + arg->name + " is not float32");
-    // The impl takes the arguments as noalias parameters; the entry unpacks float** args.
+        checkGenerated(*arg);
+    // The impl takes the arguments as noalias parameters; the entry unpacks void** args (each a pointer to
+    // its buffer's elements, of the buffer's dtype).
     FreeSymbols free;
     for (const ir::BufferRef& arg : func.args)
         free.buffers.push_back(arg.get());
@@ -101,19 +101,28 @@ void Emitter::emitKernel(const lower::LoweredFunc& func)
     m_scope = nullptr;
 }
 
+void checkGenerated(const ir::BufferVar& buffer)
+{
+    if (buffer.dtype != ir::DType::Float32)
+        unsupported("buffer " + buffer.name + ": " + std::string(ir::toString(buffer.dtype))
+            + " buffers are not generated yet (float32 only)");
+}
+
+llvm::Align Emitter::elementAlign(const ir::BufferVar& buffer) { return llvm::Align(ir::bytesOf(buffer.dtype)); }
+
 void Emitter::visitStore(const lower::StmtNode& s)
 {
     if (s.indices.size() != 1)
         unsupported("store to " + s.buffer->name + " before storage flattening");
     llvm::Value* value = scalar(s.value);
-    m_b.CreateAlignedStore(value, elementPtr(s.buffer.get(), scalar(s.indices[0])), llvm::Align(4));
+    m_b.CreateAlignedStore(value, elementPtr(s.buffer.get(), scalar(s.indices[0])), elementAlign(*s.buffer));
 }
 
 llvm::Value* Emitter::elementPtr(const ir::BufferVar* buffer, llvm::Value* index)
 {
     auto it = m_scope->buffers.find(buffer);
     TS_ASSERT(it != m_scope->buffers.end()) << "buffer " << buffer->name << " not in scope";
-    return m_b.CreateInBoundsGEP(m_f32, it->second, index);
+    return m_b.CreateInBoundsGEP(typeOf(buffer->dtype), it->second, index);
 }
 
 void Emitter::visitFor(const lower::StmtNode& s)
@@ -157,14 +166,14 @@ void Emitter::emitSerialLoop(const lower::StmtNode& s, llvm::Value* begin, llvm:
 void Emitter::visitAllocate(const lower::StmtNode& s)
 {
     const ir::BufferVar* buffer = s.buffer.get();
-    if (buffer->dtype != ir::DType::Float32)
-        unsupported("buffer " + buffer->name + " is not float32");
+    checkGenerated(*buffer);
     const int64_t elements = buffer->allocatedElements();
-    if (elements * 4 <= kMaxStackBytes) {
+    const int64_t bytes = elements * ir::bytesOf(buffer->dtype);
+    if (bytes <= kMaxStackBytes) {
         llvm::Function* fn = m_scope->function;
         llvm::IRBuilder<> entry(&fn->getEntryBlock(), fn->getEntryBlock().begin());
-        llvm::AllocaInst* a
-            = entry.CreateAlloca(llvm::ArrayType::get(m_f32, static_cast<uint64_t>(elements)), nullptr, buffer->name);
+        llvm::AllocaInst* a = entry.CreateAlloca(
+            llvm::ArrayType::get(typeOf(buffer->dtype), static_cast<uint64_t>(elements)), nullptr, buffer->name);
         a->setAlignment(llvm::Align(64));
         m_scope->buffers[buffer] = a;
         visit(s.body);
@@ -173,7 +182,7 @@ void Emitter::visitAllocate(const lower::StmtNode& s)
     llvm::Function* alloc = runtimeFunction("ts_alloc", m_ptr, { m_i64 });
     llvm::Function* release = runtimeFunction("ts_free", llvm::Type::getVoidTy(m_ctx), { m_ptr });
     llvm::Value* p
-        = m_b.CreateCall(alloc, { llvm::ConstantInt::get(m_i64, static_cast<uint64_t>(elements * 4)) }, buffer->name);
+        = m_b.CreateCall(alloc, { llvm::ConstantInt::get(m_i64, static_cast<uint64_t>(bytes)) }, buffer->name);
     m_scope->buffers[buffer] = p;
     visit(s.body);
     m_b.CreateCall(release, { p });

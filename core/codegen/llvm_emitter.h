@@ -13,7 +13,7 @@
 
 namespace ts::codegen {
 
-// Emits `void symbol(float** args)` and its helpers into a new module.
+// Emits `void symbol(void** args)` and its helpers into a new module.
 Expected<std::unique_ptr<llvm::Module>> emitModule(
     const lower::LoweredFunc& func, const std::string& symbol, llvm::LLVMContext& context);
 

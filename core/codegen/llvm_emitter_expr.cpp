@@ -54,7 +54,8 @@ llvm::Value* Emitter::scalar(const Expr& e)
     case ExprKind::BufferLoad: {
         if (n.operands.size() != 1)
             unsupported("load from " + n.buffer->name + " before storage flattening");
-        return m_b.CreateAlignedLoad(m_f32, elementPtr(n.buffer.get(), scalar(n.operands[0])), llvm::Align(4));
+        return m_b.CreateAlignedLoad(
+            typeOf(n.buffer->dtype), elementPtr(n.buffer.get(), scalar(n.operands[0])), elementAlign(*n.buffer));
     }
     case ExprKind::Load:
         unsupported("tensor load " + ir::toString(e) + " in loop IR");

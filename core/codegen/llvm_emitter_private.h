@@ -28,6 +28,8 @@ struct CodegenFailure {
 [[noreturn]] void unsupported(const std::string& what);
 
 bool containsLoad(const ir::Expr& e);
+// Buffers of other dtypes than float32 are refused (Unsupported) until the measurement side has them.
+void checkGenerated(const ir::BufferVar& buffer);
 
 // Vars and buffers a statement uses but does not define (loop vars, allocations), in first-use order.
 struct FreeSymbols {
@@ -72,7 +74,9 @@ private:
     void visitAllocate(const lower::StmtNode& s) override;
     void visitIfThenElse(const lower::StmtNode& s) override;
     void emitSerialLoop(const lower::StmtNode& s, llvm::Value* begin, llvm::Value* end);
+    // Buffer elements are of the buffer's dtype.
     llvm::Value* elementPtr(const ir::BufferVar* buffer, llvm::Value* index);
+    llvm::Align elementAlign(const ir::BufferVar& buffer);
 
     // --- parallel loops (llvm_emitter_parallel.cpp)
     void emitParallel(const lower::StmtNode& s);

@@ -59,7 +59,7 @@ bool Emitter::emitVectorized(const lower::StmtNode& loop)
     for (const lower::StmtNode* st : stores) {
         llvm::Value* value = widen(vec(st->value, nullptr));
         llvm::Value* base = scalar(ir::substitute(st->indices[0], { { loop.var, zero } }));
-        m_b.CreateAlignedStore(value, elementPtr(st->buffer.get(), base), llvm::Align(4));
+        m_b.CreateAlignedStore(value, elementPtr(st->buffer.get(), base), elementAlign(*st->buffer));
     }
     m_vecVar = nullptr;
     m_lanes = 0;
@@ -70,7 +70,8 @@ llvm::Value* Emitter::widen(const Lanes& l) { return l.uniform ? m_b.CreateVecto
 
 llvm::Value* Emitter::vecLoad(const ExprNode& n, llvm::Value* mask)
 {
-    auto* type = llvm::FixedVectorType::get(m_f32, m_lanes);
+    auto* type = llvm::FixedVectorType::get(typeOf(n.buffer->dtype), m_lanes);
+    const llvm::Align align = elementAlign(*n.buffer);
     const Expr& index = n.operands[0];
     bool pure = false;
     const int64_t coef = m_scope->analyzer.linear(index).coefficientOf(m_vecVar, &pure);
@@ -79,16 +80,16 @@ llvm::Value* Emitter::vecLoad(const ExprNode& n, llvm::Value* mask)
             = scalar(ir::rewrite(index, [&](const Expr& x) { return x.get() == m_vecVar ? ir::intImm(0) : Expr(); }));
         llvm::Value* ptr = elementPtr(n.buffer.get(), base);
         if (!mask)
-            return m_b.CreateAlignedLoad(type, ptr, llvm::Align(4));
-        return m_b.CreateMaskedLoad(type, ptr, llvm::Align(4), mask, llvm::Constant::getNullValue(type));
+            return m_b.CreateAlignedLoad(type, ptr, align);
+        return m_b.CreateMaskedLoad(type, ptr, align, mask, llvm::Constant::getNullValue(type));
     }
     llvm::Value* indices = widen(vec(index, nullptr));
     auto it = m_scope->buffers.find(n.buffer.get());
     TS_ASSERT(it != m_scope->buffers.end()) << "buffer " << n.buffer->name;
-    llvm::Value* ptrs = m_b.CreateInBoundsGEP(m_f32, it->second, indices);
+    llvm::Value* ptrs = m_b.CreateInBoundsGEP(typeOf(n.buffer->dtype), it->second, indices);
     llvm::Value* allLanes
         = mask ? mask : llvm::ConstantInt::getTrue(llvm::FixedVectorType::get(llvm::Type::getInt1Ty(m_ctx), m_lanes));
-    return m_b.CreateMaskedGather(type, ptrs, llvm::Align(4), allLanes, llvm::Constant::getNullValue(type));
+    return m_b.CreateMaskedGather(type, ptrs, align, allLanes, llvm::Constant::getNullValue(type));
 }
 
 Lanes Emitter::vec(const Expr& e, llvm::Value* mask)

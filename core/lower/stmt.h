@@ -56,7 +56,8 @@ Stmt makeSeq(std::vector<Stmt> stmts);
 
 // Passes walk and rewrite statements with StmtVisitor (stmt_visitor.h) and StmtMutator (stmt_mutator.h).
 
-// A kernel: `void name(float** args)`, args = the placeholders then the outputs, in stage order.
+// A kernel: `void name(void** args)`, args = the placeholders then the outputs, in stage order; each
+// argument buffer carries its dtype (what args[i] points to).
 struct LoweredFunc {
     std::string name = "default_function";
     std::vector<ir::BufferRef> args;

@@ -273,3 +273,44 @@ TEST(Codegen, ThreadBindingsAreRefusedByTheCpuGenerator)
     EXPECT_EQ(kernel.error().message,
         "loop i is bound to blockIdx.x: thread bindings need a GPU code generator, this one generates CPU code");
 }
+
+TEST(Codegen, BuffersCarryTheirDtypeAndOnlyFloat32IsGenerated)
+{
+    auto x = ir::placeholder("x", { 8, 8 }, ir::DType::Float16);
+    auto relu = ops::relu(x);
+    ASSERT_TRUE(relu) << relu.error().message;
+    const ir::ComputeDAG dag = dagOf({ x, *relu });
+    auto func = lower::lower(sched::State::initial(dag));
+    ASSERT_TRUE(func) << func.error().message;
+    ASSERT_EQ(func->args.size(), 2u);
+    EXPECT_EQ(func->args[0]->dtype, ir::DType::Float16);
+    EXPECT_EQ(func->args[1]->dtype, ir::DType::Float16);
+    EXPECT_EQ(lower::toString(*func).rfind("void default_function(float16* x, float16* ", 0), 0u)
+        << lower::toString(*func);
+    auto kernel = codegen::compile(*func);
+    ASSERT_FALSE(kernel);
+    EXPECT_EQ(kernel.error().kind, ErrorKind::Unsupported);
+    EXPECT_EQ(kernel.error().message, "buffer x: float16 buffers are not generated yet (float32 only)");
+}
+
+TEST(Codegen, TheKernelTakesAnArrayOfPointers)
+{
+    // void(void** args): the entry loads each argument pointer from the array and calls the body with them.
+    auto a = ir::placeholder("A", { 16 });
+    const ir::ComputeDAG dag = dagOf({ a, ops::relu(a).value() });
+    auto func = lower::lower(sched::State::initial(dag));
+    ASSERT_TRUE(func);
+    auto ir = codegen::emitLlvmIr(*func, false);
+    ASSERT_TRUE(ir) << ir.error().message;
+    EXPECT_NE(ir->find("define void @default_function(ptr %0)"), std::string::npos) << *ir;
+    EXPECT_NE(ir->find("load float, ptr"), std::string::npos) << *ir;
+    std::vector<float> in(16), out(16, -1.0f);
+    for (int i = 0; i < 16; ++i)
+        in[static_cast<size_t>(i)] = static_cast<float>(i - 8);
+    void* args[] = { in.data(), out.data() };
+    auto kernel = codegen::compile(*func);
+    ASSERT_TRUE(kernel) << kernel.error().message;
+    (*kernel)->run(args);
+    for (int i = 0; i < 16; ++i)
+        EXPECT_EQ(out[static_cast<size_t>(i)], std::max(0.0f, static_cast<float>(i - 8))) << i;
+}
