@@ -63,13 +63,7 @@ namespace {
             int64_t value;
             if (ir::asConstInt(condition, &value))
                 return mutate(value ? s->body : s->elseBody);
-            Stmt thenBody = mutate(s->body);
-            Stmt elseBody = mutate(s->elseBody);
-            if (!thenBody && !elseBody)
-                return nullptr;
-            if (!thenBody)
-                return makeIf(ir::notExpr(condition), elseBody);
-            return makeIf(condition, thenBody, elseBody);
+            return mutateIf(s, condition);
         }
 
         ir::Expr mutateExpr(const ir::Expr& e) override { return m_analyzer.simplify(e); }

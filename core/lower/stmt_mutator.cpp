@@ -56,9 +56,10 @@ Stmt StmtMutator::visitAllocate(const Stmt& s)
     return body ? withBody(s, std::move(body)) : nullptr;
 }
 
-Stmt StmtMutator::visitIfThenElse(const Stmt& s)
+Stmt StmtMutator::visitIfThenElse(const Stmt& s) { return mutateIf(s, mutateExpr(s->condition)); }
+
+Stmt StmtMutator::mutateIf(const Stmt& s, ir::Expr condition)
 {
-    ir::Expr condition = mutateExpr(s->condition);
     Stmt thenBody = mutate(s->body);
     Stmt elseBody = mutate(s->elseBody);
     if (!thenBody && !elseBody)

@@ -34,6 +34,9 @@ protected:
 
     // s with another body (every other field kept); s itself when the body is the same.
     static Stmt withBody(const Stmt& s, Stmt body);
+    // The if s with `condition` and its branches mutated, by the null rules above; s itself when nothing
+    // changed.
+    Stmt mutateIf(const Stmt& s, ir::Expr condition);
 };
 
 } // namespace ts::lower
