@@ -1,6 +1,9 @@
-// Loop IR -> LLVM IR -> machine code for the host CPU.
+// Loop IR -> machine code for a target (code_generator.h has one generator per target kind). For CPU
+// targets: loop IR -> LLVM IR -> machine code for the target's CPU name and features.
 //
-// The kernel is `void name(float** args)`; args follow LoweredFunc::args. Inside, the body is emitted into
+// The kernel ABI is `void name(void** args)`: args[i] points to the elements of LoweredFunc::args[i], of
+// that buffer's dtype (only float32 buffers are generated yet; others are an Unsupported error, named
+// "float16 buffers are not generated yet"). Inside, the body is emitted into
 // a function whose buffer parameters are noalias and 64-byte aligned. Loops become:
 //   serial      a plain loop;
 //   unrolled    the body emitted once per iteration (extent <= 512; longer loops stay loops);
@@ -8,8 +11,8 @@
 //               gathers, masked loads under a select; a body that cannot be vectorized lane by lane (a
 //               store whose address does not move with the loop, a guard) is emitted as a loop instead;
 //   parallel    the body outlined into a function run by ts_parallel_for (runtime.h) on the kernel pool.
-// The module goes through LLVM's O3 pipeline for the host CPU (its name and features, e.g. AVX-512), with
-// floating-point contraction into FMA as TVM allows.
+// The module goes through LLVM's O3 pipeline for the target's CPU (target::Target: its name and features,
+// e.g. AVX-512), with floating-point contraction into FMA as TVM allows.
 //
 // Compiled code lives in a process-wide ORC LLJIT; a CompiledKernel frees its code when destroyed. Object
 // files (compileToObject) carry a kernel to tunescope-runner, which links them into its own JIT.
@@ -17,6 +20,7 @@
 
 #include "core/lower/stmt.h"
 #include "core/support/error.h"
+#include "core/target/target.h"
 
 #include <memory>
 #include <string>
@@ -29,28 +33,32 @@ struct ObjectCode {
     std::string symbol; // the kernel's entry point
 };
 
-using KernelFn = void (*)(float** args);
+using KernelFn = void (*)(void** args);
 
 class CompiledKernel {
 public:
     virtual ~CompiledKernel() = default;
     KernelFn entry() const { return m_entry; }
-    void run(float** args) const { m_entry(args); }
+    void run(void** args) const { m_entry(args); }
 
 protected:
     KernelFn m_entry = nullptr;
 };
 
-// The LLVM host description the code is compiled for.
+// target::Target::host().cpuName, for callers that print it.
 std::string hostCpuName();
-std::string hostCpuFeatures();
 
-// Textual LLVM IR, before (optimized = false) or after the O3 pipeline.
-Expected<std::string> emitLlvmIr(const lower::LoweredFunc& func, bool optimized);
-Expected<ObjectCode> compileToObject(const lower::LoweredFunc& func);
+// The code generator for the target (makeCodeGenerator), one call each. The host default is for callers
+// that have no target to pass yet (the CLI); a session passes the target of the device it tunes for.
+// Textual LLVM IR (CPU targets), before (optimized = false) or after the O3 pipeline.
+Expected<std::string> emitLlvmIr(
+    const lower::LoweredFunc& func, bool optimized, const target::Target& target = target::Target::host());
+Expected<ObjectCode> compileToObject(
+    const lower::LoweredFunc& func, const target::Target& target = target::Target::host());
+// compileToObject + loadObject: the target must be one this machine can run.
+Expected<std::shared_ptr<CompiledKernel>> compile(
+    const lower::LoweredFunc& func, const target::Target& target = target::Target::host());
 // Links an object into this process's JIT.
 Expected<std::shared_ptr<CompiledKernel>> loadObject(const ObjectCode& object);
-// compileToObject + loadObject.
-Expected<std::shared_ptr<CompiledKernel>> compile(const lower::LoweredFunc& func);
 
 } // namespace ts::codegen

@@ -1,5 +1,5 @@
-// Private to core/codegen: loop IR -> an LLVM module (no optimization). The only header of the module that
-// names LLVM types besides jit.cpp.
+// Private to core/codegen: loop IR -> an LLVM module (no optimization). With llvm_emitter_private.h (the
+// emitter itself, split over four files) the only headers of the module that name LLVM types.
 #pragma once
 
 #include "core/lower/stmt.h"
@@ -13,7 +13,7 @@
 
 namespace ts::codegen {
 
-// Emits `void symbol(float** args)` and its helpers into a new module.
+// Emits `void symbol(void** args)` and its helpers into a new module.
 Expected<std::unique_ptr<llvm::Module>> emitModule(
     const lower::LoweredFunc& func, const std::string& symbol, llvm::LLVMContext& context);
 

@@ -1,13 +1,14 @@
 // Pass: flatten storage. Every buffer becomes one-dimensional: an access [i0, .., in] becomes
 // i0 * stride0 + .. + in (strides row-major, padded where storage_align asked for it).
 #include "core/lower/lower.h"
+#include "core/lower/stmt_mutator.h"
 
 #include <map>
 
 namespace ts::lower {
 
 namespace {
-    class Flattener {
+    class Flattener : public StmtMutator {
     public:
         ir::BufferRef flat(const ir::BufferRef& b)
         {
@@ -49,24 +50,23 @@ namespace {
             });
         }
 
-        Stmt stmt(const Stmt& s)
+    private:
+        Stmt visitStore(const Stmt& s) override
         {
-            return mutateStmt(s, [&](const Stmt& node) -> Stmt {
-                if (node->kind == StmtKind::Store) {
-                    std::vector<ir::Expr> indices;
-                    for (const ir::Expr& i : node->indices)
-                        indices.push_back(expr(i));
-                    return makeStore(flat(node->buffer), { offset(node->buffer, indices) }, expr(node->value));
-                }
-                if (node->kind == StmtKind::Allocate)
-                    return makeAllocate(flat(node->buffer), node->body);
-                if (node->kind == StmtKind::IfThenElse)
-                    return makeIf(expr(node->condition), node->body, node->elseBody);
-                return node;
-            });
+            std::vector<ir::Expr> indices;
+            for (const ir::Expr& i : s->indices)
+                indices.push_back(expr(i));
+            return makeStore(flat(s->buffer), { offset(s->buffer, indices) }, expr(s->value));
         }
 
-    private:
+        Stmt visitAllocate(const Stmt& s) override
+        {
+            Stmt body = mutate(s->body);
+            return body ? makeAllocate(flat(s->buffer), std::move(body)) : nullptr;
+        }
+
+        ir::Expr mutateExpr(const ir::Expr& e) override { return expr(e); }
+
         std::map<const ir::BufferVar*, ir::BufferRef> m_map;
     };
 } // namespace
@@ -77,7 +77,7 @@ LoweredFunc flattenStorage(const LoweredFunc& func)
     LoweredFunc out = func;
     for (ir::BufferRef& arg : out.args)
         arg = flattener.flat(arg);
-    out.body = flattener.stmt(func.body);
+    out.body = flattener.mutate(func.body);
     return out;
 }
 

@@ -2,6 +2,7 @@
 // for the parts of its condition that do not depend on the loop variable, so a tail check is made once per
 // tile instead of once per element (TVM reaches the same with loop partitioning).
 #include "core/lower/lower.h"
+#include "core/lower/stmt_mutator.h"
 
 namespace ts::lower {
 
@@ -23,38 +24,49 @@ namespace {
             out = out.defined() ? (out && t) : t;
         return out;
     }
-} // namespace
 
-Stmt hoistGuards(const Stmt& s)
-{
-    return mutateStmt(s, [](const Stmt& node) -> Stmt {
+    bool isGuard(const Stmt& s) { return s->kind == StmtKind::IfThenElse && !s->elseBody; }
+
+    // Bottom-up: children first, then the node.
+    class HoistGuards : public StmtMutator {
+    private:
         // Neighbouring guards with the same condition (a reduction's init and update) become one.
-        if (node->kind == StmtKind::Seq) {
+        Stmt visitSeq(const Stmt& s) override
+        {
+            const Stmt node = StmtMutator::visitSeq(s);
+            if (!node || node->kind != StmtKind::Seq)
+                return node;
             std::vector<Stmt> merged;
             for (const Stmt& c : node->seq) {
-                const Stmt* last = merged.empty() ? nullptr : &merged.back();
-                if (last && c->kind == StmtKind::IfThenElse && !c->elseBody && (*last)->kind == StmtKind::IfThenElse
-                    && !(*last)->elseBody && ir::structuralEqual((*last)->condition, c->condition))
-                    merged.back() = makeIf(c->condition, makeSeq({ (*last)->body, c->body }));
+                if (!merged.empty() && isGuard(c) && isGuard(merged.back())
+                    && ir::structuralEqual(merged.back()->condition, c->condition))
+                    merged.back() = makeIf(c->condition, makeSeq({ merged.back()->body, c->body }));
                 else
                     merged.push_back(c);
             }
             return merged.size() == node->seq.size() ? node : makeSeq(std::move(merged));
         }
-        if (node->kind != StmtKind::For || node->body->kind != StmtKind::IfThenElse || node->body->elseBody)
-            return node;
-        // A vectorized loop keeps its guard inside: hoisting changes nothing there.
-        std::vector<ir::Expr> terms;
-        conjuncts(node->body->condition, terms);
-        std::vector<ir::Expr> outside, inside;
-        for (const ir::Expr& t : terms)
-            (ir::usesVar(t, node->var.get()) ? inside : outside).push_back(t);
-        if (outside.empty())
-            return node;
-        Stmt body = inside.empty() ? node->body->body : makeIf(conjunction(inside), node->body->body);
-        return makeIf(
-            conjunction(outside), makeFor(node->var, node->extent, node->forKind, body, node->autoUnrollMaxStep));
-    });
-}
+
+        Stmt visitFor(const Stmt& s) override
+        {
+            const Stmt node = StmtMutator::visitFor(s);
+            // A guard stays inside a thread-binding loop: outside, it would leave the GPU kernel.
+            if (!node || node->kind != StmtKind::For || node->forKind == ForKind::ThreadBinding || !isGuard(node->body))
+                return node;
+            // A vectorized loop keeps its guard inside: hoisting changes nothing there.
+            std::vector<ir::Expr> terms;
+            conjuncts(node->body->condition, terms);
+            std::vector<ir::Expr> outside, inside;
+            for (const ir::Expr& t : terms)
+                (ir::usesVar(t, node->var.get()) ? inside : outside).push_back(t);
+            if (outside.empty())
+                return node;
+            Stmt body = inside.empty() ? node->body->body : makeIf(conjunction(inside), node->body->body);
+            return makeIf(conjunction(outside), withBody(node, std::move(body)));
+        }
+    };
+} // namespace
+
+Stmt hoistGuards(const Stmt& s) { return HoistGuards().mutate(s); }
 
 } // namespace ts::lower

@@ -1,11 +1,13 @@
 #include "core/lower/lower.h"
 
+#include "core/lower/bound_inference.h"
+
 namespace ts::lower {
 
 Expected<LoweredFunc> lower(const sched::State& state, const LowerOptions& options)
 {
     TS_CHECK(state.checkFilled()); // a sketch (unfilled split lengths) has no loops to lower yet
-    TS_TRY(LoweredFunc func, scheduleOps(state));
+    TS_TRY(LoweredFunc func, scheduleOps(state, options.target));
     func.name = options.functionName;
     auto after = [&](const char* pass) {
         if (options.onPass)
@@ -28,12 +30,11 @@ Expected<LoweredFunc> lower(const sched::State& state, const LowerOptions& optio
 Expected<sched::State> inferBound(const sched::State& state)
 {
     TS_CHECK(state.checkFilled());
-    std::vector<std::vector<int64_t>> extents;
-    TS_CHECK(scheduleOps(state, &extents));
+    TS_TRY(const Bounds bounds, inferBounds(state));
     sched::State out = state;
     for (int s = 0; s < out.numStages(); ++s)
         if (!out.stage(s).isPlaceholder())
-            out.setIteratorExtents(s, extents[static_cast<size_t>(s)]);
+            out.setIteratorExtents(s, bounds[s].iterExtents);
     return out;
 }
 

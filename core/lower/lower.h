@@ -1,18 +1,21 @@
 // State -> loop IR, then the lowering passes, in one ordered list:
-//   scheduleOps      loop nests from the state: bound inference, compute_at placement, inlining,
-//                    cache and rfactor stages, guards for splits that do not divide (schedule_ops.cpp)
+//   scheduleOps      loop nests from the state: bound inference (bound_inference.cpp), compute_at
+//                    placement, inlining, cache and rfactor stages, guards for splits that do not divide
+//                    (schedule_ops.cpp)
 //   simplify         constant folding and index simplification with loop ranges (simplify.cpp)
 //   hoistGuards      guards move out of the loops they do not depend on (hoist_guards.cpp)
 //   unrollLoops      auto_unroll_max_step: small constant nests become unrolled loops (unroll_loops.cpp)
 //   flattenStorage   multi-dimensional buffer indices -> one offset, storage_align strides (flatten_storage.cpp)
 //   simplify         again, on the flat indices
-// Each pass is one free function in its own file. LowerOptions::onPass sees the IR after each pass (the CLI's
+// Each pass is one free function in its own file, written on StmtMutator (stmt_mutator.h). LowerOptions::onPass sees
+// the IR after each pass (the CLI's
 // --log-passes and the GUI's code view use it).
 #pragma once
 
 #include "core/lower/stmt.h"
 #include "core/schedule/state.h"
 #include "core/support/error.h"
+#include "core/target/target.h"
 
 #include <functional>
 #include <string>
@@ -21,6 +24,8 @@ namespace ts::lower {
 
 struct LowerOptions {
     std::string functionName = "default_function";
+    // What the function is lowered for: GPU annotations become thread-binding loops on a GPU target.
+    target::Target target = target::Target::host();
     std::function<void(const std::string& pass, const LoweredFunc& func)> onPass;
 };
 
@@ -32,7 +37,7 @@ Expected<LoweredFunc> lower(const sched::State& state, const LowerOptions& optio
 Expected<sched::State> inferBound(const sched::State& state);
 
 // The passes (each in its own file).
-Expected<LoweredFunc> scheduleOps(const sched::State& state, std::vector<std::vector<int64_t>>* iterExtents = nullptr);
+Expected<LoweredFunc> scheduleOps(const sched::State& state, const target::Target& target);
 Stmt simplify(const Stmt& s);
 Stmt hoistGuards(const Stmt& s);
 Stmt unrollLoops(const Stmt& s);

@@ -1,91 +1,77 @@
 // Pass: simplify. Folds constants and simplifies indices with the ranges of the loops around them; drops
-// loops of extent 1 (their variable becomes 0) and guards that always or never hold.
-#include "core/lower/analyzer.h"
+// loops of extent 1 (their variable becomes 0; thread bindings stay) and guards that always or never hold.
+#include "core/lower/arith_analyzer.h"
 #include "core/lower/lower.h"
+#include "core/lower/stmt_mutator.h"
 
 namespace ts::lower {
 
 namespace {
-    Stmt setUnrollOnLoops(const Stmt& s, int maxStep)
-    {
-        if (!s || maxStep == 0)
-            return s;
-        if (s->kind == StmtKind::For) {
+    // The stage's auto_unroll_max_step moves to the outermost loops under a dropped loop that carried it.
+    class SetUnrollOnLoops : public StmtMutator {
+    public:
+        explicit SetUnrollOnLoops(int maxStep)
+            : m_maxStep(maxStep)
+        {
+        }
+
+    private:
+        Stmt visitFor(const Stmt& s) override
+        {
             if (s->autoUnrollMaxStep != 0)
                 return s;
             auto copy = std::make_shared<StmtNode>(*s);
-            copy->autoUnrollMaxStep = maxStep;
+            copy->autoUnrollMaxStep = m_maxStep;
             return copy;
         }
-        if (s->kind == StmtKind::Store)
-            return s;
-        auto copy = std::make_shared<StmtNode>(*s);
-        copy->body = setUnrollOnLoops(s->body, maxStep);
-        copy->elseBody = setUnrollOnLoops(s->elseBody, maxStep);
-        for (Stmt& c : copy->seq)
-            c = setUnrollOnLoops(c, maxStep);
-        return copy;
-    }
+        Stmt visitStore(const Stmt& s) override { return s; }
 
-    Stmt run(const Stmt& s, Analyzer& analyzer)
-    {
-        if (!s)
-            return s;
-        switch (s->kind) {
-        case StmtKind::For: {
-            if (s->extent == 1) {
-                const ir::Expr zero = ir::intImm(0);
-                Stmt body = mutateExprs(s->body, [&](const ir::Expr& e) {
-                    return ir::substitute(e, { { s->var, zero } });
-                });
-                return setUnrollOnLoops(run(body, analyzer), s->autoUnrollMaxStep);
+        int m_maxStep;
+    };
+
+    class SubstituteVar : public StmtMutator {
+    public:
+        SubstituteVar(ir::Expr var, ir::Expr value)
+            : m_bind { { std::move(var), std::move(value) } }
+        {
+        }
+
+    private:
+        ir::Expr mutateExpr(const ir::Expr& e) override { return ir::substitute(e, m_bind); }
+
+        std::vector<std::pair<ir::Expr, ir::Expr>> m_bind;
+    };
+
+    class Simplifier : public StmtMutator {
+    private:
+        Stmt visitFor(const Stmt& s) override
+        {
+            // A thread-binding loop stays, extent 1 or not: it says which GPU threads the kernel uses.
+            if (s->extent == 1 && s->forKind != ForKind::ThreadBinding) {
+                Stmt body = mutate(SubstituteVar(s->var, ir::intImm(0)).mutate(s->body));
+                return s->autoUnrollMaxStep == 0 ? body : SetUnrollOnLoops(s->autoUnrollMaxStep).mutate(body);
             }
-            analyzer.bind(s->var, 0, s->extent - 1);
-            Stmt body = run(s->body, analyzer);
-            analyzer.unbind(s->var);
-            if (!body)
-                return nullptr;
-            return makeFor(s->var, s->extent, s->forKind, body, s->autoUnrollMaxStep);
+            m_analyzer.bind(s->var, 0, s->extent - 1);
+            Stmt out = StmtMutator::visitFor(s);
+            m_analyzer.unbind(s->var);
+            return out;
         }
-        case StmtKind::Store: {
-            std::vector<ir::Expr> indices;
-            for (const ir::Expr& index : s->indices)
-                indices.push_back(analyzer.simplify(index));
-            return makeStore(s->buffer, std::move(indices), analyzer.simplify(s->value));
-        }
-        case StmtKind::Allocate: {
-            Stmt body = run(s->body, analyzer);
-            return body ? makeAllocate(s->buffer, body) : nullptr;
-        }
-        case StmtKind::IfThenElse: {
-            const ir::Expr condition = analyzer.simplify(s->condition);
+
+        Stmt visitIfThenElse(const Stmt& s) override
+        {
+            const ir::Expr condition = m_analyzer.simplify(s->condition);
             int64_t value;
             if (ir::asConstInt(condition, &value))
-                return run(value ? s->body : s->elseBody, analyzer);
-            Stmt thenBody = run(s->body, analyzer);
-            Stmt elseBody = run(s->elseBody, analyzer);
-            if (!thenBody && !elseBody)
-                return nullptr;
-            if (!thenBody)
-                return makeIf(ir::notExpr(condition), elseBody);
-            return makeIf(condition, thenBody, elseBody);
+                return mutate(value ? s->body : s->elseBody);
+            return mutateIf(s, condition);
         }
-        case StmtKind::Seq: {
-            std::vector<Stmt> out;
-            for (const Stmt& c : s->seq)
-                if (Stmt r = run(c, analyzer))
-                    out.push_back(r);
-            return out.empty() ? nullptr : makeSeq(std::move(out));
-        }
-        }
-        return s;
-    }
+
+        ir::Expr mutateExpr(const ir::Expr& e) override { return m_analyzer.simplify(e); }
+
+        arith::Analyzer m_analyzer;
+    };
 } // namespace
 
-Stmt simplify(const Stmt& s)
-{
-    Analyzer analyzer;
-    return run(s, analyzer);
-}
+Stmt simplify(const Stmt& s) { return Simplifier().mutate(s); }
 
 } // namespace ts::lower

@@ -1,5 +1,6 @@
 #include "core/lower/stmt.h"
 
+#include "core/lower/stmt_visitor.h"
 #include "core/support/assert.h"
 #include "core/support/strings.h"
 
@@ -18,20 +19,25 @@ const char* toString(ForKind kind)
         return "vectorized for";
     case ForKind::Unrolled:
         return "unrolled for";
+    case ForKind::ThreadBinding:
+        return "thread binding for";
     }
     return "?";
 }
 
-Stmt makeFor(ir::Expr var, int64_t extent, ForKind kind, Stmt body, int autoUnrollMaxStep)
+Stmt makeFor(ir::Expr var, int64_t extent, ForKind kind, Stmt body, int autoUnrollMaxStep, std::string threadTag)
 {
     TS_ASSERT(var.defined() && var->kind == ir::ExprKind::Var) << "loop variable";
     TS_ASSERT(extent >= 1) << "loop " << var->name << " extent " << extent;
+    TS_ASSERT((kind == ForKind::ThreadBinding) == !threadTag.empty())
+        << "loop " << var->name << ": a thread tag exactly on thread-binding loops";
     auto node = std::make_shared<StmtNode>();
     node->kind = StmtKind::For;
     node->var = std::move(var);
     node->extent = extent;
     node->forKind = kind;
     node->autoUnrollMaxStep = autoUnrollMaxStep;
+    node->threadTag = std::move(threadTag);
     node->body = std::move(body);
     return node;
 }
@@ -84,102 +90,77 @@ Stmt makeSeq(std::vector<Stmt> stmts)
     return node;
 }
 
-Stmt mutateStmt(const Stmt& s, const std::function<Stmt(const Stmt&)>& visit)
-{
-    if (!s)
-        return s;
-    auto copy = std::make_shared<StmtNode>(*s);
-    bool changed = false;
-    auto child = [&](Stmt& c) {
-        if (!c)
-            return;
-        Stmt next = mutateStmt(c, visit);
-        changed |= next != c;
-        c = std::move(next);
-    };
-    child(copy->body);
-    child(copy->elseBody);
-    for (Stmt& c : copy->seq)
-        child(c);
-    Stmt self = changed ? Stmt(copy) : s;
-    if (changed && self->kind == StmtKind::Seq)
-        self = makeSeq(self->seq);
-    return visit(self);
-}
-
-Stmt mutateExprs(const Stmt& s, const std::function<ir::Expr(const ir::Expr&)>& f)
-{
-    return mutateStmt(s, [&](const Stmt& node) {
-        if (node->kind != StmtKind::Store && node->kind != StmtKind::IfThenElse)
-            return node;
-        auto copy = std::make_shared<StmtNode>(*node);
-        for (ir::Expr& index : copy->indices)
-            index = f(index);
-        if (copy->value.defined())
-            copy->value = f(copy->value);
-        if (copy->condition.defined())
-            copy->condition = f(copy->condition);
-        return Stmt(copy);
-    });
-}
-
-void visitStmts(const Stmt& s, const std::function<void(const StmtNode&)>& visit)
-{
-    if (!s)
-        return;
-    visit(*s);
-    visitStmts(s->body, visit);
-    visitStmts(s->elseBody, visit);
-    for (const Stmt& c : s->seq)
-        visitStmts(c, visit);
-}
-
 namespace {
-    void print(std::ostringstream& os, const Stmt& s, int indent, int unroll = 0)
-    {
-        const std::string pad(static_cast<size_t>(indent) * 2, ' ');
-        switch (s->kind) {
-        case StmtKind::For:
-            if (s->autoUnrollMaxStep > 0 && s->autoUnrollMaxStep != unroll)
-                os << pad << "// auto_unroll_max_step = " << s->autoUnrollMaxStep << "\n";
-            os << pad << toString(s->forKind) << " (" << s->var->name << ", 0, " << s->extent << ") {\n";
-            print(os, s->body, indent + 1, s->autoUnrollMaxStep > 0 ? s->autoUnrollMaxStep : unroll);
-            os << pad << "}\n";
-            return;
-        case StmtKind::Store:
-            os << pad << s->buffer->name << "["
-               << join(s->indices, ", ", [](const ir::Expr& e) { return ir::toString(e); })
-               << "] = " << ir::toString(s->value) << ";\n";
-            return;
-        case StmtKind::Allocate:
-            os << pad << ir::toString(s->buffer->dtype) << " " << s->buffer->name << "["
-               << s->buffer->allocatedElements() << "]; // " << s->buffer->scope << ", shape ["
-               << join(s->buffer->shape, ", ") << "]\n";
-            print(os, s->body, indent, unroll);
-            return;
-        case StmtKind::IfThenElse:
-            os << pad << "if (" << ir::toString(s->condition) << ") {\n";
-            print(os, s->body, indent + 1, unroll);
-            if (s->elseBody) {
-                os << pad << "} else {\n";
-                print(os, s->elseBody, indent + 1, unroll);
-            }
-            os << pad << "}\n";
-            return;
-        case StmtKind::Seq:
-            for (const Stmt& c : s->seq)
-                print(os, c, indent, unroll);
-            return;
+    class Printer : public StmtVisitor {
+    public:
+        explicit Printer(int indent)
+            : m_indent(indent)
+        {
         }
-    }
+        std::string text() const { return m_os.str(); }
+
+    private:
+        std::string pad() const { return std::string(static_cast<size_t>(m_indent) * 2, ' '); }
+
+        void visitFor(const StmtNode& s) override
+        {
+            if (s.autoUnrollMaxStep > 0 && s.autoUnrollMaxStep != m_unroll)
+                m_os << pad() << "// auto_unroll_max_step = " << s.autoUnrollMaxStep << "\n";
+            if (s.forKind == ForKind::ThreadBinding)
+                m_os << pad() << "for (" << s.var->name << ", 0, " << s.extent << ") { // " << s.threadTag << "\n";
+            else
+                m_os << pad() << toString(s.forKind) << " (" << s.var->name << ", 0, " << s.extent << ") {\n";
+            const int outerUnroll = m_unroll;
+            if (s.autoUnrollMaxStep > 0)
+                m_unroll = s.autoUnrollMaxStep;
+            ++m_indent;
+            visit(s.body);
+            --m_indent;
+            m_unroll = outerUnroll;
+            m_os << pad() << "}\n";
+        }
+
+        void visitStore(const StmtNode& s) override
+        {
+            m_os << pad() << s.buffer->name << "["
+                 << join(s.indices, ", ", [](const ir::Expr& e) { return ir::toString(e); })
+                 << "] = " << ir::toString(s.value) << ";\n";
+        }
+
+        void visitAllocate(const StmtNode& s) override
+        {
+            m_os << pad() << ir::toString(s.buffer->dtype) << " " << s.buffer->name << "["
+                 << s.buffer->allocatedElements() << "]; // " << s.buffer->scope << ", shape ["
+                 << join(s.buffer->shape, ", ") << "]\n";
+            visit(s.body);
+        }
+
+        void visitIfThenElse(const StmtNode& s) override
+        {
+            m_os << pad() << "if (" << ir::toString(s.condition) << ") {\n";
+            ++m_indent;
+            visit(s.body);
+            --m_indent;
+            if (s.elseBody) {
+                m_os << pad() << "} else {\n";
+                ++m_indent;
+                visit(s.elseBody);
+                --m_indent;
+            }
+            m_os << pad() << "}\n";
+        }
+
+        std::ostringstream m_os;
+        int m_indent;
+        int m_unroll = 0; // the auto_unroll_max_step in force, printed where it changes
+    };
 } // namespace
 
 std::string toString(const Stmt& s, int indent)
 {
-    std::ostringstream os;
-    if (s)
-        print(os, s, indent);
-    return os.str();
+    Printer printer(indent);
+    printer.visit(s);
+    return printer.text();
 }
 
 std::string toString(const LoweredFunc& f)

@@ -14,7 +14,10 @@
 
 namespace ts::lower {
 
-enum class ForKind { Serial, Parallel, Vectorized, Unrolled };
+// ThreadBinding: the loop's iterations run on the GPU threads named by the loop's threadTag ("blockIdx.x",
+// "threadIdx.y", "vthread"), one iteration each; only a GPU code generator emits it.
+enum class ForKind { Serial, Parallel, Vectorized, Unrolled, ThreadBinding };
+// "for", "parallel for", "vectorized for", "unrolled for", "thread binding for"
 const char* toString(ForKind kind);
 
 enum class StmtKind { For, Store, Allocate, IfThenElse, Seq };
@@ -29,6 +32,7 @@ struct StmtNode {
     int64_t extent = 0;
     ForKind forKind = ForKind::Serial;
     int autoUnrollMaxStep = 0; // the stage's pragma, on its outermost loop
+    std::string threadTag; // ThreadBinding: the thread the loop is bound to ("blockIdx.x", ...)
     // Store (buffer, indices, value); Allocate (buffer, body)
     ir::BufferRef buffer;
     std::vector<ir::Expr> indices;
@@ -41,22 +45,19 @@ struct StmtNode {
     std::vector<Stmt> seq;
 };
 
-Stmt makeFor(ir::Expr var, int64_t extent, ForKind kind, Stmt body, int autoUnrollMaxStep = 0);
+// A ThreadBinding loop has a thread tag; other loops have none.
+Stmt makeFor(
+    ir::Expr var, int64_t extent, ForKind kind, Stmt body, int autoUnrollMaxStep = 0, std::string threadTag = {});
 Stmt makeStore(ir::BufferRef buffer, std::vector<ir::Expr> indices, ir::Expr value);
 Stmt makeAllocate(ir::BufferRef buffer, Stmt body);
 Stmt makeIf(ir::Expr condition, Stmt thenBody, Stmt elseBody = nullptr);
 // Flattens nested sequences; a sequence of one statement is that statement.
 Stmt makeSeq(std::vector<Stmt> stmts);
 
-// Rebuilds a statement bottom-up: `visit` gets each node with its children already rewritten and returns
-// the replacement (or the node itself). Expressions are left alone; rewrite them inside visit.
-Stmt mutateStmt(const Stmt& s, const std::function<Stmt(const Stmt&)>& visit);
-// Applies f to every expression of every statement (indices, values, conditions), outermost first.
-Stmt mutateExprs(const Stmt& s, const std::function<ir::Expr(const ir::Expr&)>& f);
-// Calls visit on every statement, parents before children.
-void visitStmts(const Stmt& s, const std::function<void(const StmtNode&)>& visit);
+// Passes walk and rewrite statements with StmtVisitor (stmt_visitor.h) and StmtMutator (stmt_mutator.h).
 
-// A kernel: `void name(float** args)`, args = the placeholders then the outputs, in stage order.
+// A kernel: `void name(void** args)`, args = the placeholders then the outputs, in stage order; each
+// argument buffer carries its dtype (what args[i] points to).
 struct LoweredFunc {
     std::string name = "default_function";
     std::vector<ir::BufferRef> args;
@@ -65,7 +66,8 @@ struct LoweredFunc {
     Stmt body;
 };
 
-// C-like text: "parallel for (i.0@j.0@, 0, 128) {", "out[((i*1024) + j)] = ...". Shown to users.
+// C-like text: "parallel for (i.0@j.0@, 0, 128) {", "for (i.0, 0, 64) { // blockIdx.x",
+// "out[((i*1024) + j)] = ...". Shown to users.
 std::string toString(const Stmt& s, int indent = 0);
 std::string toString(const LoweredFunc& f);
 

@@ -2,69 +2,89 @@
 // (or vectorized) loops inside is marked unrolled when its extent times the statements of its body is at
 // most N, as TVM's UnrollLoop does. Code generation then emits the body once per iteration.
 #include "core/lower/lower.h"
+#include "core/lower/stmt_mutator.h"
 
 namespace ts::lower {
 
 namespace {
-    struct Visit {
-        Stmt stmt;
-        int64_t steps = 0;
-        bool normalLoopInside = false;
-    };
+    class UnrollLoops : public StmtMutator {
+    private:
+        // What the statement just mutated amounts to: statements run per execution of it, and whether a
+        // loop that stays a loop is inside.
+        struct Summary {
+            int64_t steps = 0;
+            bool normalLoopInside = false;
+        };
 
-    Visit run(const Stmt& s, int maxStep)
-    {
-        if (!s)
-            return {};
-        switch (s->kind) {
-        case StmtKind::Store:
-            return { s, 1, false };
-        case StmtKind::For: {
-            const int m = s->autoUnrollMaxStep > 0 ? s->autoUnrollMaxStep : maxStep;
-            Visit body = run(s->body, m);
+        Stmt visitStore(const Stmt& s) override
+        {
+            m_last = { 1, false };
+            return s;
+        }
+
+        Stmt visitFor(const Stmt& s) override
+        {
+            const int outerMaxStep = m_maxStep;
+            const int m = s->autoUnrollMaxStep > 0 ? s->autoUnrollMaxStep : m_maxStep;
+            m_maxStep = m;
+            m_last = {};
+            Stmt body = mutate(s->body);
+            m_maxStep = outerMaxStep;
+            const Summary inner = m_last;
             ForKind kind = s->forKind;
-            Visit out;
             if (kind == ForKind::Vectorized) {
-                out.steps = body.steps;
-                out.normalLoopInside = body.normalLoopInside;
+                m_last = inner;
             } else {
-                out.steps = body.steps * s->extent;
-                if (kind == ForKind::Serial && !body.normalLoopInside && m > 0 && out.steps <= m)
+                m_last.steps = inner.steps * s->extent;
+                if (kind == ForKind::Serial && !inner.normalLoopInside && m > 0 && m_last.steps <= m)
                     kind = ForKind::Unrolled;
-                out.normalLoopInside = body.normalLoopInside || kind != ForKind::Unrolled;
+                m_last.normalLoopInside = inner.normalLoopInside || kind != ForKind::Unrolled;
             }
-            const bool changed = kind != s->forKind || body.stmt != s->body;
-            out.stmt = changed ? makeFor(s->var, s->extent, kind, body.stmt, s->autoUnrollMaxStep) : s;
-            return out;
+            if (kind == s->forKind)
+                return withBody(s, std::move(body));
+            auto copy = std::make_shared<StmtNode>(*s);
+            copy->forKind = kind;
+            copy->body = std::move(body);
+            return copy;
         }
-        case StmtKind::Allocate: {
-            Visit body = run(s->body, maxStep);
-            return { body.stmt == s->body ? s : makeAllocate(s->buffer, body.stmt), body.steps, body.normalLoopInside };
+
+        Stmt visitIfThenElse(const Stmt& s) override
+        {
+            m_last = {};
+            Stmt thenBody = mutate(s->body);
+            const Summary a = m_last;
+            m_last = {};
+            Stmt elseBody = mutate(s->elseBody);
+            const Summary b = m_last;
+            m_last = { a.steps + b.steps, a.normalLoopInside || b.normalLoopInside };
+            if (thenBody == s->body && elseBody == s->elseBody)
+                return s;
+            return makeIf(s->condition, std::move(thenBody), std::move(elseBody));
         }
-        case StmtKind::IfThenElse: {
-            Visit a = run(s->body, maxStep);
-            Visit b = run(s->elseBody, maxStep);
-            const bool changed = a.stmt != s->body || b.stmt != s->elseBody;
-            return { changed ? makeIf(s->condition, a.stmt, b.stmt) : s, a.steps + b.steps,
-                a.normalLoopInside || b.normalLoopInside };
-        }
-        case StmtKind::Seq: {
-            Visit out;
+
+        Stmt visitSeq(const Stmt& s) override
+        {
+            Summary total;
+            bool changed = false;
             std::vector<Stmt> stmts;
             for (const Stmt& c : s->seq) {
-                Visit v = run(c, maxStep);
-                stmts.push_back(v.stmt);
-                out.steps += v.steps;
-                out.normalLoopInside = out.normalLoopInside || v.normalLoopInside;
+                m_last = {};
+                stmts.push_back(mutate(c));
+                changed |= stmts.back() != c;
+                total.steps += m_last.steps;
+                total.normalLoopInside = total.normalLoopInside || m_last.normalLoopInside;
             }
-            out.stmt = makeSeq(std::move(stmts));
-            return out;
+            m_last = total;
+            return changed ? makeSeq(std::move(stmts)) : s;
         }
-        }
-        return { s, 1, false };
-    }
+
+        // Allocate: the default recursion; the summary is its body's.
+
+        int m_maxStep = 0;
+        Summary m_last;
+    };
 } // namespace
 
-Stmt unrollLoops(const Stmt& s) { return run(s, 0).stmt; }
+Stmt unrollLoops(const Stmt& s) { return UnrollLoops().mutate(s); }
 
 } // namespace ts::lower

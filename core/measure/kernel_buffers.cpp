@@ -18,6 +18,7 @@ KernelBuffers::KernelBuffers(const std::vector<int64_t>& elements, int numInputs
         auto* p = static_cast<float*>(std::aligned_alloc(64, bytes));
         m_storage.emplace_back(p);
         m_pointers.push_back(p);
+        m_args.push_back(p);
         if (static_cast<int>(i) < numInputs)
             ir::fillRandomInput(p, elements[i], seed, static_cast<int>(i));
         else

@@ -1,6 +1,7 @@
-// Argument buffers for one kernel run: 64-byte aligned, inputs filled with the values
-// ir::randomInputs gives for the same seed (placeholder ordinal k gets stream k), outputs filled with NaN
-// so that an element the kernel never writes cannot pass the correctness check.
+// Argument buffers for one kernel run, float32 (the only dtype kernels are generated for yet): 64-byte
+// aligned, inputs filled with the values ir::randomInputs gives for the same seed (placeholder ordinal k
+// gets stream k), outputs filled with NaN so that an element the kernel never writes cannot pass the
+// correctness check.
 #pragma once
 
 #include <cstdint>
@@ -12,7 +13,8 @@ namespace ts::measure {
 class KernelBuffers {
 public:
     KernelBuffers(const std::vector<int64_t>& elements, int numInputs, uint64_t seed);
-    float** args() { return m_pointers.data(); }
+    // The kernel's argument array (codegen.h's `void(void** args)`).
+    void** args() { return m_args.data(); }
     const float* data(size_t i) const { return m_pointers[i]; }
     int64_t elements(size_t i) const { return m_elements[i]; }
     size_t size() const { return m_pointers.size(); }
@@ -25,6 +27,7 @@ private:
     };
     std::vector<std::unique_ptr<float, Free>> m_storage;
     std::vector<float*> m_pointers;
+    std::vector<void*> m_args; // the same pointers, as the kernel ABI takes them
     std::vector<int64_t> m_elements;
 };
 

@@ -58,7 +58,7 @@ struct Measurer::Built {
 };
 
 namespace {
-    Measurer::Built buildFunc(const lower::LoweredFunc& func)
+    Measurer::Built buildFunc(const lower::LoweredFunc& func, const target::Target& target)
     {
         Measurer::Built built;
         for (const ir::BufferRef& arg : func.args)
@@ -66,7 +66,7 @@ namespace {
         built.numInputs = func.numInputs;
         for (size_t i = static_cast<size_t>(func.numInputs); i < func.args.size(); ++i)
             built.outputNames.push_back(func.args[i]->name);
-        auto object = codegen::compileToObject(func);
+        auto object = codegen::compileToObject(func, target);
         if (!object) {
             built.status = MeasureStatus::CompileHostError;
             built.message = object.error().message;
@@ -76,16 +76,18 @@ namespace {
         return built;
     }
 
-    Measurer::Built buildState(const sched::State& state)
+    Measurer::Built buildState(const sched::State& state, const target::Target& target)
     {
         const auto start = Clock::now();
-        auto func = lower::lower(state);
+        lower::LowerOptions options;
+        options.target = target;
+        auto func = lower::lower(state, options);
         Measurer::Built built;
         if (!func) {
             built.status = MeasureStatus::InstantiationError;
             built.message = func.error().message;
         } else {
-            built = buildFunc(*func);
+            built = buildFunc(*func, target);
         }
         built.seconds = std::chrono::duration<double>(Clock::now() - start).count();
         return built;
@@ -103,7 +105,8 @@ namespace {
     }
 
     // Builds on detached threads so that a build past its timeout can be abandoned.
-    std::vector<Measurer::Built> buildAll(const std::vector<sched::State>& states, int parallelism, int timeoutMs)
+    std::vector<Measurer::Built> buildAll(
+        const std::vector<sched::State>& states, int parallelism, int timeoutMs, const target::Target& target)
     {
         struct Slot {
             std::promise<Measurer::Built> promise;
@@ -122,10 +125,10 @@ namespace {
             std::min<int>(parallelism > 0 ? parallelism : static_cast<int>(std::thread::hardware_concurrency()),
                 static_cast<int>(n)));
         for (int w = 0; w < workers; ++w)
-            std::thread([slots, next, shared] {
+            std::thread([slots, next, shared, target] {
                 for (size_t i; (i = (*next)++) < slots.size();) {
                     slots[i]->startedNs = Clock::now().time_since_epoch().count();
-                    slots[i]->promise.set_value(buildState((*shared)[i]));
+                    slots[i]->promise.set_value(buildState((*shared)[i], target));
                 }
             }).detach();
         std::vector<Measurer::Built> built(n);
@@ -213,7 +216,7 @@ MeasureResult Measurer::run(const ir::ComputeDAG& task, Built& built)
 
 std::vector<MeasureResult> Measurer::measure(const ir::ComputeDAG& task, const std::vector<sched::State>& states)
 {
-    std::vector<Built> built = buildAll(states, m_options.buildParallelism, m_options.buildTimeoutMs);
+    std::vector<Built> built = buildAll(states, m_options.buildParallelism, m_options.buildTimeoutMs, m_options.target);
     std::vector<MeasureResult> results;
     for (Built& b : built)
         results.push_back(run(task, b));
@@ -223,7 +226,7 @@ std::vector<MeasureResult> Measurer::measure(const ir::ComputeDAG& task, const s
 MeasureResult Measurer::measureFunc(const ir::ComputeDAG& task, const lower::LoweredFunc& func)
 {
     const auto start = Clock::now();
-    Built built = buildFunc(func);
+    Built built = buildFunc(func, m_options.target);
     built.seconds = std::chrono::duration<double>(Clock::now() - start).count();
     return run(task, built);
 }

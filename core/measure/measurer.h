@@ -10,6 +10,7 @@
 #include "core/measure/reference.h"
 #include "core/measure/timing.h"
 #include "core/schedule/state.h"
+#include "core/target/target.h"
 
 #include <map>
 #include <memory>
@@ -32,6 +33,7 @@ struct MeasureOptions {
     double atol = 1e-3;
     bool isolate = true; // run in tunescope-runner; false: in this process (benchmarks of trusted code)
     std::string runnerPath; // empty: defaultRunnerPath()
+    target::Target target = target::Target::host(); // what candidates are lowered and compiled for
 };
 
 class Measurer {

@@ -2,6 +2,7 @@
 // schedule, and random schedules of matmul and conv2d built from steps.
 #include "schedule_fixtures.h"
 
+#include "core/codegen/code_generator.h"
 #include "core/codegen/codegen.h"
 #include "core/lower/lower.h"
 #include "core/measure/kernel_buffers.h"
@@ -17,11 +18,12 @@ using namespace ts;
 
 namespace {
 // Compiles and runs the state in this process; compares every output with the reference evaluator.
-void expectMatchesReference(const ir::ComputeDAG& dag, const sched::State& state, const std::string& what)
+void expectMatchesReference(const ir::ComputeDAG& dag, const sched::State& state, const std::string& what,
+    const target::Target& target = target::Target::host())
 {
     auto func = lower::lower(state);
     ASSERT_TRUE(func) << what << ": " << func.error().message;
-    auto kernel = codegen::compile(*func);
+    auto kernel = codegen::compile(*func, target);
     ASSERT_TRUE(kernel) << what << ": " << kernel.error().message << "\n" << lower::toString(*func);
     std::vector<int64_t> elements;
     for (const ir::BufferRef& arg : func->args)
@@ -174,4 +176,141 @@ TEST(Codegen, CacheReadRfactorAndStorageAlignComputeTheSameResult)
         fixtures::apply(s, AnnotationStep { 5, 1, Annotation::Vectorize });
         expectMatchesReference(dag, s, "cache_write + follow_fused_split");
     }
+}
+
+namespace {
+// A CPU target other than the host: LLVM's baseline x86-64 with the given feature changes.
+target::Target x86_64(const std::string& features)
+{
+    target::Target t;
+    t.cpuName = "x86-64";
+    t.features = features;
+    t.vectorBytes = 16;
+    return t;
+}
+} // namespace
+
+TEST(Codegen, TheTargetReachesTheCompiler)
+{
+    // A plain loop, no vectorize annotation: LLVM's loop vectorizer picks the vector width the target has.
+    auto a = ir::placeholder("A", { 1024 });
+    auto b = ir::placeholder("B", { 1024 });
+    const ir::ComputeDAG dag = dagOf({ a, b, ops::add(a, b).value() });
+    auto func = lower::lower(sched::State::initial(dag));
+    ASSERT_TRUE(func) << func.error().message;
+
+    const target::Target sse = x86_64("-avx,-avx2,-avx512f");
+    auto narrow = codegen::emitLlvmIr(*func, true, sse);
+    ASSERT_TRUE(narrow) << narrow.error().message;
+    EXPECT_NE(narrow->find("\"target-cpu\"=\"x86-64\""), std::string::npos) << *narrow;
+    EXPECT_NE(narrow->find("<4 x float>"), std::string::npos) << *narrow;
+    EXPECT_EQ(narrow->find("<8 x float>"), std::string::npos) << *narrow;
+
+    auto wide = codegen::emitLlvmIr(*func, true, x86_64("+avx,+avx2"));
+    ASSERT_TRUE(wide) << wide.error().message;
+    EXPECT_NE(wide->find("\"target-cpu\"=\"x86-64\""), std::string::npos) << *wide;
+    EXPECT_NE(wide->find("<8 x float>"), std::string::npos) << *wide;
+
+    // Code for the baseline target runs on any x86-64 host and computes the same.
+    expectMatchesReference(dag, sched::State::initial(dag), "add for x86-64 without AVX", sse);
+    auto object = codegen::compileToObject(*func, sse);
+    ASSERT_TRUE(object) << object.error().message;
+    EXPECT_FALSE(object->bytes.empty());
+}
+
+TEST(Codegen, AnUnknownCpuIsNamed)
+{
+    auto a = ir::placeholder("A", { 16 });
+    const ir::ComputeDAG dag = dagOf({ a, ops::relu(a).value() });
+    auto func = lower::lower(sched::State::initial(dag));
+    ASSERT_TRUE(func);
+    target::Target t;
+    t.cpuName = "pentium-9000";
+    auto kernel = codegen::compile(*func, t);
+    ASSERT_FALSE(kernel);
+    EXPECT_EQ(kernel.error().kind, ErrorKind::InvalidArgument);
+    EXPECT_EQ(kernel.error().message.rfind("LLVM does not know the CPU \"pentium-9000\" for x86_64", 0), 0u)
+        << kernel.error().message;
+}
+
+TEST(Codegen, OneGeneratorPerTargetKind)
+{
+    auto cpu = codegen::makeCodeGenerator(target::Target::host());
+    ASSERT_TRUE(cpu) << cpu.error().message;
+    EXPECT_EQ((*cpu)->target(), target::Target::host());
+
+    auto cudaTarget = target::fromTvm("cuda -arch=sm_86");
+    ASSERT_TRUE(cudaTarget);
+    auto cuda = codegen::makeCodeGenerator(*cudaTarget);
+    ASSERT_FALSE(cuda);
+    EXPECT_EQ(cuda.error().kind, ErrorKind::Unsupported);
+    EXPECT_EQ(
+        cuda.error().message, "no code generator for cuda targets: CUDA code generation comes with the GPU issue");
+    auto a = ir::placeholder("A", { 16 });
+    const ir::ComputeDAG dag = dagOf({ a, ops::relu(a).value() });
+    auto func = lower::lower(sched::State::initial(dag));
+    ASSERT_TRUE(func);
+    auto kernel = codegen::compile(*func, *cudaTarget);
+    ASSERT_FALSE(kernel);
+    EXPECT_EQ(kernel.error().message, cuda.error().message);
+    auto ir = codegen::emitLlvmIr(*func, false, *cudaTarget);
+    ASSERT_FALSE(ir);
+    EXPECT_EQ(ir.error().message, "LLVM IR is generated for cpu targets, not cuda");
+}
+
+TEST(Codegen, ThreadBindingsAreRefusedByTheCpuGenerator)
+{
+    const ir::ComputeDAG dag = fixtures::matmulDag(16, 16, 16);
+    sched::State s = sched::State::initial(dag);
+    fixtures::apply(s, sched::AnnotationStep { 2, 0, sched::Annotation::BlockX });
+    lower::LowerOptions options;
+    options.target = target::fromTvm("cuda -arch=sm_86").value();
+    auto func = lower::lower(s, options);
+    ASSERT_TRUE(func) << func.error().message;
+    auto kernel = codegen::compile(*func, target::Target::host());
+    ASSERT_FALSE(kernel);
+    EXPECT_EQ(kernel.error().kind, ErrorKind::Unsupported);
+    EXPECT_EQ(kernel.error().message,
+        "loop i is bound to blockIdx.x: thread bindings need a GPU code generator, this one generates CPU code");
+}
+
+TEST(Codegen, BuffersCarryTheirDtypeAndOnlyFloat32IsGenerated)
+{
+    auto x = ir::placeholder("x", { 8, 8 }, ir::DType::Float16);
+    auto relu = ops::relu(x);
+    ASSERT_TRUE(relu) << relu.error().message;
+    const ir::ComputeDAG dag = dagOf({ x, *relu });
+    auto func = lower::lower(sched::State::initial(dag));
+    ASSERT_TRUE(func) << func.error().message;
+    ASSERT_EQ(func->args.size(), 2u);
+    EXPECT_EQ(func->args[0]->dtype, ir::DType::Float16);
+    EXPECT_EQ(func->args[1]->dtype, ir::DType::Float16);
+    EXPECT_EQ(lower::toString(*func).rfind("void default_function(float16* x, float16* ", 0), 0u)
+        << lower::toString(*func);
+    auto kernel = codegen::compile(*func);
+    ASSERT_FALSE(kernel);
+    EXPECT_EQ(kernel.error().kind, ErrorKind::Unsupported);
+    EXPECT_EQ(kernel.error().message, "buffer x: float16 buffers are not generated yet (float32 only)");
+}
+
+TEST(Codegen, TheKernelTakesAnArrayOfPointers)
+{
+    // void(void** args): the entry loads each argument pointer from the array and calls the body with them.
+    auto a = ir::placeholder("A", { 16 });
+    const ir::ComputeDAG dag = dagOf({ a, ops::relu(a).value() });
+    auto func = lower::lower(sched::State::initial(dag));
+    ASSERT_TRUE(func);
+    auto ir = codegen::emitLlvmIr(*func, false);
+    ASSERT_TRUE(ir) << ir.error().message;
+    EXPECT_NE(ir->find("define void @default_function(ptr %0)"), std::string::npos) << *ir;
+    EXPECT_NE(ir->find("load float, ptr"), std::string::npos) << *ir;
+    std::vector<float> in(16), out(16, -1.0f);
+    for (int i = 0; i < 16; ++i)
+        in[static_cast<size_t>(i)] = static_cast<float>(i - 8);
+    void* args[] = { in.data(), out.data() };
+    auto kernel = codegen::compile(*func);
+    ASSERT_TRUE(kernel) << kernel.error().message;
+    (*kernel)->run(args);
+    for (int i = 0; i < 16; ++i)
+        EXPECT_EQ(out[static_cast<size_t>(i)], std::max(0.0f, static_cast<float>(i - 8))) << i;
 }

@@ -1,3 +1,6 @@
+// Arithmetic analysis (ts::lower::arith, TVM's arith::Analyzer: the parts lowering needs). Not to be confused
+// with ir/access_analyzer, which says how compute ops read tensors.
+//
 // Integer analysis for lowering: the value range of an index expression given the ranges of the loop
 // variables in scope, and a simplifier that folds constants, cancels terms and removes floordiv/floormod
 // whose operand range makes them trivial (TVM's arith::Analyzer, the parts lowering needs).
@@ -13,7 +16,7 @@
 #include <unordered_map>
 #include <vector>
 
-namespace ts::lower {
+namespace ts::lower::arith {
 
 struct Interval {
     int64_t lo = 0;
@@ -56,4 +59,4 @@ private:
     std::unordered_map<const ir::ExprNode*, Interval> m_ranges;
 };
 
-} // namespace ts::lower
+} // namespace ts::lower::arith

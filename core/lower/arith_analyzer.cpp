@@ -1,11 +1,11 @@
-#include "core/lower/analyzer.h"
+#include "core/lower/arith_analyzer.h"
 
 #include "core/support/assert.h"
 
 #include <algorithm>
 #include <cmath>
 
-namespace ts::lower {
+namespace ts::lower::arith {
 
 using ir::Expr;
 using ir::ExprKind;
@@ -427,4 +427,4 @@ Expr Analyzer::simplifyNode(const Expr& e) const
     return e;
 }
 
-} // namespace ts::lower
+} // namespace ts::lower::arith

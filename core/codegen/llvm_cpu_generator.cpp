@@ -1,5 +1,7 @@
-// The host target, the O3 pipeline, object emission and the process-wide ORC LLJIT.
-#include "core/codegen/codegen.h"
+// The LLVM CPU code generator: the target machine for a Target, the O3 pipeline, object emission, and the
+// process-wide ORC LLJIT that links objects into this process.
+#include "core/codegen/llvm_cpu_generator.h"
+
 #include "core/codegen/llvm_emitter.h"
 #include "core/codegen/runtime.h"
 
@@ -7,6 +9,7 @@
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/IR/LegacyPassManager.h>
+#include <llvm/MC/MCSubtargetInfo.h>
 #include <llvm/MC/SubtargetFeature.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Passes/PassBuilder.h>
@@ -17,6 +20,7 @@
 #include <llvm/Target/TargetMachine.h>
 
 #include <atomic>
+#include <map>
 #include <mutex>
 
 namespace ts::codegen {
@@ -40,38 +44,45 @@ namespace {
         });
     }
 
-    llvm::SubtargetFeatures hostFeatures()
-    {
-        llvm::SubtargetFeatures out;
-        llvm::StringMap<bool> features;
-        if (llvm::sys::getHostCPUFeatures(features))
-            for (const auto& f : features)
-                out.AddFeature(f.first(), f.second);
-        return out;
-    }
-
-    llvm::orc::JITTargetMachineBuilder hostBuilder()
+    // The target machine for a target, its CPU name checked against the CPUs LLVM knows for the triple.
+    Expected<llvm::orc::JITTargetMachineBuilder> machineBuilder(const target::Target& target)
     {
         initializeLlvm();
-        llvm::orc::JITTargetMachineBuilder builder { llvm::Triple(llvm::sys::getProcessTriple()) };
-        builder.setCPU(llvm::sys::getHostCPUName().str());
-        builder.getFeatures() = hostFeatures();
+        const llvm::Triple triple(target.triple.empty() ? llvm::sys::getProcessTriple() : target.triple);
+        std::string lookupError;
+        const llvm::Target* llvmTarget = llvm::TargetRegistry::lookupTarget(triple.str(), lookupError);
+        if (!llvmTarget)
+            return makeError(
+                ErrorKind::Unsupported, "no LLVM target for " + triple.str() + " in this build (" + lookupError + ")");
+        std::unique_ptr<llvm::MCSubtargetInfo> info(llvmTarget->createMCSubtargetInfo(triple.str(), "", ""));
+        if (!target.cpuName.empty() && !info->isCPUStringValid(target.cpuName))
+            return makeError(ErrorKind::InvalidArgument,
+                "LLVM does not know the CPU \"" + target.cpuName + "\" for " + triple.str());
+        // A feature LLVM does not know is ignored, with LLVM's warning on stderr.
+        const llvm::SubtargetFeatures features(target.features);
+        llvm::orc::JITTargetMachineBuilder builder { triple };
+        builder.setCPU(target.cpuName);
+        builder.getFeatures() = features;
         builder.setCodeGenOptLevel(llvm::CodeGenOpt::Aggressive);
         builder.getOptions().AllowFPOpFusion = llvm::FPOpFusion::Fast; // a*b+c -> fma, as TVM compiles
         return builder;
     }
 
-    // One target machine per compiling thread (a TargetMachine is not shared between concurrent compiles).
-    Expected<llvm::TargetMachine*> threadTargetMachine()
+    // One target machine per compiling thread and target (a TargetMachine is not shared between
+    // concurrent compiles).
+    Expected<llvm::TargetMachine*> threadTargetMachine(const target::Target& target)
     {
-        thread_local std::unique_ptr<llvm::TargetMachine> machine;
-        if (!machine) {
-            auto created = hostBuilder().createTargetMachine();
+        thread_local std::map<std::string, std::unique_ptr<llvm::TargetMachine>> machines;
+        const std::string key = target.triple + "|" + target.cpuName + "|" + target.features;
+        auto it = machines.find(key);
+        if (it == machines.end()) {
+            TS_TRY(llvm::orc::JITTargetMachineBuilder builder, machineBuilder(target));
+            auto created = builder.createTargetMachine();
             if (!created)
                 return makeError(ErrorKind::Internal, "LLVM target machine: " + errorText(created.takeError()));
-            machine = std::move(*created);
+            it = machines.emplace(key, std::move(*created)).first;
         }
-        return machine.get();
+        return it->second.get();
     }
 
     void optimize(llvm::Module& module, llvm::TargetMachine* machine)
@@ -96,10 +107,10 @@ namespace {
         pipeline.run(module, mam);
     }
 
-    Expected<std::unique_ptr<llvm::Module>> buildModule(
-        const lower::LoweredFunc& func, const std::string& symbol, llvm::LLVMContext& context, bool optimized)
+    Expected<std::unique_ptr<llvm::Module>> buildModule(const lower::LoweredFunc& func, const std::string& symbol,
+        llvm::LLVMContext& context, bool optimized, const target::Target& target)
     {
-        TS_TRY(llvm::TargetMachine * machine, threadTargetMachine());
+        TS_TRY(llvm::TargetMachine * machine, threadTargetMachine(target));
         TS_TRY(std::unique_ptr<llvm::Module> module, emitModule(func, symbol, context));
         module->setDataLayout(machine->createDataLayout());
         module->setTargetTriple(machine->getTargetTriple().str());
@@ -107,9 +118,10 @@ namespace {
             if (!f.isDeclaration()) {
                 f.addFnAttr("target-cpu", machine->getTargetCPU());
                 f.addFnAttr("target-features", machine->getTargetFeatureString());
-                // The vectors the schedule asks for are as wide as the hardware has (AVX-512: 512 bits); LLVM's
-                // tuning for some CPUs (znver3 in LLVM 15, which it reports for Zen 4) would halve them.
-                if (machine->getTargetFeatureString().contains("+avx512f"))
+                // The vectors the schedule asks for are as wide as the target's vector unit (AVX-512: 512
+                // bits); LLVM's tuning for some CPUs (znver3 in LLVM 15, which it reports for Zen 4) would
+                // halve them.
+                if (target.vectorBytes >= 64 && machine->getTargetFeatureString().contains("+avx512f"))
                     f.addFnAttr("prefer-vector-width", "512");
             }
         if (optimized)
@@ -131,7 +143,13 @@ namespace {
             static std::unique_ptr<Jit> jit;
             static Error failure;
             std::call_once(once, [] {
-                auto created = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(hostBuilder()).create();
+                // The JIT links into this process, so it is for this machine.
+                auto builder = machineBuilder(target::Target::host());
+                if (!builder) {
+                    failure = builder.error();
+                    return;
+                }
+                auto created = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*builder)).create();
                 if (!created) {
                     failure = makeError(ErrorKind::Internal, "LLVM JIT: " + errorText(created.takeError()));
                     return;
@@ -184,41 +202,64 @@ namespace {
     private:
         llvm::orc::ResourceTrackerSP m_tracker;
     };
+
+    Expected<std::string> llvmSource(const lower::LoweredFunc& func, bool optimized, const target::Target& target)
+    {
+        llvm::LLVMContext context;
+        TS_TRY(std::unique_ptr<llvm::Module> module, buildModule(func, func.name, context, optimized, target));
+        std::string text;
+        llvm::raw_string_ostream os(text);
+        module->print(os, nullptr);
+        return os.str();
+    }
+
+    Expected<ObjectCode> llvmObject(const lower::LoweredFunc& func, const target::Target& target)
+    {
+        llvm::LLVMContext context;
+        ObjectCode object;
+        object.symbol = nextSymbol();
+        TS_TRY(std::unique_ptr<llvm::Module> module, buildModule(func, object.symbol, context, true, target));
+        TS_TRY(llvm::TargetMachine * machine, threadTargetMachine(target));
+        llvm::SmallVector<char, 0> buffer;
+        llvm::raw_svector_ostream os(buffer);
+        llvm::legacy::PassManager codegen;
+        if (machine->addPassesToEmitFile(codegen, os, nullptr, llvm::CGFT_ObjectFile))
+            return makeError(ErrorKind::Internal, "the LLVM target cannot emit object files");
+        codegen.run(*module);
+        object.bytes.assign(buffer.begin(), buffer.end());
+        return object;
+    }
+
+    class LlvmCpuGenerator : public CodeGenerator {
+    public:
+        explicit LlvmCpuGenerator(target::Target target)
+            : m_target(std::move(target))
+        {
+        }
+
+        const target::Target& target() const override { return m_target; }
+        Expected<std::string> source(const lower::LoweredFunc& func, bool optimized) override
+        {
+            return llvmSource(func, optimized, m_target);
+        }
+        Expected<ObjectCode> compileToObject(const lower::LoweredFunc& func) override
+        {
+            return llvmObject(func, m_target);
+        }
+        Expected<std::shared_ptr<CompiledKernel>> compile(const lower::LoweredFunc& func) override
+        {
+            TS_TRY(ObjectCode object, llvmObject(func, m_target));
+            return loadObject(object);
+        }
+
+    private:
+        target::Target m_target;
+    };
 } // namespace
 
-std::string hostCpuName()
+std::unique_ptr<CodeGenerator> makeLlvmCpuGenerator(const target::Target& target)
 {
-    initializeLlvm();
-    return llvm::sys::getHostCPUName().str();
-}
-
-std::string hostCpuFeatures() { return hostFeatures().getString(); }
-
-Expected<std::string> emitLlvmIr(const lower::LoweredFunc& func, bool optimized)
-{
-    llvm::LLVMContext context;
-    TS_TRY(std::unique_ptr<llvm::Module> module, buildModule(func, func.name, context, optimized));
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    module->print(os, nullptr);
-    return os.str();
-}
-
-Expected<ObjectCode> compileToObject(const lower::LoweredFunc& func)
-{
-    llvm::LLVMContext context;
-    ObjectCode object;
-    object.symbol = nextSymbol();
-    TS_TRY(std::unique_ptr<llvm::Module> module, buildModule(func, object.symbol, context, true));
-    TS_TRY(llvm::TargetMachine * machine, threadTargetMachine());
-    llvm::SmallVector<char, 0> buffer;
-    llvm::raw_svector_ostream os(buffer);
-    llvm::legacy::PassManager codegen;
-    if (machine->addPassesToEmitFile(codegen, os, nullptr, llvm::CGFT_ObjectFile))
-        return makeError(ErrorKind::Internal, "the LLVM target cannot emit object files");
-    codegen.run(*module);
-    object.bytes.assign(buffer.begin(), buffer.end());
-    return object;
+    return std::make_unique<LlvmCpuGenerator>(target);
 }
 
 Expected<std::shared_ptr<CompiledKernel>> loadObject(const ObjectCode& object)
@@ -237,12 +278,6 @@ Expected<std::shared_ptr<CompiledKernel>> loadObject(const ObjectCode& object)
     }
     auto entry = reinterpret_cast<KernelFn>(static_cast<uintptr_t>(symbol->getValue()));
     return std::shared_ptr<CompiledKernel>(std::make_shared<JitKernel>(entry, std::move(tracker)));
-}
-
-Expected<std::shared_ptr<CompiledKernel>> compile(const lower::LoweredFunc& func)
-{
-    TS_TRY(ObjectCode object, compileToObject(func));
-    return loadObject(object);
 }
 
 } // namespace ts::codegen

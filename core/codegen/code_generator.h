@@ -1,0 +1,40 @@
+// One code generator per target kind, made by makeCodeGenerator(target). The registry is the list in
+// code_generator.cpp; today it has the LLVM CPU generator (codegen.h); a CUDA target is refused with an
+// Unsupported error until CUDA code generation comes with the GPU issue.
+//
+// How to add a code generator for a target kind:
+//   1. the kind in target::TargetKind (core/target/target.h), with its TVM name in fromTvm/toString;
+//   2. a class deriving from CodeGenerator in its own files under core/codegen, wrapping its compiler
+//      (linked PRIVATE here, like LLVM);
+//   3. one line in kGenerators (code_generator.cpp) that makes it;
+//   4. a codegen test that compiles and runs (or, without the device, compiles) a lowered function for it.
+#pragma once
+
+#include "core/codegen/codegen.h"
+#include "core/lower/stmt.h"
+#include "core/support/error.h"
+#include "core/target/target.h"
+
+#include <memory>
+#include <string>
+
+namespace ts::codegen {
+
+class CodeGenerator {
+public:
+    virtual ~CodeGenerator() = default;
+
+    virtual const target::Target& target() const = 0;
+    // What the generator compiles, as text for people: LLVM IR for CPUs, before (optimized = false) or
+    // after the optimization pipeline.
+    virtual Expected<std::string> source(const lower::LoweredFunc& func, bool optimized) = 0;
+    // Code the runner can load: an object file for CPUs.
+    virtual Expected<ObjectCode> compileToObject(const lower::LoweredFunc& func) = 0;
+    // Code callable in this process.
+    virtual Expected<std::shared_ptr<CompiledKernel>> compile(const lower::LoweredFunc& func) = 0;
+};
+
+// The generator for target.kind; Unsupported when there is none (yet) for that kind.
+Expected<std::unique_ptr<CodeGenerator>> makeCodeGenerator(const target::Target& target);
+
+} // namespace ts::codegen

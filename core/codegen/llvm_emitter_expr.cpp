@@ -1,0 +1,256 @@
+// Scalar expressions: one LLVM value per expression, integer arithmetic in the expression's own width,
+// floor division and modulo as TVM defines them (unsigned where the operands are known non-negative).
+#include "core/codegen/llvm_emitter_private.h"
+#include "core/support/assert.h"
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Intrinsics.h>
+
+namespace ts::codegen {
+
+using ir::Expr;
+using ir::ExprKind;
+using ir::ExprNode;
+
+bool containsLoad(const Expr& e)
+{
+    bool found = false;
+    ir::postOrderVisit(e, [&](const ExprNode& n) { found |= n.kind == ExprKind::BufferLoad; });
+    return found;
+}
+
+llvm::Type* Emitter::typeOf(ir::DType t)
+{
+    switch (t) {
+    case ir::DType::Bool:
+        return llvm::Type::getInt1Ty(m_ctx);
+    case ir::DType::Int8:
+        return llvm::Type::getInt8Ty(m_ctx);
+    case ir::DType::Int32:
+        return llvm::Type::getInt32Ty(m_ctx);
+    case ir::DType::Int64:
+        return m_i64;
+    case ir::DType::Float32:
+        return m_f32;
+    case ir::DType::Float16:
+        unsupported("float16 code generation");
+    }
+    return m_i64;
+}
+
+llvm::Value* Emitter::scalar(const Expr& e)
+{
+    const ExprNode& n = *e;
+    switch (n.kind) {
+    case ExprKind::IntImm:
+        return llvm::ConstantInt::get(typeOf(n.dtype), static_cast<uint64_t>(n.intValue), true);
+    case ExprKind::FloatImm:
+        return llvm::ConstantFP::get(typeOf(n.dtype), n.floatValue);
+    case ExprKind::Var: {
+        auto it = m_scope->vars.find(e.get());
+        TS_ASSERT(it != m_scope->vars.end()) << "variable " << n.name << " not in scope";
+        return it->second;
+    }
+    case ExprKind::BufferLoad: {
+        if (n.operands.size() != 1)
+            unsupported("load from " + n.buffer->name + " before storage flattening");
+        return m_b.CreateAlignedLoad(
+            typeOf(n.buffer->dtype), elementPtr(n.buffer.get(), scalar(n.operands[0])), elementAlign(*n.buffer));
+    }
+    case ExprKind::Load:
+        unsupported("tensor load " + ir::toString(e) + " in loop IR");
+    case ExprKind::Select:
+        return scalarSelect(n);
+    case ExprKind::Cast:
+        return castValue(scalar(n.operands[0]), n.operands[0]->dtype, n.dtype);
+    case ExprKind::Not:
+        return m_b.CreateNot(scalar(n.operands[0]));
+    case ExprKind::Call: {
+        std::vector<llvm::Value*> args;
+        for (const Expr& a : n.operands)
+            args.push_back(scalar(a));
+        return mathCall(n.callOp, args, m_f32);
+    }
+    default:
+        break;
+    }
+    llvm::Value* x = scalar(n.operands[0]);
+    llvm::Value* y = scalar(n.operands[1]);
+    const ir::DType t = n.operands[0]->dtype;
+    if (ir::isComparison(n.kind))
+        return compare(n.kind, ir::isFloat(t), x, y);
+    if (ir::isFloat(t))
+        return floatBinary(n.kind, x, y);
+    return intBinary(n.kind, n.operands[0], n.operands[1], x, y);
+}
+
+llvm::Value* Emitter::scalarSelect(const ExprNode& n)
+{
+    llvm::Value* c = scalar(n.operands[0]);
+    if (!containsLoad(n.operands[1]) && !containsLoad(n.operands[2]))
+        return m_b.CreateSelect(c, scalar(n.operands[1]), scalar(n.operands[2]));
+    // A load in a branch may be out of bounds when the branch is not taken (padding): branch.
+    llvm::Function* fn = m_b.GetInsertBlock()->getParent();
+    auto* thenBlock = llvm::BasicBlock::Create(m_ctx, "sel.then", fn);
+    auto* elseBlock = llvm::BasicBlock::Create(m_ctx, "sel.else", fn);
+    auto* done = llvm::BasicBlock::Create(m_ctx, "sel.end", fn);
+    m_b.CreateCondBr(c, thenBlock, elseBlock);
+    m_b.SetInsertPoint(thenBlock);
+    llvm::Value* a = scalar(n.operands[1]);
+    llvm::BasicBlock* aEnd = m_b.GetInsertBlock();
+    m_b.CreateBr(done);
+    m_b.SetInsertPoint(elseBlock);
+    llvm::Value* b = scalar(n.operands[2]);
+    llvm::BasicBlock* bEnd = m_b.GetInsertBlock();
+    m_b.CreateBr(done);
+    m_b.SetInsertPoint(done);
+    llvm::PHINode* phi = m_b.CreatePHI(a->getType(), 2);
+    phi->addIncoming(a, aEnd);
+    phi->addIncoming(b, bEnd);
+    return phi;
+}
+
+llvm::Value* Emitter::intBinary(ExprKind kind, const Expr& a, const Expr& b, llvm::Value* x, llvm::Value* y)
+{
+    switch (kind) {
+    case ExprKind::Add:
+        return m_b.CreateAdd(x, y);
+    case ExprKind::Sub:
+        return m_b.CreateSub(x, y);
+    case ExprKind::Mul:
+        return m_b.CreateMul(x, y);
+    case ExprKind::Div:
+        return m_b.CreateSDiv(x, y);
+    case ExprKind::Mod:
+        return m_b.CreateSRem(x, y);
+    case ExprKind::FloorDiv:
+    case ExprKind::FloorMod: {
+        const lower::arith::Interval ra = m_scope->analyzer.bound(a);
+        const lower::arith::Interval rb = m_scope->analyzer.bound(b);
+        if (ra.bounded && rb.bounded && ra.lo >= 0 && rb.lo > 0) // both non-negative: unsigned, shifts for 2^k
+            return kind == ExprKind::FloorDiv ? m_b.CreateUDiv(x, y) : m_b.CreateURem(x, y);
+        llvm::Value* q = m_b.CreateSDiv(x, y);
+        llvm::Value* r = m_b.CreateSRem(x, y);
+        llvm::Value* zero = llvm::Constant::getNullValue(x->getType());
+        llvm::Value* adjust = m_b.CreateAnd(
+            m_b.CreateICmpNE(r, zero), m_b.CreateICmpNE(m_b.CreateICmpSLT(r, zero), m_b.CreateICmpSLT(y, zero)));
+        if (kind == ExprKind::FloorDiv)
+            return m_b.CreateSub(q, m_b.CreateZExt(adjust, x->getType()));
+        return m_b.CreateSelect(adjust, m_b.CreateAdd(r, y), r);
+    }
+    case ExprKind::Min:
+        return m_b.CreateSelect(m_b.CreateICmpSLT(x, y), x, y);
+    case ExprKind::Max:
+        return m_b.CreateSelect(m_b.CreateICmpSGT(x, y), x, y);
+    case ExprKind::And:
+        return m_b.CreateAnd(x, y);
+    case ExprKind::Or:
+        return m_b.CreateOr(x, y);
+    default:
+        unsupported(std::string("integer operator ") + std::string(ir::toString(kind)));
+    }
+}
+
+llvm::Value* Emitter::floatBinary(ExprKind kind, llvm::Value* x, llvm::Value* y)
+{
+    switch (kind) {
+    case ExprKind::Add:
+        return m_b.CreateFAdd(x, y);
+    case ExprKind::Sub:
+        return m_b.CreateFSub(x, y);
+    case ExprKind::Mul:
+        return m_b.CreateFMul(x, y);
+    case ExprKind::Div:
+        return m_b.CreateFDiv(x, y);
+    case ExprKind::Min:
+        return m_b.CreateSelect(m_b.CreateFCmpOLT(x, y), x, y);
+    case ExprKind::Max:
+        return m_b.CreateSelect(m_b.CreateFCmpOGT(x, y), x, y);
+    default:
+        unsupported(std::string("float operator ") + std::string(ir::toString(kind)));
+    }
+}
+
+llvm::Value* Emitter::compare(ExprKind kind, bool isFloat, llvm::Value* x, llvm::Value* y)
+{
+    using P = llvm::CmpInst::Predicate;
+    P p = P::ICMP_EQ;
+    switch (kind) {
+    case ExprKind::EQ:
+        p = isFloat ? P::FCMP_OEQ : P::ICMP_EQ;
+        break;
+    case ExprKind::NE:
+        p = isFloat ? P::FCMP_UNE : P::ICMP_NE;
+        break;
+    case ExprKind::LT:
+        p = isFloat ? P::FCMP_OLT : P::ICMP_SLT;
+        break;
+    case ExprKind::LE:
+        p = isFloat ? P::FCMP_OLE : P::ICMP_SLE;
+        break;
+    case ExprKind::GT:
+        p = isFloat ? P::FCMP_OGT : P::ICMP_SGT;
+        break;
+    case ExprKind::GE:
+        p = isFloat ? P::FCMP_OGE : P::ICMP_SGE;
+        break;
+    default:
+        break;
+    }
+    return isFloat ? m_b.CreateFCmp(p, x, y) : m_b.CreateICmp(p, x, y);
+}
+
+llvm::Value* Emitter::mathCall(ir::CallOp op, const std::vector<llvm::Value*>& args, llvm::Type* type)
+{
+    auto intrinsic = [&](llvm::Intrinsic::ID id) {
+        return m_b.CreateCall(llvm::Intrinsic::getDeclaration(&m_module, id, { type }), args);
+    };
+    llvm::Value* one = llvm::ConstantFP::get(type, 1.0);
+    switch (op) {
+    case ir::CallOp::Exp:
+        return intrinsic(llvm::Intrinsic::exp);
+    case ir::CallOp::Log:
+        return intrinsic(llvm::Intrinsic::log);
+    case ir::CallOp::Sqrt:
+        return intrinsic(llvm::Intrinsic::sqrt);
+    case ir::CallOp::Rsqrt:
+        return m_b.CreateFDiv(one, intrinsic(llvm::Intrinsic::sqrt));
+    case ir::CallOp::Abs:
+        return intrinsic(llvm::Intrinsic::fabs);
+    case ir::CallOp::Pow:
+        return intrinsic(llvm::Intrinsic::pow);
+    case ir::CallOp::Sigmoid: {
+        llvm::Value* e = m_b.CreateCall(
+            llvm::Intrinsic::getDeclaration(&m_module, llvm::Intrinsic::exp, { type }), { m_b.CreateFNeg(args[0]) });
+        return m_b.CreateFDiv(one, m_b.CreateFAdd(one, e));
+    }
+    case ir::CallOp::Tanh:
+    case ir::CallOp::Erf: {
+        // No LLVM intrinsic: libm, lane by lane.
+        llvm::Function* f = runtimeFunction(op == ir::CallOp::Tanh ? "tanhf" : "erff", m_f32, { m_f32 });
+        if (!type->isVectorTy())
+            return m_b.CreateCall(f, args);
+        llvm::Value* out = llvm::UndefValue::get(type);
+        for (unsigned i = 0; i < m_lanes; ++i)
+            out = m_b.CreateInsertElement(out, m_b.CreateCall(f, { m_b.CreateExtractElement(args[0], i) }), i);
+        return out;
+    }
+    }
+    unsupported("math function");
+}
+
+llvm::Value* Emitter::castValue(llvm::Value* v, ir::DType from, ir::DType to)
+{
+    llvm::Type* target = typeOf(to);
+    if (v->getType()->isVectorTy())
+        target = llvm::FixedVectorType::get(target, m_lanes);
+    if (ir::isFloat(from) && ir::isFloat(to))
+        return m_b.CreateFPCast(v, target);
+    if (ir::isFloat(from))
+        return m_b.CreateFPToSI(v, target);
+    if (ir::isFloat(to))
+        return from == ir::DType::Bool ? m_b.CreateUIToFP(v, target) : m_b.CreateSIToFP(v, target);
+    return from == ir::DType::Bool ? m_b.CreateZExtOrTrunc(v, target) : m_b.CreateSExtOrTrunc(v, target);
+}
+
+} // namespace ts::codegen

@@ -1,0 +1,114 @@
+// Private to core/codegen: the loop IR -> LLVM IR emitter, split by concern across
+//   llvm_emitter.cpp           the kernel entry, statements, serial loops, allocations, guards;
+//   llvm_emitter_expr.cpp      scalar expressions: arithmetic, comparisons, casts, math calls;
+//   llvm_emitter_parallel.cpp  parallel loops outlined into functions run by ts_parallel_for;
+//   llvm_emitter_vector.cpp    vectorized loops: one lane per iteration, explicit vector instructions.
+// Failures the loop IR can cause (a construct code generation does not support) unwind to emitModule as a
+// CodegenFailure and come back as an Unsupported error.
+#pragma once
+
+#include "core/lower/arith_analyzer.h"
+#include "core/lower/stmt_visitor.h"
+#include "core/support/error.h"
+
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace ts::codegen {
+
+struct CodegenFailure {
+    Error error;
+};
+[[noreturn]] void unsupported(const std::string& what);
+
+bool containsLoad(const ir::Expr& e);
+// Buffers of other dtypes than float32 are refused (Unsupported) until the measurement side has them.
+void checkGenerated(const ir::BufferVar& buffer);
+
+// Vars and buffers a statement uses but does not define (loop vars, allocations), in first-use order.
+struct FreeSymbols {
+    std::vector<const ir::ExprNode*> vars;
+    std::vector<const ir::BufferVar*> buffers;
+};
+// `boundVars` and `boundBuffers` are defined outside s (a parallel loop's own variable, the kernel's
+// arguments).
+FreeSymbols freeSymbols(
+    const lower::Stmt& s, std::set<const ir::ExprNode*> boundVars, std::set<const ir::BufferVar*> boundBuffers);
+
+// A value in a vectorized loop: one scalar for all lanes, or a vector.
+struct Lanes {
+    llvm::Value* value = nullptr;
+    bool uniform = true;
+};
+
+class Emitter : public lower::StmtVisitor {
+public:
+    Emitter(llvm::Module& module, const std::string& symbol);
+
+    void emitKernel(const lower::LoweredFunc& func);
+
+private:
+    // What a function being emitted sees: the LLVM values of the loop variables and buffers in scope, and
+    // the ranges of the loop variables (for unsigned division and the vectorizer's index analysis).
+    struct Scope {
+        llvm::Function* function = nullptr;
+        std::unordered_map<const ir::ExprNode*, llvm::Value*> vars;
+        std::unordered_map<const ir::BufferVar*, llvm::Value*> buffers;
+        lower::arith::Analyzer analyzer;
+    };
+
+    // --- functions (llvm_emitter.cpp)
+    llvm::Function* makeImpl(const std::string& name, const FreeSymbols& free, int extraInts);
+    void bindImplParams(llvm::Function* impl, const FreeSymbols& free);
+    llvm::Function* runtimeFunction(const char* name, llvm::Type* result, std::vector<llvm::Type*> params);
+
+    // --- statements (llvm_emitter.cpp)
+    void visitFor(const lower::StmtNode& s) override;
+    void visitStore(const lower::StmtNode& s) override;
+    void visitAllocate(const lower::StmtNode& s) override;
+    void visitIfThenElse(const lower::StmtNode& s) override;
+    void emitSerialLoop(const lower::StmtNode& s, llvm::Value* begin, llvm::Value* end);
+    // Buffer elements are of the buffer's dtype.
+    llvm::Value* elementPtr(const ir::BufferVar* buffer, llvm::Value* index);
+    llvm::Align elementAlign(const ir::BufferVar& buffer);
+
+    // --- parallel loops (llvm_emitter_parallel.cpp)
+    void emitParallel(const lower::StmtNode& s);
+
+    // --- vectorized loops (llvm_emitter_vector.cpp)
+    bool emitVectorized(const lower::StmtNode& s);
+    Lanes vec(const ir::Expr& e, llvm::Value* mask);
+    llvm::Value* widen(const Lanes& l);
+    llvm::Value* vecLoad(const ir::ExprNode& n, llvm::Value* mask);
+
+    // --- expressions (llvm_emitter_expr.cpp)
+    llvm::Value* scalar(const ir::Expr& e);
+    llvm::Value* scalarSelect(const ir::ExprNode& n);
+    llvm::Value* intBinary(ir::ExprKind kind, const ir::Expr& a, const ir::Expr& b, llvm::Value* x, llvm::Value* y);
+    llvm::Value* floatBinary(ir::ExprKind kind, llvm::Value* x, llvm::Value* y);
+    llvm::Value* compare(ir::ExprKind kind, bool isFloat, llvm::Value* x, llvm::Value* y);
+    llvm::Value* mathCall(ir::CallOp op, const std::vector<llvm::Value*>& args, llvm::Type* type);
+    llvm::Value* castValue(llvm::Value* v, ir::DType from, ir::DType to);
+    llvm::Type* typeOf(ir::DType t);
+
+    llvm::Module& m_module;
+    llvm::LLVMContext& m_ctx;
+    llvm::IRBuilder<> m_b;
+    std::string m_symbol;
+    llvm::Type* m_i64;
+    llvm::Type* m_f32;
+    llvm::PointerType* m_ptr;
+    Scope* m_scope = nullptr;
+    int m_outlined = 0;
+    // Vectorization context.
+    const ir::ExprNode* m_vecVar = nullptr;
+    unsigned m_lanes = 0;
+};
+
+} // namespace ts::codegen

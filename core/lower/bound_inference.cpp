@@ -1,0 +1,250 @@
+#include "core/lower/bound_inference.h"
+
+#include "core/schedule/iter_graph.h"
+
+#include <algorithm>
+#include <set>
+
+namespace ts::lower {
+
+using ir::Expr;
+using ir::ExprKind;
+using sched::Stage;
+
+namespace {
+    bool readsStage(const Expr& body, const ir::Operation* op)
+    {
+        bool found = false;
+        ir::postOrderVisit(
+            body, [&](const ir::ExprNode& n) { found |= n.kind == ExprKind::Load && n.tensor.get() == op; });
+        return found;
+    }
+
+    class BoundInference {
+    public:
+        explicit BoundInference(const sched::State& state)
+            : m_state(state)
+        {
+            m_out.stages.resize(static_cast<size_t>(state.numStages()));
+        }
+
+        Expected<Bounds> run();
+
+    private:
+        StageBounds& info(int s) { return m_out.stages[static_cast<size_t>(s)]; }
+        const Stage& stage(int s) const { return m_state.stage(s); }
+
+        Expr inlineLoads(const Expr& e);
+        Expected<void> inferStage(int s);
+        void regionFromConsumer(int s, int consumer, int attachIter);
+        std::string uniqueName(const std::string& name, const std::string& stageName);
+
+        const sched::State& m_state;
+        Bounds m_out;
+        std::set<std::string> m_names;
+    };
+} // namespace
+
+Error stageError(const sched::State& state, int stage, const std::string& why)
+{
+    return makeError(
+        ErrorKind::Unsupported, "stage " + std::to_string(stage) + " (" + state.stage(stage).op->name() + "): " + why);
+}
+
+std::string BoundInference::uniqueName(const std::string& name, const std::string& stageName)
+{
+    std::string candidate = name;
+    if (m_names.count(candidate))
+        candidate = name + "_" + stageName;
+    for (int k = 2; m_names.count(candidate); ++k)
+        candidate = name + "_" + stageName + std::to_string(k);
+    m_names.insert(candidate);
+    return candidate;
+}
+
+// Loads of inlined stages become their bodies, with the stage's axes bound to the load's indices.
+Expr BoundInference::inlineLoads(const Expr& e)
+{
+    return ir::rewrite(e, [&](const Expr& x) -> Expr {
+        if (x->kind != ExprKind::Load)
+            return Expr();
+        const int producer = m_out.stageOf.at(x->tensor.get());
+        if (stage(producer).computeAt != sched::ComputeAtKind::Inlined)
+            return Expr();
+        std::vector<std::pair<Expr, Expr>> bind;
+        const auto& axes = stage(producer).op->axes();
+        for (size_t d = 0; d < axes.size(); ++d)
+            bind.emplace_back(axes[d].var, inlineLoads(x->operands[d]));
+        return ir::substitute(inlineLoads(stage(producer).op->body()), bind);
+    });
+}
+
+// The region of stage s that `consumer` reads, with consumer loops 0..attachIter fixed.
+void BoundInference::regionFromConsumer(int s, int consumer, int attachIter)
+{
+    StageBounds& si = info(s);
+    const StageBounds& ci = info(consumer);
+    const arith::Analyzer& analyzer = m_out.analyzer;
+    std::set<const ir::ExprNode*> ranging;
+    for (size_t p = static_cast<size_t>(attachIter) + 1; p < ci.leafVars.size(); ++p)
+        ranging.insert(ci.leafVars[p].get());
+
+    const size_t rank = stage(s).op->axes().size();
+    struct DimRegion {
+        bool seen = false;
+        Expr fixedPart;
+        int64_t lo = 0, hi = 0;
+        bool whole = false;
+    };
+    std::vector<DimRegion> dims(rank);
+    auto usesRanging = [&](const Expr& e) {
+        for (const ir::ExprNode* v : ranging)
+            if (ir::usesVar(e, v))
+                return true;
+        return false;
+    };
+    ir::postOrderVisit(ci.body, [&](const ir::ExprNode& n) {
+        if (n.kind != ExprKind::Load || n.tensor.get() != stage(s).op.get())
+            return;
+        for (size_t d = 0; d < rank; ++d) {
+            const Expr index = analyzer.simplify(ir::substitute(n.operands[d], ci.axisValues));
+            const arith::Linear form = analyzer.linear(index);
+            arith::Linear fixed;
+            fixed.constant = 0;
+            int64_t lo = form.constant, hi = form.constant;
+            for (const arith::LinearTerm& t : form.terms) {
+                if (!usesRanging(t.atom)) {
+                    fixed.terms.push_back(t);
+                    continue;
+                }
+                const arith::Interval r = analyzer.bound(t.atom * ir::intImm(t.coef));
+                if (!r.bounded) {
+                    dims[d].whole = true;
+                    break;
+                }
+                lo += r.lo;
+                hi += r.hi;
+            }
+            DimRegion& region = dims[d];
+            const Expr fixedPart = arith::Analyzer::fromLinear(fixed);
+            if (!region.seen) {
+                region = DimRegion { true, fixedPart, lo, hi, region.whole };
+            } else if (ir::structuralEqual(region.fixedPart, fixedPart)) {
+                region.lo = std::min(region.lo, lo);
+                region.hi = std::max(region.hi, hi);
+            } else {
+                region.whole = true;
+            }
+        }
+    });
+    si.regionMin.clear();
+    si.rootExtents.clear();
+    for (size_t d = 0; d < rank; ++d) {
+        const DimRegion& region = dims[d];
+        const int64_t full = stage(s).op->axes()[d].extent;
+        if (!region.seen || region.whole || region.hi - region.lo + 1 >= full) {
+            // Not narrower than the tensor: cover it all.
+            si.regionMin.push_back(ir::intImm(0));
+            si.rootExtents.push_back(full);
+            continue;
+        }
+        si.regionMin.push_back(analyzer.simplify(region.fixedPart + ir::intImm(region.lo)));
+        si.rootExtents.push_back(region.hi - region.lo + 1);
+    }
+}
+
+Expected<void> BoundInference::inferStage(int s)
+{
+    StageBounds& si = info(s);
+    const Stage& st = stage(s);
+    const ir::Operation& op = *st.op;
+    if (st.computeAt == sched::ComputeAtKind::Iter) {
+        const int target = st.attachStage;
+        if (!info(target).active)
+            return stageError(m_state, s, "computed at stage " + stage(target).op->name() + ", which is inlined");
+        for (int c : si.consumers)
+            if (c != target)
+                return stageError(
+                    m_state, s, "computed at " + stage(target).op->name() + " but also read by " + stage(c).op->name());
+        regionFromConsumer(s, target, st.attachIter);
+    } else {
+        si.regionMin.assign(op.axes().size(), ir::intImm(0));
+        si.rootExtents.clear();
+        for (const ir::IterVar& a : op.axes())
+            si.rootExtents.push_back(a.extent);
+    }
+    for (const ir::IterVar& a : op.reduceAxes())
+        si.rootExtents.push_back(a.extent);
+    si.nodeExtents = sched::passDownExtents(st, si.rootExtents);
+
+    std::vector<Expr> values(st.nodes.size());
+    si.leafVars.clear();
+    si.iterExtents.clear();
+    for (const sched::Iterator& it : st.iters) {
+        Expr v = ir::var(uniqueName(it.name, op.name()));
+        const int64_t extent = si.nodeExtents[static_cast<size_t>(it.node)];
+        m_out.analyzer.bind(v, 0, extent - 1);
+        values[static_cast<size_t>(it.node)] = v;
+        si.leafVars.push_back(v);
+        si.iterExtents.push_back(extent);
+    }
+    sched::passUpValues(st, si.nodeExtents, values);
+    si.rootValues.clear();
+    si.localValues.clear();
+    for (int k = 0; k < st.numRootNodes(); ++k) {
+        Expr value = values[static_cast<size_t>(k)];
+        si.localValues.push_back(m_out.analyzer.simplify(value));
+        if (static_cast<size_t>(k) < si.regionMin.size())
+            value = si.regionMin[static_cast<size_t>(k)] + value;
+        si.rootValues.push_back(m_out.analyzer.simplify(value));
+    }
+    si.axisValues.clear();
+    size_t k = 0;
+    for (const ir::IterVar& a : op.axes())
+        si.axisValues.emplace_back(a.var, si.rootValues[k++]);
+    for (const ir::IterVar& a : op.reduceAxes())
+        si.axisValues.emplace_back(a.var, si.rootValues[k++]);
+    return {};
+}
+
+Expected<Bounds> BoundInference::run()
+{
+    const int n = m_state.numStages();
+    for (int s = 0; s < n; ++s)
+        m_out.stageOf[stage(s).op.get()] = s;
+    // Argument and loop names must not collide.
+    for (int s = 0; s < n; ++s)
+        m_names.insert(stage(s).op->name());
+    for (int s = 0; s < n; ++s)
+        info(s).active = !stage(s).isPlaceholder() && stage(s).computeAt != sched::ComputeAtKind::Inlined;
+    for (int s = 0; s < n; ++s) {
+        if (!info(s).active)
+            continue;
+        info(s).body = inlineLoads(stage(s).op->body());
+        for (int p = 0; p < n; ++p)
+            if (info(p).active && p != s && readsStage(info(s).body, stage(p).op.get()))
+                info(p).consumers.push_back(s);
+    }
+    // Outputs: compute ops that no op reads.
+    for (int s = 0; s < n; ++s) {
+        bool read = false;
+        for (int c = 0; c < n; ++c)
+            read = read || (!stage(c).isPlaceholder() && readsStage(stage(c).op->body(), stage(s).op.get()));
+        info(s).output = !stage(s).isPlaceholder() && !read;
+    }
+    for (int s = n; s-- > 0;) {
+        if (!info(s).active) {
+            for (const sched::Iterator& it : stage(s).iters)
+                info(s).iterExtents.push_back(it.extent);
+            continue;
+        }
+        TS_CHECK(inferStage(s));
+        if (info(s).output && stage(s).computeAt != sched::ComputeAtKind::Root)
+            return stageError(m_state, s, "an output must be computed at root");
+    }
+    return std::move(m_out);
+}
+
+Expected<Bounds> inferBounds(const sched::State& state) { return BoundInference(state).run(); }
+
+} // namespace ts::lower

@@ -1,0 +1,56 @@
+// Bound inference (TVM's InferBound): for every stage of a state, the region of its tensor it computes, the
+// extent of each of its loops, and the value of each of its axes in loop variables.
+//
+// Stages are visited consumers first (reverse stage order). A root stage covers its whole tensor. A stage
+// computed at (C, t) covers the region C's body reads while C's loops 0..t are fixed and the loops after t
+// run over their extents: for each index of each load, the part that depends only on fixed loops is the
+// region's (symbolic) minimum, and the loops after t give its (constant) extent. Splits then pass the
+// region's extents down to the stage's own loops (iter_graph.h), and the leaf loop variables pass up to
+// the axis values. Inlined stages are substituted into their consumers' bodies first.
+//
+// Used by lowering (schedule_ops.cpp builds the loop nests from it) and by whatever needs a state's loop
+// extents without lowering it (inferBound in lower.h; the features). Knows nothing of targets.
+#pragma once
+
+#include "core/lower/arith_analyzer.h"
+#include "core/schedule/state.h"
+#include "core/support/error.h"
+
+#include <map>
+#include <utility>
+#include <vector>
+
+namespace ts::lower {
+
+struct StageBounds {
+    bool active = false; // a compute stage that is not inlined
+    bool output = false; // a compute stage no op reads
+    std::vector<int64_t> iterExtents; // per iterator of the stage (the state's extents when not active)
+    // The rest is set for active stages only.
+    ir::Expr body; // the op's body, loads of inlined stages replaced by their bodies
+    std::vector<int> consumers; // active stages whose body reads this one
+    std::vector<ir::Expr> regionMin; // per spatial axis: the region's first index (0 for a root stage)
+    std::vector<int64_t> rootExtents; // region extent per spatial axis, then each reduce axis's extent
+    std::vector<int64_t> nodeExtents; // per node of the stage's iteration graph
+    std::vector<ir::Expr> leafVars; // per iterator: its loop variable (names unique in the function)
+    std::vector<ir::Expr> rootValues; // per axis: its value in the loop variables (global index)
+    std::vector<ir::Expr> localValues; // per axis: its value within the region (rootValues - regionMin)
+    std::vector<std::pair<ir::Expr, ir::Expr>> axisValues; // each axis var of the op -> its rootValue
+};
+
+struct Bounds {
+    std::vector<StageBounds> stages; // by stage id
+    std::map<const ir::Operation*, int> stageOf;
+    arith::Analyzer analyzer; // every leaf loop variable bound to [0, extent - 1]
+
+    const StageBounds& operator[](int stage) const { return stages[static_cast<size_t>(stage)]; }
+};
+
+// Errors (Unsupported) name the stage and why: computed at an inlined stage, computed at one stage but
+// read by another, an output not computed at root.
+Expected<Bounds> inferBounds(const sched::State& state);
+
+// "stage 2 (matmul): why": how lowering errors name a stage.
+Error stageError(const sched::State& state, int stage, const std::string& why);
+
+} // namespace ts::lower

@@ -1,0 +1,92 @@
+#include "core/lower/stmt_mutator.h"
+
+namespace ts::lower {
+
+Stmt StmtMutator::mutate(const Stmt& s)
+{
+    if (!s)
+        return s;
+    switch (s->kind) {
+    case StmtKind::For:
+        return visitFor(s);
+    case StmtKind::Store:
+        return visitStore(s);
+    case StmtKind::Allocate:
+        return visitAllocate(s);
+    case StmtKind::IfThenElse:
+        return visitIfThenElse(s);
+    case StmtKind::Seq:
+        return visitSeq(s);
+    }
+    return s;
+}
+
+Stmt StmtMutator::withBody(const Stmt& s, Stmt body)
+{
+    if (body == s->body)
+        return s;
+    auto copy = std::make_shared<StmtNode>(*s);
+    copy->body = std::move(body);
+    return copy;
+}
+
+Stmt StmtMutator::visitFor(const Stmt& s)
+{
+    Stmt body = mutate(s->body);
+    return body ? withBody(s, std::move(body)) : nullptr;
+}
+
+Stmt StmtMutator::visitStore(const Stmt& s)
+{
+    bool changed = false;
+    std::vector<ir::Expr> indices;
+    indices.reserve(s->indices.size());
+    for (const ir::Expr& index : s->indices) {
+        indices.push_back(mutateExpr(index));
+        changed |= !indices.back().sameAs(index);
+    }
+    ir::Expr value = mutateExpr(s->value);
+    changed |= !value.sameAs(s->value);
+    return changed ? makeStore(s->buffer, std::move(indices), std::move(value)) : s;
+}
+
+Stmt StmtMutator::visitAllocate(const Stmt& s)
+{
+    Stmt body = mutate(s->body);
+    return body ? withBody(s, std::move(body)) : nullptr;
+}
+
+Stmt StmtMutator::visitIfThenElse(const Stmt& s) { return mutateIf(s, mutateExpr(s->condition)); }
+
+Stmt StmtMutator::mutateIf(const Stmt& s, ir::Expr condition)
+{
+    Stmt thenBody = mutate(s->body);
+    Stmt elseBody = mutate(s->elseBody);
+    if (!thenBody && !elseBody)
+        return nullptr;
+    if (!thenBody)
+        return makeIf(ir::notExpr(condition), elseBody);
+    if (condition.sameAs(s->condition) && thenBody == s->body && elseBody == s->elseBody)
+        return s;
+    return makeIf(std::move(condition), std::move(thenBody), std::move(elseBody));
+}
+
+Stmt StmtMutator::visitSeq(const Stmt& s)
+{
+    bool changed = false;
+    std::vector<Stmt> stmts;
+    stmts.reserve(s->seq.size());
+    for (const Stmt& c : s->seq) {
+        Stmt next = mutate(c);
+        changed |= next != c;
+        if (next)
+            stmts.push_back(std::move(next));
+    }
+    if (!changed)
+        return s;
+    return stmts.empty() ? nullptr : makeSeq(std::move(stmts));
+}
+
+ir::Expr StmtMutator::mutateExpr(const ir::Expr& e) { return e; }
+
+} // namespace ts::lower
