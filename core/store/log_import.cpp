@@ -276,10 +276,7 @@ Expected<ImportReport> importLog(Store& store, const std::string& path, const Im
         record.kind = r.kind;
         record.steps = r.steps;
         record.stepCount = r.stepCount;
-        record.costs = r.costs;
-        record.errorNo = r.errorNo;
-        record.allCost = r.allCost;
-        record.timestamp = r.timestamp;
+        record.result = r.result;
         record.extra = extraOf(r).dump();
         record.fingerprint = fingerprint(r);
         batch.push_back(std::move(record));
@@ -324,10 +321,7 @@ Expected<LogRecord> toLogRecord(const Record& record, const TaskInfo& task, cons
     r.hardwareParams = device.hardwareParams;
     r.steps = record.steps;
     r.stepCount = record.stepCount;
-    r.costs = record.costs;
-    r.errorNo = record.errorNo;
-    r.allCost = record.allCost;
-    r.timestamp = record.timestamp;
+    r.result = record.result;
     const Json extra = Json::parse(record.extra, nullptr, false);
     const Json key = Json::parse(task.key, nullptr, false);
     if (extra.is_discarded() || !extra.is_object() || key.is_discarded() || !key.is_array() || key.empty()

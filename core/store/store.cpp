@@ -8,13 +8,10 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
-#include <numeric>
 
 namespace ts::store {
 
 namespace {
-
-    constexpr double kFailedCost = 1e10; // TVM's cost of a failed measurement
 
     std::string hardwareParamsText(const std::optional<HardwareParams>& params)
     {
@@ -45,6 +42,13 @@ namespace {
         return costs;
     }
 
+    // An error_no column value; a number outside TVM's range (a damaged row) reads as UnknownError, a failure.
+    record::MeasureStatus errorNoToStatus(int64_t errorNo)
+    {
+        auto status = record::measureStatusFromInt(errorNo, "records.error_no");
+        return status ? *status : record::MeasureStatus::UnknownError;
+    }
+
     // Column order of every SELECT of records; readRecord reads it.
     constexpr const char* kRecordColumns
         = "id, task_id, device_id, session_id, source_id, source_line, kind, steps, step_count, costs, error_no, "
@@ -66,10 +70,10 @@ namespace {
         r.kind = static_cast<RecordKind>(s.getInt(6));
         r.steps = s.getText(7);
         r.stepCount = static_cast<int>(s.getInt(8));
-        r.costs = parseCosts(s.getText(9));
-        r.errorNo = static_cast<int>(s.getInt(10));
-        r.allCost = s.getDouble(11);
-        r.timestamp = s.getDouble(12);
+        r.result.costs = parseCosts(s.getText(9));
+        r.result.status = errorNoToStatus(s.getInt(10));
+        r.result.allCost = s.getDouble(11);
+        r.result.timestamp = s.getDouble(12);
         r.extra = s.getText(13);
         r.fingerprint = s.getOptionalInt(14);
         r.predictedScore = s.getOptionalDouble(15);
@@ -182,13 +186,6 @@ std::string deviceNameOf(const std::string& target)
             if (w.rfind(option, 0) == 0)
                 return name + " " + w.substr(std::string_view(option).size());
     return name;
-}
-
-double Record::meanCost() const
-{
-    if (errorNo != 0 || costs.empty())
-        return kFailedCost;
-    return std::accumulate(costs.begin(), costs.end(), 0.0) / static_cast<double>(costs.size());
 }
 
 std::string Store::defaultWorkspacePath()
@@ -437,11 +434,11 @@ Expected<int64_t> Store::addRecords(std::span<Record> records)
             .bind(6, static_cast<int64_t>(r.kind))
             .bind(7, r.steps)
             .bind(8, r.stepCount)
-            .bind(9, nlohmann::json(r.costs).dump())
-            .bind(10, r.meanCost())
-            .bind(11, r.errorNo)
-            .bind(12, r.allCost)
-            .bind(13, r.timestamp)
+            .bind(9, nlohmann::json(r.result.costs).dump())
+            .bind(10, r.result.meanCost())
+            .bind(11, record::toInt(r.result.status))
+            .bind(12, r.result.allCost)
+            .bind(13, r.result.timestamp)
             .bind(14, r.extra)
             .bind(15, r.fingerprint);
         if (m_version >= 2) {
@@ -584,7 +581,7 @@ Expected<std::vector<HistoryPoint>> Store::history(int64_t taskId, int64_t devic
                "WHERE task_id = ? AND device_id = ? ORDER BY id"));
     s->bind(1, taskId).bind(2, deviceId);
     return collect(*s, [](const Statement& row) {
-        return HistoryPoint { row.getInt(0), row.getOptionalInt(1), row.getDouble(2), static_cast<int>(row.getInt(3)),
+        return HistoryPoint { row.getInt(0), row.getOptionalInt(1), row.getDouble(2), errorNoToStatus(row.getInt(3)),
             row.getDouble(4) };
     });
 }
