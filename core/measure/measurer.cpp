@@ -204,6 +204,8 @@ std::optional<MeasureResult> Measurer::run(const ir::ComputeDAG& task, Built& bu
 int Measurer::measure(const ir::ComputeDAG& task, std::vector<sched::State> states, const MeasureCallbacks& callbacks,
     std::stop_token stop)
 {
+    if (stop.stop_requested())
+        return 0;
     const size_t total = states.size();
     MeasureProgress progress { 0, 0, static_cast<int>(total) };
     auto deliver = [&](size_t index, MeasureResult result) {
