@@ -32,7 +32,7 @@ void BuildPool::submit(std::function<void()> job)
         m_jobs.push_back(std::move(job));
         spawnIfNeeded();
     }
-    m_wake.notify_one();
+    m_wake.notify_all(); // not one: the thread woken might be one about to retire
 }
 
 void BuildPool::lend()
