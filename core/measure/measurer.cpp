@@ -2,50 +2,19 @@
 
 #include "core/codegen/codegen.h"
 #include "core/lower/lower.h"
+#include "core/measure/build_pool.h"
 #include "core/measure/runner_process.h"
+#include "core/support/assert.h"
 
-#include <atomic>
+#include <algorithm>
 #include <chrono>
-#include <ctime>
-#include <future>
-#include <numeric>
+#include <condition_variable>
+#include <mutex>
 #include <thread>
 
 namespace ts::measure {
 
 using Clock = std::chrono::steady_clock;
-
-const char* toString(MeasureStatus status)
-{
-    switch (status) {
-    case MeasureStatus::Ok:
-        return "ok";
-    case MeasureStatus::InstantiationError:
-        return "instantiation error";
-    case MeasureStatus::CompileHostError:
-        return "compile error";
-    case MeasureStatus::CompileDeviceError:
-        return "device compile error";
-    case MeasureStatus::RuntimeDeviceError:
-        return "runtime error";
-    case MeasureStatus::WrongAnswer:
-        return "wrong answer";
-    case MeasureStatus::BuildTimeout:
-        return "build timeout";
-    case MeasureStatus::RunTimeout:
-        return "run timeout";
-    case MeasureStatus::UnknownError:
-        return "unknown error";
-    }
-    return "?";
-}
-
-double MeasureResult::meanCost() const
-{
-    if (costs.empty())
-        return kFailedCost;
-    return std::accumulate(costs.begin(), costs.end(), 0.0) / static_cast<double>(costs.size());
-}
 
 struct Measurer::Built {
     MeasureStatus status = MeasureStatus::Ok;
@@ -79,76 +48,87 @@ namespace {
     Measurer::Built buildState(const sched::State& state, const target::Target& target)
     {
         const auto start = Clock::now();
-        lower::LowerOptions options;
-        options.target = target;
-        auto func = lower::lower(state, options);
         Measurer::Built built;
-        if (!func) {
-            built.status = MeasureStatus::InstantiationError;
-            built.message = func.error().message;
-        } else {
-            built = buildFunc(*func, target);
+        try {
+            lower::LowerOptions options;
+            options.target = target;
+            auto func = lower::lower(state, options);
+            if (!func) {
+                built.status = MeasureStatus::InstantiationError;
+                built.message = func.error().message;
+            } else {
+                built = buildFunc(*func, target);
+            }
+        } catch (const std::exception& e) {
+            // A broken invariant (TS_ASSERT in release) must not cross the build thread: it becomes this
+            // candidate's failure, with its message.
+            built.status = MeasureStatus::UnknownError;
+            built.message = std::string("internal error while building: ") + e.what();
         }
         built.seconds = std::chrono::duration<double>(Clock::now() - start).count();
         return built;
     }
 
-    MeasureResult failure(MeasureStatus status, std::string message, double seconds)
-    {
-        MeasureResult r;
-        r.status = status;
-        r.costs = { kFailedCost };
-        r.message = std::move(message);
-        r.allCost = seconds;
-        r.timestamp = static_cast<int64_t>(std::time(nullptr));
-        return r;
-    }
-
-    // Builds on detached threads so that a build past its timeout can be abandoned.
-    std::vector<Measurer::Built> buildAll(
-        const std::vector<sched::State>& states, int parallelism, int timeoutMs, const target::Target& target)
-    {
+    // The build side of one measure call, shared by the measuring thread and the build jobs. A job may
+    // outlive the call (a build abandoned after a timeout or a stop), so it holds the batch by shared_ptr
+    // and touches nothing else but the pool, which joins it before it dies.
+    struct BuildBatch {
+        enum class Phase { Queued, Building, Done, Abandoned };
         struct Slot {
-            std::promise<Measurer::Built> promise;
-            std::atomic<int64_t> startedNs { -1 };
+            Phase phase = Phase::Queued;
+            Clock::time_point started;
+            Measurer::Built built;
         };
-        const size_t n = states.size();
-        std::vector<std::shared_ptr<Slot>> slots;
-        std::vector<std::future<Measurer::Built>> futures;
-        for (size_t i = 0; i < n; ++i) {
-            slots.push_back(std::make_shared<Slot>());
-            futures.push_back(slots.back()->promise.get_future());
+
+        BuildBatch(std::vector<sched::State> inputs, target::Target buildTarget)
+            : states(std::move(inputs))
+            , target(std::move(buildTarget))
+            , slots(states.size())
+        {
         }
-        auto next = std::make_shared<std::atomic<size_t>>(0);
-        auto shared = std::make_shared<std::vector<sched::State>>(states);
-        const int workers = std::max(1,
-            std::min<int>(parallelism > 0 ? parallelism : static_cast<int>(std::thread::hardware_concurrency()),
-                static_cast<int>(n)));
-        for (int w = 0; w < workers; ++w)
-            std::thread([slots, next, shared, target] {
-                for (size_t i; (i = (*next)++) < slots.size();) {
-                    slots[i]->startedNs = Clock::now().time_since_epoch().count();
-                    slots[i]->promise.set_value(buildState((*shared)[i], target));
-                }
-            }).detach();
-        std::vector<Measurer::Built> built(n);
-        for (size_t i = 0; i < n; ++i) {
-            for (;;) {
-                if (futures[i].wait_for(std::chrono::milliseconds(5)) == std::future_status::ready) {
-                    built[i] = futures[i].get();
-                    break;
-                }
-                const int64_t started = slots[i]->startedNs;
-                if (started >= 0
-                    && Clock::now().time_since_epoch().count() - started > int64_t(timeoutMs) * 1'000'000) {
-                    built[i].status = MeasureStatus::BuildTimeout;
-                    built[i].message = "build took longer than " + std::to_string(timeoutMs) + " ms";
-                    built[i].seconds = timeoutMs / 1e3;
-                    break;
-                }
+
+        const std::vector<sched::State> states;
+        const target::Target target;
+        std::mutex mutex;
+        std::condition_variable_any changed;
+        // Below: guarded by mutex.
+        std::vector<Slot> slots;
+        uint64_t events = 0; // bumped whenever a slot changes phase
+        bool cancelled = false; // jobs not started yet are skipped
+    };
+
+    void buildJob(BuildBatch& batch, size_t index, BuildPool& pool)
+    {
+        BuildBatch::Slot& slot = batch.slots[index];
+        {
+            std::lock_guard lock(batch.mutex);
+            if (batch.cancelled)
+                return;
+            slot.phase = BuildBatch::Phase::Building;
+            slot.started = Clock::now();
+            ++batch.events;
+        }
+        batch.changed.notify_all();
+        Measurer::Built built = buildState(batch.states[index], batch.target);
+        bool abandoned = false;
+        {
+            std::lock_guard lock(batch.mutex);
+            abandoned = slot.phase == BuildBatch::Phase::Abandoned;
+            if (!abandoned) {
+                slot.built = std::move(built);
+                slot.phase = BuildBatch::Phase::Done;
+                ++batch.events;
             }
         }
-        return built;
+        if (abandoned)
+            pool.endLoan(); // the measuring thread lent the pool a thread when it gave up on this build
+        else
+            batch.changed.notify_all();
+    }
+
+    MeasureResult failure(MeasureStatus status, std::string message, double seconds)
+    {
+        return record::failedResult(status, std::move(message), seconds);
     }
 } // namespace
 
@@ -158,9 +138,15 @@ Measurer::Measurer(MeasureOptions options)
     if (m_options.runnerPath.empty())
         m_options.runnerPath = defaultRunnerPath();
     m_runner = std::make_unique<RunnerProcess>(m_options.runnerPath);
+    const int cores = static_cast<int>(std::thread::hardware_concurrency());
+    m_pool = std::make_unique<BuildPool>(m_options.buildParallelism > 0 ? m_options.buildParallelism : cores);
 }
 
-Measurer::~Measurer() = default;
+Measurer::~Measurer()
+{
+    m_pool.reset(); // joins the build threads, abandoned builds included
+    m_runner.reset(); // kills the runner child
+}
 
 int Measurer::runnerStarts() const { return m_runner->starts(); }
 
@@ -179,7 +165,7 @@ const Reference* Measurer::reference(const ir::ComputeDAG& task, std::string* er
     return &it->second;
 }
 
-MeasureResult Measurer::run(const ir::ComputeDAG& task, Built& built)
+std::optional<MeasureResult> Measurer::run(const ir::ComputeDAG& task, Built& built, std::stop_token stop)
 {
     if (built.status != MeasureStatus::Ok)
         return failure(built.status, built.message, built.seconds);
@@ -192,34 +178,127 @@ MeasureResult Measurer::run(const ir::ComputeDAG& task, Built& built)
     request.seed = m_options.seed;
     request.threads = m_options.kernelThreads;
     request.timing = m_options.timing;
-    const RunReply reply = m_options.isolate ? m_runner->run(request, m_options.runTimeoutMs) : runRequest(request);
+    std::optional<RunReply> reply;
+    if (m_options.isolate)
+        reply = m_runner->run(request, m_options.runTimeoutMs, stop);
+    else if (!stop.stop_requested())
+        reply = runRequest(request);
+    if (!reply)
+        return std::nullopt;
     const double seconds = built.seconds + std::chrono::duration<double>(Clock::now() - start).count();
-    const auto status = static_cast<MeasureStatus>(reply.status);
-    if (status != MeasureStatus::Ok)
-        return failure(status, reply.message, seconds);
+    if (reply->status != MeasureStatus::Ok)
+        return failure(reply->status, reply->message, seconds);
     if (m_options.checkCorrectness) {
         std::string error;
         const Reference* expected = reference(task, &error);
         if (!expected)
             return failure(MeasureStatus::UnknownError, "reference evaluator: " + error, seconds);
         if (auto wrong
-            = compareWithReference(*expected, built.outputNames, reply.outputs, m_options.rtol, m_options.atol))
+            = compareWithReference(*expected, built.outputNames, reply->outputs, m_options.rtol, m_options.atol))
             return failure(MeasureStatus::WrongAnswer, *wrong, seconds);
     }
     MeasureResult result;
     result.status = MeasureStatus::Ok;
-    result.costs = std::move(reply.costs);
+    result.costs = std::move(reply->costs);
     result.allCost = seconds;
-    result.timestamp = static_cast<int64_t>(std::time(nullptr));
+    result.timestamp = record::unixNow();
     return result;
+}
+
+int Measurer::measure(const ir::ComputeDAG& task, std::vector<sched::State> states, const MeasureCallbacks& callbacks,
+    std::stop_token stop)
+{
+    if (stop.stop_requested())
+        return 0;
+    const size_t total = states.size();
+    MeasureProgress progress { 0, 0, static_cast<int>(total) };
+    auto deliver = [&](size_t index, MeasureResult result) {
+        ++progress.done;
+        if (callbacks.onResult)
+            callbacks.onResult(static_cast<int>(index), std::move(result));
+    };
+    auto reportProgress = [&] {
+        if (callbacks.onProgress)
+            callbacks.onProgress(progress);
+    };
+
+    auto batch = std::make_shared<BuildBatch>(std::move(states), m_options.target);
+    for (size_t i = 0; i < total; ++i)
+        m_pool->submit([batch, i, pool = m_pool.get()] { buildJob(*batch, i, *pool); });
+
+    // Build phase: collect builds as they end, give up on those past the timeout, report failures at once.
+    const auto timeout = std::chrono::milliseconds(m_options.buildTimeoutMs);
+    std::vector<Built> built(total);
+    std::vector<bool> collected(total, false);
+    size_t pending = total;
+    std::unique_lock lock(batch->mutex);
+    while (pending > 0 && !stop.stop_requested()) {
+        std::vector<size_t> ended;
+        const auto now = Clock::now();
+        auto nextDeadline = Clock::time_point::max();
+        for (size_t i = 0; i < total; ++i) {
+            BuildBatch::Slot& slot = batch->slots[i];
+            if (collected[i])
+                continue;
+            if (slot.phase == BuildBatch::Phase::Done) {
+                built[i] = std::move(slot.built);
+            } else if (slot.phase == BuildBatch::Phase::Building && now - slot.started >= timeout) {
+                slot.phase = BuildBatch::Phase::Abandoned;
+                m_pool->lend();
+                built[i].status = MeasureStatus::BuildTimeout;
+                built[i].message = "build took longer than " + std::to_string(m_options.buildTimeoutMs) + " ms";
+                built[i].seconds = m_options.buildTimeoutMs / 1e3;
+            } else {
+                if (slot.phase == BuildBatch::Phase::Building)
+                    nextDeadline = std::min(nextDeadline, slot.started + timeout);
+                continue;
+            }
+            collected[i] = true;
+            ended.push_back(i);
+        }
+        if (!ended.empty()) {
+            lock.unlock(); // callbacks run without the batch lock: the build threads go on meanwhile
+            for (size_t i : ended) {
+                --pending;
+                ++progress.built;
+                if (built[i].status != MeasureStatus::Ok)
+                    deliver(i, failure(built[i].status, built[i].message, built[i].seconds));
+                reportProgress();
+            }
+            lock.lock();
+            continue;
+        }
+        const uint64_t seen = batch->events;
+        const auto changed = [&] { return batch->events != seen; };
+        if (nextDeadline == Clock::time_point::max())
+            batch->changed.wait(lock, stop, changed);
+        else
+            batch->changed.wait_until(lock, stop, nextDeadline, changed);
+    }
+    batch->cancelled = pending > 0; // stopped: the builds not started are skipped, the running ones discarded
+    lock.unlock();
+
+    // Run phase: one candidate at a time, in index order.
+    for (size_t i = 0; i < total && !stop.stop_requested(); ++i) {
+        if (!collected[i] || built[i].status != MeasureStatus::Ok)
+            continue;
+        std::optional<MeasureResult> result = run(task, built[i], stop);
+        if (!result)
+            break;
+        deliver(i, std::move(*result));
+        reportProgress();
+    }
+    return progress.done;
 }
 
 std::vector<MeasureResult> Measurer::measure(const ir::ComputeDAG& task, const std::vector<sched::State>& states)
 {
-    std::vector<Built> built = buildAll(states, m_options.buildParallelism, m_options.buildTimeoutMs, m_options.target);
-    std::vector<MeasureResult> results;
-    for (Built& b : built)
-        results.push_back(run(task, b));
+    std::vector<MeasureResult> results(states.size());
+    MeasureCallbacks callbacks;
+    callbacks.onResult
+        = [&](int index, MeasureResult result) { results[static_cast<size_t>(index)] = std::move(result); };
+    const int delivered = measure(task, states, callbacks);
+    TS_ASSERT(delivered == static_cast<int>(states.size())) << "a batch without a stop ended early";
     return results;
 }
 
@@ -228,7 +307,7 @@ MeasureResult Measurer::measureFunc(const ir::ComputeDAG& task, const lower::Low
     const auto start = Clock::now();
     Built built = buildFunc(func, m_options.target);
     built.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-    return run(task, built);
+    return *run(task, built, {});
 }
 
 } // namespace ts::measure

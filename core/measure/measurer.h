@@ -1,24 +1,49 @@
 // Builder + runner with Ansor's parameters (LocalBuilder / LocalRunner): candidates are lowered and compiled
-// in parallel threads, then run one at a time in the tunescope-runner child process, and every result is
-// checked against the reference evaluator. Nothing a candidate does can take the engine down: a schedule
-// that does not apply, LLVM failing, a build or a run that takes too long, a kernel that crashes or
-// computes the wrong thing each yield one MeasureResult with TVM's error number.
+// in parallel on the measurer's build threads, then run one at a time in the tunescope-runner child
+// process, and every result is checked against the reference evaluator. Nothing a candidate does can take
+// the engine down: a schedule that does not apply, LLVM failing, a build or a run that takes too long, a
+// kernel that crashes or computes the wrong thing each yield one MeasureResult with TVM's error number.
+//
+// Live measurement (measure with callbacks):
+// - Results arrive one by one, in completion order, on the thread that called measure: a build failure
+//   (or build timeout) as soon as it is known, while the batch builds; then each run as it ends, in index
+//   order. Runs start when every build has ended, as TVM's LocalBuilder/LocalRunner do, so that compile
+//   threads never share the cores with a kernel being timed.
+// - A stop request returns promptly: builds not started are skipped, builds running are abandoned (they
+//   end on the build threads, their results discarded), the kernel running is cut by killing the runner
+//   child (restarted by the next run). Candidates not finished are not reported: a stop is not a failure
+//   of theirs, so it never becomes a record. In-process runs (isolate off) are not interrupted; the stop
+//   takes effect after the kernel running.
+// - A build past buildTimeoutMs is reported as BuildTimeout and abandoned the same way; the pool lends a
+//   thread meanwhile, so the other builds are not held up.
+// - The measurer owns its build threads; its destructor joins them (waiting for abandoned builds to end)
+//   and kills the runner: nothing is left running. Build jobs own copies of their states.
 #pragma once
 
 #include "core/lower/stmt.h"
-#include "core/measure/measure_result.h"
 #include "core/measure/reference.h"
 #include "core/measure/timing.h"
+#include "core/record/measure_result.h"
 #include "core/schedule/state.h"
 #include "core/target/target.h"
 
+#include <functional>
 #include <map>
 #include <memory>
+#include <optional>
+#include <stop_token>
 #include <string>
 #include <vector>
 
 namespace ts::measure {
 
+// The shared vocabulary (core/record), under the names measure's callers have used.
+using record::kFailedCost;
+using record::MeasureResult;
+using record::MeasureStatus;
+using record::toString;
+
+class BuildPool;
 class RunnerProcess;
 
 struct MeasureOptions {
@@ -36,14 +61,36 @@ struct MeasureOptions {
     target::Target target = target::Target::host(); // what candidates are lowered and compiled for
 };
 
+// Where a batch stands: builds ended (successful or not) and results delivered, out of total.
+struct MeasureProgress {
+    int built = 0;
+    int done = 0;
+    int total = 0;
+};
+
+// Called on the thread that called measure, one call at a time; either may request the stop.
+struct MeasureCallbacks {
+    // One call per candidate measured; `index` is its position in the batch.
+    std::function<void(int index, MeasureResult result)> onResult;
+    // After every build that ends and every result delivered.
+    std::function<void(const MeasureProgress& progress)> onProgress;
+};
+
 class Measurer {
 public:
     explicit Measurer(MeasureOptions options = {});
+    // Joins the build threads (waiting for abandoned builds) and stops the runner.
     ~Measurer();
+    Measurer(const Measurer&) = delete;
+    Measurer& operator=(const Measurer&) = delete;
 
-    // One result per state, in order. `task` is the DAG the states were replayed on.
+    // Measures `states` (replayed on `task`), delivering each result as it completes (see the header
+    // comment). Returns the number of results delivered: states.size() unless stopped.
+    int measure(const ir::ComputeDAG& task, std::vector<sched::State> states, const MeasureCallbacks& callbacks,
+        std::stop_token stop = {});
+    // One result per state, in order: the whole batch, no stop.
     std::vector<MeasureResult> measure(const ir::ComputeDAG& task, const std::vector<sched::State>& states);
-    // A loop program made by hand (tests: a kernel that crashes or hangs on purpose).
+    // A loop program made by hand (tests: a kernel that crashes or hangs on purpose), built on this thread.
     MeasureResult measureFunc(const ir::ComputeDAG& task, const lower::LoweredFunc& func);
 
     const MeasureOptions& options() const { return m_options; }
@@ -52,12 +99,14 @@ public:
     struct Built;
 
 private:
-    MeasureResult run(const ir::ComputeDAG& task, Built& built);
+    // std::nullopt when stopped before the run ended.
+    std::optional<MeasureResult> run(const ir::ComputeDAG& task, Built& built, std::stop_token stop);
     const Reference* reference(const ir::ComputeDAG& task, std::string* error);
 
     MeasureOptions m_options;
     std::unique_ptr<RunnerProcess> m_runner;
     std::map<std::string, Reference> m_references; // by workload key
+    std::unique_ptr<BuildPool> m_pool; // last: destroyed (joined) first
 };
 
 } // namespace ts::measure

@@ -122,7 +122,7 @@ Expected<RunRequest> decodeRequest(const std::vector<char>& bytes)
 std::vector<char> encode(const RunReply& a)
 {
     Writer w;
-    w.put<int32_t>(a.status);
+    w.put<int32_t>(record::toInt(a.status));
     putVector(w, a.costs);
     w.bytes(a.message.data(), a.message.size());
     w.put<uint64_t>(a.outputs.size());
@@ -135,7 +135,7 @@ Expected<RunReply> decodeReply(const std::vector<char>& bytes)
 {
     Reader r(bytes);
     RunReply a;
-    a.status = r.get<int32_t>();
+    const int32_t status = r.get<int32_t>();
     a.costs = getVector<double>(r);
     const std::vector<char> message = r.bytes();
     a.message.assign(message.begin(), message.end());
@@ -144,6 +144,7 @@ Expected<RunReply> decodeReply(const std::vector<char>& bytes)
         a.outputs.push_back(getVector<float>(r));
     if (!r.ok())
         return makeError(ErrorKind::Parse, "malformed run reply");
+    TS_TRY(a.status, record::measureStatusFromInt(status, "the reply's status"));
     return a;
 }
 
@@ -167,7 +168,7 @@ bool writeMessage(int fd, const std::vector<char>& payload)
     return true;
 }
 
-ReadStatus readMessage(int fd, std::vector<char>& payload, int64_t deadlineMs)
+ReadStatus readMessage(int fd, std::vector<char>& payload, int64_t deadlineMs, int cancelFd)
 {
     using Clock = std::chrono::steady_clock;
     const auto deadline = Clock::now() + std::chrono::milliseconds(deadlineMs);
@@ -182,12 +183,14 @@ ReadStatus readMessage(int fd, std::vector<char>& payload, int64_t deadlineMs)
                     return ReadStatus::TimedOut;
                 timeout = static_cast<int>(std::min<int64_t>(left, 1 << 30));
             }
-            pollfd p { fd, POLLIN, 0 };
-            const int ready = ::poll(&p, 1, timeout);
+            pollfd p[2] = { { fd, POLLIN, 0 }, { cancelFd, POLLIN, 0 } };
+            const int ready = ::poll(p, cancelFd >= 0 ? 2 : 1, timeout);
             if (ready < 0 && errno == EINTR)
                 continue;
             if (ready == 0)
                 return ReadStatus::TimedOut;
+            if (cancelFd >= 0 && (p[1].revents & POLLIN))
+                return ReadStatus::Cancelled;
             const ssize_t n = ::read(fd, out + got, size - got);
             if (n < 0 && errno == EINTR)
                 continue;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/measure/timing.h"
+#include "core/record/measure_status.h"
 #include "core/support/error.h"
 
 #include <cstdint>
@@ -23,7 +24,7 @@ struct RunRequest {
 };
 
 struct RunReply {
-    int status = 0; // MeasureStatus
+    record::MeasureStatus status = record::MeasureStatus::Ok;
     std::vector<double> costs;
     std::string message;
     std::vector<std::vector<float>> outputs; // one per output argument
@@ -36,8 +37,8 @@ Expected<RunReply> decodeReply(const std::vector<char>& bytes);
 
 // Framing: [magic u32][length u64][payload]. writeMessage returns false when the peer is gone.
 bool writeMessage(int fd, const std::vector<char>& payload);
-enum class ReadStatus { Ok, Closed, TimedOut, Malformed };
-// deadlineMs < 0: wait forever.
-ReadStatus readMessage(int fd, std::vector<char>& payload, int64_t deadlineMs);
+enum class ReadStatus { Ok, Closed, TimedOut, Malformed, Cancelled };
+// deadlineMs < 0: wait forever. Cancelled as soon as cancelFd (when >= 0) becomes readable.
+ReadStatus readMessage(int fd, std::vector<char>& payload, int64_t deadlineMs, int cancelFd = -1);
 
 } // namespace ts::measure

@@ -2,8 +2,8 @@
 // costs and outputs back. A kernel that crashes takes only this process down; the engine restarts it.
 #include "core/codegen/runtime.h"
 #include "core/measure/kernel_buffers.h"
-#include "core/measure/measure_result.h"
 #include "core/measure/runner_process.h"
+#include "core/record/measure_status.h"
 
 namespace ts::measure {
 
@@ -13,13 +13,13 @@ RunReply runRequest(const RunRequest& request)
     codegen::setKernelThreads(request.threads);
     auto kernel = codegen::loadObject(codegen::ObjectCode { request.object, request.symbol });
     if (!kernel) {
-        reply.status = static_cast<int>(MeasureStatus::RuntimeDeviceError);
+        reply.status = record::MeasureStatus::RuntimeDeviceError;
         reply.message = kernel.error().message;
         return reply;
     }
     KernelBuffers buffers(request.argElements, request.numInputs, request.seed);
     reply.costs = timeKernel((*kernel)->entry(), buffers, request.timing);
-    reply.status = static_cast<int>(MeasureStatus::Ok);
+    reply.status = record::MeasureStatus::Ok;
     for (size_t i = static_cast<size_t>(request.numInputs); i < buffers.size(); ++i)
         reply.outputs.emplace_back(buffers.data(i), buffers.data(i) + buffers.elements(i));
     return reply;
@@ -38,7 +38,7 @@ int runnerMain(int fd)
         if (auto request = decodeRequest(message)) {
             reply = runRequest(*request);
         } else {
-            reply.status = static_cast<int>(MeasureStatus::UnknownError);
+            reply.status = record::MeasureStatus::UnknownError;
             reply.message = request.error().message;
         }
         if (!writeMessage(fd, encode(reply)))

@@ -1,12 +1,13 @@
 #include "core/measure/runner_process.h"
 
-#include "core/measure/measure_result.h"
+#include "core/record/measure_status.h"
 
 #include <cerrno>
 #include <csignal>
 #include <cstring>
 #include <filesystem>
 #include <spawn.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -20,12 +21,21 @@ RunnerProcess::RunnerProcess(std::string executable)
 {
 }
 
-RunnerProcess::~RunnerProcess() { stop(true); }
+RunnerProcess::~RunnerProcess()
+{
+    stop(true);
+    if (m_cancelFd >= 0)
+        ::close(m_cancelFd);
+}
 
 Expected<void> RunnerProcess::start()
 {
     if (!std::filesystem::exists(m_executable))
         return makeError(ErrorKind::NotFound, "runner executable " + m_executable + " does not exist");
+    if (m_cancelFd < 0)
+        m_cancelFd = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    if (m_cancelFd < 0)
+        return makeError(ErrorKind::Io, std::string("eventfd: ") + std::strerror(errno));
     int fds[2];
     if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
         return makeError(ErrorKind::Io, std::string("socketpair: ") + std::strerror(errno));
@@ -67,20 +77,33 @@ std::string RunnerProcess::stop(bool kill)
     return "unknown status";
 }
 
-RunReply RunnerProcess::run(const RunRequest& request, int64_t timeoutMs)
+std::optional<RunReply> RunnerProcess::run(const RunRequest& request, int64_t timeoutMs, std::stop_token stopToken)
 {
+    if (stopToken.stop_requested())
+        return std::nullopt;
     RunReply failed;
     if (m_pid <= 0) {
         if (auto started = start(); !started) {
-            failed.status = static_cast<int>(MeasureStatus::RuntimeDeviceError);
+            failed.status = record::MeasureStatus::RuntimeDeviceError;
             failed.message = started.error().message;
             return failed;
         }
     }
+    uint64_t pending;
+    while (::read(m_cancelFd, &pending, sizeof pending) > 0) { } // a stop from an earlier run
+    // Runs on the thread that requests the stop: wakes the poll in readMessage.
+    std::stop_callback onStop(stopToken, [fd = m_cancelFd] {
+        const uint64_t one = 1;
+        [[maybe_unused]] const ssize_t written = ::write(fd, &one, sizeof one);
+    });
     std::vector<char> reply;
     ReadStatus status = ReadStatus::Closed;
     if (writeMessage(m_fd, encode(request)))
-        status = readMessage(m_fd, reply, timeoutMs);
+        status = readMessage(m_fd, reply, timeoutMs, m_cancelFd);
+    if (status == ReadStatus::Cancelled) {
+        stop(true);
+        return std::nullopt;
+    }
     if (status == ReadStatus::Ok) {
         if (auto decoded = decodeReply(reply))
             return std::move(decoded).value();
@@ -88,13 +111,13 @@ RunReply RunnerProcess::run(const RunRequest& request, int64_t timeoutMs)
     }
     if (status == ReadStatus::TimedOut) {
         stop(true);
-        failed.status = static_cast<int>(MeasureStatus::RunTimeout);
+        failed.status = record::MeasureStatus::RunTimeout;
         failed.message = "no result within " + std::to_string(timeoutMs) + " ms; the runner was killed";
         return failed;
     }
     // The child died (or spoke garbage): reap it and say how it ended; the next run starts a new one.
     const std::string how = stop(status == ReadStatus::Malformed);
-    failed.status = static_cast<int>(MeasureStatus::RuntimeDeviceError);
+    failed.status = record::MeasureStatus::RuntimeDeviceError;
     failed.message = "runner died: " + how;
     return failed;
 }

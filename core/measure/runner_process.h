@@ -1,11 +1,14 @@
 // The engine's handle on a tunescope-runner child process: started on first use, fed one request at a
 // time, killed after a timeout and restarted after a crash. Whatever the kernel does, the engine gets a
 // RunReply back: a crash becomes RuntimeDeviceError ("runner died: signal 11 (Segmentation fault)"), a
-// hang RunTimeout.
+// hang RunTimeout. A stop request kills the child at once (a kernel cannot be interrupted otherwise);
+// the next run starts a new one.
 #pragma once
 
 #include "core/measure/protocol.h"
 
+#include <optional>
+#include <stop_token>
 #include <string>
 #include <sys/types.h>
 
@@ -18,8 +21,9 @@ public:
     RunnerProcess(const RunnerProcess&) = delete;
     RunnerProcess& operator=(const RunnerProcess&) = delete;
 
-    // timeoutMs covers sending, running and the reply.
-    RunReply run(const RunRequest& request, int64_t timeoutMs);
+    // timeoutMs covers sending, running and the reply. std::nullopt when a stop was requested before the
+    // reply came: the child has been killed and reaped by then.
+    std::optional<RunReply> run(const RunRequest& request, int64_t timeoutMs, std::stop_token stopToken = {});
     // How many times a child has been started (for tests and logs).
     int starts() const { return m_starts; }
 
@@ -31,6 +35,7 @@ private:
     std::string m_executable;
     pid_t m_pid = -1;
     int m_fd = -1;
+    int m_cancelFd = -1; // an eventfd a stop request writes to, polled with m_fd
     int m_starts = 0;
 };
 

@@ -336,10 +336,7 @@ Expected<void> Importer::link(const LogRecord& r, int64_t number)
     record.kind = r.kind;
     record.steps = r.steps;
     record.stepCount = r.stepCount;
-    record.costs = r.costs;
-    record.errorNo = r.errorNo;
-    record.allCost = r.allCost;
-    record.timestamp = r.timestamp;
+    record.result = r.result;
     record.extra = extraOf(r).dump();
     record.fingerprint = fingerprint(r);
     m_batch.push_back(std::move(record));

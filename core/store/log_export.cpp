@@ -17,10 +17,7 @@ Expected<LogRecord> toLogRecord(const Record& record, const TaskInfo& task, cons
     r.hardwareParams = device.hardwareParams;
     r.steps = record.steps;
     r.stepCount = record.stepCount;
-    r.costs = record.costs;
-    r.errorNo = record.errorNo;
-    r.allCost = record.allCost;
-    r.timestamp = record.timestamp;
+    r.result = record.result;
     const Json extra = Json::parse(record.extra, nullptr, false);
     const Json key = Json::parse(task.key, nullptr, false);
     if (extra.is_discarded() || !extra.is_object() || key.is_discarded() || !key.is_array() || key.empty()

@@ -2,6 +2,8 @@
 // and imported sources. Plain data; store.h reads and writes them.
 #pragma once
 
+#include "core/record/measure_result.h"
+
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -82,20 +84,13 @@ struct Record {
     RecordKind kind = RecordKind::Ansor;
     std::string steps = "[]"; // JSON, see RecordKind
     int stepCount = 0;
-    std::vector<double> costs; // seconds, one per repeat
-    int errorNo = 0; // TVM's MeasureErrorNo; 0 is success
-    double allCost = 0.0; // build + run wall time, seconds
-    double timestamp = 0.0; // Unix seconds
+    record::MeasureResult result; // costs, status, all cost, timestamp (its message is not stored)
     std::optional<double> predictedScore;
     std::optional<int64_t> predictedBy; // cost model id
     std::optional<int> batchRank; // rank of the prediction within its measured batch, 0 = best
     std::string extra = "{}"; // JSON: what a log carried beyond these fields (version, layout option, ...)
     // Fingerprint of an imported record's content; two imports of the same line add one record.
     std::optional<int64_t> fingerprint;
-
-    // Mean of the costs; TVM's failed cost (1e10) when the record failed or has none.
-    double meanCost() const;
-    bool ok() const { return errorNo == 0 && !costs.empty(); }
 };
 
 struct CostModelInfo {
@@ -137,7 +132,7 @@ struct HistoryPoint {
     int64_t recordId = 0;
     std::optional<int64_t> sessionId;
     double meanCost = 0.0;
-    int errorNo = 0;
+    record::MeasureStatus status = record::MeasureStatus::Ok;
     double timestamp = 0.0;
 };
 

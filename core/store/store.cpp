@@ -8,13 +8,10 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <numeric>
 
 namespace ts::store {
 
 namespace {
-
-    constexpr double kFailedCost = 1e10; // TVM's cost of a failed measurement
 
     // Inspects an existing file read-only: is it a TuneScope workspace, and of which version?
     Expected<int> inspect(const std::string& path)
@@ -58,13 +55,6 @@ namespace {
 } // namespace
 
 const char* toString(RecordKind kind) { return kind == RecordKind::Ansor ? "auto_scheduler" : "autotvm"; }
-
-double Record::meanCost() const
-{
-    if (errorNo != 0 || costs.empty())
-        return kFailedCost;
-    return std::accumulate(costs.begin(), costs.end(), 0.0) / static_cast<double>(costs.size());
-}
 
 std::string Store::defaultWorkspacePath()
 {

@@ -21,6 +21,13 @@ namespace {
         return costs;
     }
 
+    // An error_no column value; a number outside TVM's range (a damaged row) reads as UnknownError, a failure.
+    record::MeasureStatus errorNoToStatus(int64_t errorNo)
+    {
+        auto status = record::measureStatusFromInt(errorNo, "records.error_no");
+        return status ? *status : record::MeasureStatus::UnknownError;
+    }
+
     // Column order of every SELECT of records; readRecord reads it.
     constexpr const char* kRecordColumns
         = "id, task_id, device_id, session_id, source_id, source_line, kind, steps, step_count, costs, error_no, "
@@ -44,10 +51,10 @@ namespace {
         r.kind = static_cast<RecordKind>(s.getInt(6));
         r.steps = s.getText(7);
         r.stepCount = static_cast<int>(s.getInt(8));
-        r.costs = parseCosts(s.getText(9));
-        r.errorNo = static_cast<int>(s.getInt(10));
-        r.allCost = s.getDouble(11);
-        r.timestamp = s.getDouble(12);
+        r.result.costs = parseCosts(s.getText(9));
+        r.result.status = errorNoToStatus(s.getInt(10));
+        r.result.allCost = s.getDouble(11);
+        r.result.timestamp = s.getDouble(12);
         r.extra = s.getText(13);
         r.fingerprint = s.getOptionalInt(14);
         r.predictedScore = s.getOptionalDouble(15);
@@ -120,11 +127,11 @@ Expected<int64_t> Store::addRecords(std::span<Record> records)
             .bind(6, static_cast<int64_t>(r.kind))
             .bind(7, r.steps)
             .bind(8, r.stepCount)
-            .bind(9, nlohmann::json(r.costs).dump())
-            .bind(10, r.meanCost())
-            .bind(11, r.errorNo)
-            .bind(12, r.allCost)
-            .bind(13, r.timestamp)
+            .bind(9, nlohmann::json(r.result.costs).dump())
+            .bind(10, r.result.meanCost())
+            .bind(11, record::toInt(r.result.status))
+            .bind(12, r.result.allCost)
+            .bind(13, r.result.timestamp)
             .bind(14, r.extra)
             .bind(15, r.fingerprint);
         if (m_version >= 2) {
@@ -174,7 +181,7 @@ Expected<std::vector<HistoryPoint>> Store::history(int64_t taskId, int64_t devic
                "WHERE task_id = ? AND device_id = ? ORDER BY id"));
     s->bind(1, taskId).bind(2, deviceId);
     return detail::collect(*s, [](const Statement& row) {
-        return HistoryPoint { row.getInt(0), row.getOptionalInt(1), row.getDouble(2), static_cast<int>(row.getInt(3)),
+        return HistoryPoint { row.getInt(0), row.getOptionalInt(1), row.getDouble(2), errorNoToStatus(row.getInt(3)),
             row.getDouble(4) };
     });
 }

@@ -16,7 +16,6 @@ namespace {
 
     // Largest plausible values: beyond these a field is garbage, not a measurement.
     constexpr double kMaxSeconds = 1e12;
-    constexpr int kMaxErrorNo = 8; // TVM's MeasureErrorNo: 0 no error .. 8 unknown
 
     enum class FloatStyle { Tvm, Python };
 
@@ -140,12 +139,12 @@ namespace {
             return fieldError(field + "[0] (costs)", "a list of numbers", r[0]);
         for (size_t i = 0; i < r[0].size(); ++i) {
             TS_TRY(double cost, readSeconds(r[0][i], field + "[0][" + std::to_string(i) + "] (a cost)"));
-            out.costs.push_back(cost);
+            out.result.costs.push_back(cost);
         }
-        TS_TRY(int64_t errorNo, readInt(r[1], field + "[1] (error_no)", 0, kMaxErrorNo));
-        out.errorNo = static_cast<int>(errorNo);
-        TS_TRY(out.allCost, readSeconds(r[2], field + "[2] (all_cost)"));
-        TS_TRY(out.timestamp, readSeconds(r[3], field + "[3] (timestamp)"));
+        TS_TRY(int64_t errorNo, readInt(r[1], field + "[1] (error_no)", INT64_MIN, INT64_MAX));
+        TS_TRY(out.result.status, record::measureStatusFromInt(errorNo, field + "[1] (error_no)"));
+        TS_TRY(out.result.allCost, readSeconds(r[2], field + "[2] (all_cost)"));
+        TS_TRY(out.result.timestamp, readSeconds(r[3], field + "[3] (timestamp)"));
         return {};
     }
 
@@ -386,17 +385,17 @@ std::string formatAnsorLine(const LogRecord& r)
             + std::to_string(r.layoutRewriteOption) + ", " + dump(Json(r.inputNames), FloatStyle::Tvm);
     }
     task += "]";
-    return "{\"i\": [" + task + ", [[], " + r.steps + "]], \"r\": [" + joinCosts(r.costs, FloatStyle::Tvm) + ", "
-        + std::to_string(r.errorNo) + ", " + formatTvmDouble(r.allCost) + ", "
-        + std::to_string(static_cast<int64_t>(r.timestamp)) + "], \"v\": \"v0.6\"}";
+    return "{\"i\": [" + task + ", [[], " + r.steps + "]], \"r\": [" + joinCosts(r.result.costs, FloatStyle::Tvm) + ", "
+        + std::to_string(record::toInt(r.result.status)) + ", " + formatTvmDouble(r.result.allCost) + ", "
+        + std::to_string(static_cast<int64_t>(r.result.timestamp)) + "], \"v\": \"v0.6\"}";
 }
 
 std::string formatAutoTvmLine(const LogRecord& r)
 {
     std::string out = "{\"input\": [" + Json(r.target).dump() + ", " + Json(r.taskName).dump() + ", " + r.autoTvmArgs
         + ", " + r.autoTvmKwargs + "], \"config\": " + r.steps + ", \"result\": ["
-        + joinCosts(r.costs, FloatStyle::Python) + ", " + std::to_string(r.errorNo) + ", " + pythonFloat(r.allCost)
-        + ", " + pythonFloat(r.timestamp) + "], \"version\": 0.2";
+        + joinCosts(r.result.costs, FloatStyle::Python) + ", " + std::to_string(record::toInt(r.result.status)) + ", "
+        + pythonFloat(r.result.allCost) + ", " + pythonFloat(r.result.timestamp) + "], \"version\": 0.2";
     if (!r.tvmVersion.empty())
         out += ", \"tvm_version\": " + Json(r.tvmVersion).dump();
     return out + "}";
@@ -427,8 +426,9 @@ int64_t fingerprint(const LogRecord& r)
     text += std::to_string(static_cast<int>(r.kind)) + '\x1f';
     if (r.hardwareParams)
         text += join(*r.hardwareParams, ",");
-    text += '\x1f' + joinCosts(r.costs, FloatStyle::Tvm) + '\x1f' + std::to_string(r.errorNo) + '\x1f'
-        + formatTvmDouble(r.allCost) + '\x1f' + formatTvmDouble(r.timestamp);
+    text += '\x1f' + joinCosts(r.result.costs, FloatStyle::Tvm) + '\x1f'
+        + std::to_string(record::toInt(r.result.status)) + '\x1f' + formatTvmDouble(r.result.allCost) + '\x1f'
+        + formatTvmDouble(r.result.timestamp);
     return static_cast<int64_t>(fnv1a64(text));
 }
 

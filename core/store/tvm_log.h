@@ -48,11 +48,8 @@ struct LogRecord {
     // The schedule: auto_scheduler steps, or the AutoTVM config, as compact TVM-style JSON.
     std::string steps;
     int stepCount = 0;
-    // The result.
-    std::vector<double> costs;
-    int errorNo = 0;
-    double allCost = 0.0;
-    double timestamp = 0.0;
+    // The result ("r"): costs, error_no, all_cost, timestamp; no message.
+    record::MeasureResult result;
 
     bool operator==(const LogRecord&) const = default;
 };

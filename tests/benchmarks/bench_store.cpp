@@ -103,11 +103,12 @@ int main(int argc, char** argv)
         r.deviceId = devices[static_cast<size_t>(i % kDevices)];
         r.steps = steps;
         r.stepCount = 13;
-        r.errorNo = rng.uniformInt(0, 9) == 0 ? 4 : 0;
+        r.result.status
+            = rng.uniformInt(0, 9) == 0 ? record::MeasureStatus::RuntimeDeviceError : record::MeasureStatus::Ok;
         const double cost = 1e-4 * (1.0 + static_cast<double>(rng.uniformInt(0, 1'000'000)) / 1e4);
-        r.costs = { cost, cost * 1.01, cost * 0.99 };
-        r.allCost = 0.5;
-        r.timestamp = 1.7e9 + static_cast<double>(i);
+        r.result.costs = { cost, cost * 1.01, cost * 0.99 };
+        r.result.allCost = 0.5;
+        r.result.timestamp = 1.7e9 + static_cast<double>(i);
         batch.push_back(std::move(r));
         if (batch.size() == kBatch || i + 1 == total) {
             orDie(store.addRecords(batch));

@@ -132,7 +132,7 @@ namespace {
         EXPECT_EQ(r.record->target, "llvm -keys=cpu");
         ASSERT_TRUE(r.record->hardwareParams);
         EXPECT_EQ((*r.record->hardwareParams)[0], 18);
-        EXPECT_EQ(r.record->costs.size(), 1u);
+        EXPECT_EQ(r.record->result.costs.size(), 1u);
     }
 
     TEST(ScheduleSource, EveryRecordVersionTheImporterReadsResolves)

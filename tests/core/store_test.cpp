@@ -39,17 +39,18 @@ namespace {
         return json.dump();
     }
 
-    Record syntheticRecord(int64_t task, int64_t device, double cost, int errorNo = 0)
+    Record syntheticRecord(
+        int64_t task, int64_t device, double cost, record::MeasureStatus status = record::MeasureStatus::Ok)
     {
         Record r;
         r.taskId = task;
         r.deviceId = device;
         r.steps = R"([["SP", 2, 0, 1024, [2, 1, 4], 1], ["AN", 2, 0, 3]])";
         r.stepCount = 2;
-        r.costs = { cost, cost * 1.01 };
-        r.errorNo = errorNo;
-        r.allCost = 0.3;
-        r.timestamp = 1.7e9;
+        r.result.costs = { cost, cost * 1.01 };
+        r.result.status = status;
+        r.result.allCost = 0.3;
+        r.result.timestamp = 1.7e9;
         return r;
     }
 
@@ -129,12 +130,12 @@ namespace {
         // Task 0: costs 5, 3, fail, 1, 4 ms in trial order; task 1: 2 ms, one failure; task 2: only failures.
         for (double c : { 5e-3, 3e-3 })
             batch.push_back(syntheticRecord(tasks[0], device, c));
-        batch.push_back(syntheticRecord(tasks[0], device, 0, 4));
+        batch.push_back(syntheticRecord(tasks[0], device, 0, record::MeasureStatus::RuntimeDeviceError));
         for (double c : { 1e-3, 4e-3 })
             batch.push_back(syntheticRecord(tasks[0], device, c));
         batch.push_back(syntheticRecord(tasks[1], device, 2e-3));
-        batch.push_back(syntheticRecord(tasks[1], device, 0, 7));
-        batch.push_back(syntheticRecord(tasks[2], device, 0, 5));
+        batch.push_back(syntheticRecord(tasks[1], device, 0, record::MeasureStatus::RunTimeout));
+        batch.push_back(syntheticRecord(tasks[2], device, 0, record::MeasureStatus::WrongAnswer));
         for (Record& r : batch)
             r.sessionId = session;
         EXPECT_EQ(store.addRecords(batch).value(), 8);
@@ -142,15 +143,15 @@ namespace {
 
         const auto best = store.bestRecords(tasks[0], device, 3).value();
         ASSERT_EQ(best.size(), 3u);
-        EXPECT_DOUBLE_EQ(best[0].costs[0], 1e-3);
-        EXPECT_DOUBLE_EQ(best[1].costs[0], 3e-3);
-        EXPECT_DOUBLE_EQ(best[2].costs[0], 4e-3);
+        EXPECT_DOUBLE_EQ(best[0].result.costs[0], 1e-3);
+        EXPECT_DOUBLE_EQ(best[1].result.costs[0], 3e-3);
+        EXPECT_DOUBLE_EQ(best[2].result.costs[0], 4e-3);
         EXPECT_EQ(best[0].steps, batch[0].steps);
         EXPECT_EQ(best[0].sessionId, session);
 
         const auto history = store.history(tasks[0], device).value();
         ASSERT_EQ(history.size(), 5u);
-        EXPECT_EQ(history[2].errorNo, 4);
+        EXPECT_EQ(history[2].status, record::MeasureStatus::RuntimeDeviceError);
         EXPECT_DOUBLE_EQ(history[2].meanCost, 1e10);
         for (size_t i = 1; i < history.size(); ++i)
             EXPECT_LT(history[i - 1].recordId, history[i].recordId);
@@ -496,9 +497,9 @@ namespace {
             const auto records = store.records(fromFile).value();
             ASSERT_EQ(records.size(), static_cast<size_t>(facts.records)) << name;
             for (size_t i = 0; i < records.size(); ++i) {
-                EXPECT_EQ(records[i].costs, facts.costs[i]) << name << " record " << i;
+                EXPECT_EQ(records[i].result.costs, facts.costs[i]) << name << " record " << i;
                 EXPECT_EQ(static_cast<size_t>(records[i].stepCount), facts.stepCounts[i]) << name << " record " << i;
-                EXPECT_EQ(records[i].errorNo, 0);
+                EXPECT_EQ(records[i].result.status, record::MeasureStatus::Ok);
             }
             total += facts.records;
         }
@@ -647,7 +648,7 @@ namespace {
         const auto records = store.records({}).value();
         EXPECT_EQ(records[0].kind, RecordKind::AutoTvm);
         EXPECT_EQ(records[0].stepCount, 4);
-        EXPECT_EQ(records[1].errorNo, 4);
+        EXPECT_EQ(records[1].result.status, record::MeasureStatus::RuntimeDeviceError);
 
         // The v0.2 line is written back exactly; the v0.1 one as v0.2 with the same content.
         std::ostringstream text;
@@ -658,8 +659,8 @@ namespace {
         auto original = parseLogLine(v1).value();
         ASSERT_TRUE(reread && original);
         EXPECT_EQ(reread->steps, original->steps);
-        EXPECT_EQ(reread->costs, original->costs);
-        EXPECT_EQ(reread->timestamp, 1576000000.5);
+        EXPECT_EQ(reread->result.costs, original->result.costs);
+        EXPECT_EQ(reread->result.timestamp, 1576000000.5);
         EXPECT_EQ(reread->workloadKey, original->workloadKey);
     }
 
