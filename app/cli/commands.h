@@ -20,6 +20,7 @@ namespace ts::cli {
 
 constexpr int kExitUsage = 2;
 constexpr int kExitFailure = 1;
+constexpr int kExitInterrupted = 130; // 128 + SIGINT, as shells report it
 
 // Prints "tunescope-cli: <message>" on stderr and returns code.
 int fail(const std::string& message, int code = kExitFailure);

@@ -1,6 +1,7 @@
 // lower, measure: replay a schedule on a network task, a named workload or a TVM record's workload, then
 // print what it lowers to, or compile, run and check it.
 #include "app/cli/commands.h"
+#include "app/cli/interrupt.h"
 #include "core/codegen/codegen.h"
 #include "core/lower/lower.h"
 #include "core/measure/measurer.h"
@@ -8,6 +9,8 @@
 #include "core/support/strings.h"
 
 #include <iostream>
+#include <optional>
+#include <unistd.h>
 
 namespace ts::cli {
 
@@ -60,7 +63,7 @@ namespace {
         std::cout << "# " << scheduled.title << ", " << scheduled.steps.size() << " steps\n";
         std::cout << "\n# steps\n" << sched::printStepsAsCalls(scheduled.dag, scheduled.steps);
         std::cout << "\n# state\n" << bound->toString();
-        lower::LowerOptions options;
+        lower::LowerOptions options; // for the host: Target::host()
         if (args.has("passes"))
             options.onPass = [](const std::string& pass, const lower::LoweredFunc& f) {
                 std::cout << "\n# after " << pass << "\n" << lower::toString(f);
@@ -71,10 +74,10 @@ namespace {
         if (!args.has("passes"))
             std::cout << "\n# loop IR\n" << lower::toString(*func);
         if (args.has("llvm")) {
-            auto ir = codegen::emitLlvmIr(*func, true);
+            auto ir = codegen::emitLlvmIr(*func, true, options.target);
             if (!ir)
                 return fail(ir.error().message);
-            std::cout << "\n# LLVM IR (optimized for " << codegen::hostCpuName() << ")\n" << *ir;
+            std::cout << "\n# LLVM IR (optimized for " << options.target.cpuName << ")\n" << *ir;
         }
         return 0;
     }
@@ -103,11 +106,32 @@ namespace {
         options.timing.minRepeatMs = static_cast<int>(*minRepeat);
         options.kernelThreads = static_cast<int>(*threads);
         options.runTimeoutMs = static_cast<int>(*timeout * 1000);
-        measure::Measurer measurer(options);
-        const measure::MeasureResult r = measurer.measure(scheduled.dag, { state })[0];
         std::cout << scheduled.title << ", " << scheduled.steps.size() << " steps, "
-                  << formatFixed(scheduled.flops / 1e9, 3) << " GFLOP\n";
-        std::cout << "status:   " << static_cast<int>(r.status) << " (" << measure::toString(r.status) << ")\n";
+                  << formatFixed(scheduled.flops / 1e9, 3) << " GFLOP\n"
+                  << std::flush;
+
+        // Live: progress on a terminal, Ctrl-C stops the build or the run in flight (the runner is killed).
+        std::optional<record::MeasureResult> result;
+        measure::MeasureCallbacks callbacks;
+        callbacks.onResult = [&](int, record::MeasureResult r) { result = std::move(r); };
+        if (::isatty(STDERR_FILENO))
+            callbacks.onProgress = [](const measure::MeasureProgress& p) {
+                std::cerr << "\r"
+                          << (p.built < p.total         ? "building"
+                                     : p.done < p.total ? "running "
+                                                        : "done    ")
+                          << std::flush;
+                if (p.done == p.total)
+                    std::cerr << "\r        \r" << std::flush;
+            };
+        InterruptStop interrupt;
+        measure::Measurer measurer(options);
+        measurer.measure(scheduled.dag, { state }, callbacks, interrupt.token());
+        if (!result)
+            return fail("measurement stopped (signal " + std::to_string(interrupt.signal()) + "); nothing measured",
+                kExitInterrupted);
+        const record::MeasureResult& r = *result;
+        std::cout << "status:   " << record::toInt(r.status) << " (" << record::toString(r.status) << ")\n";
         if (!r.ok()) {
             std::cout << "message:  " << r.message << "\n";
             return kExitFailure;

@@ -5,10 +5,12 @@
 #include "core/measure/build_pool.h"
 #include "core/measure/runner_process.h"
 #include "core/support/assert.h"
+#include "core/support/strings.h"
 
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
+#include <fstream>
 #include <mutex>
 #include <thread>
 
@@ -27,14 +29,40 @@ struct Measurer::Built {
 };
 
 namespace {
+    // MemAvailable of /proc/meminfo, bytes; nullopt where it cannot be read.
+    std::optional<double> availableMemoryBytes()
+    {
+        std::ifstream in("/proc/meminfo");
+        std::string key;
+        double kib = 0;
+        std::string unit;
+        while (in >> key >> kib >> unit)
+            if (key == "MemAvailable:")
+                return kib * 1024.0;
+        return std::nullopt;
+    }
+
+    std::string gigabytes(double bytes) { return formatFixed(bytes / 1e9, 1) + " GB"; }
+
     Measurer::Built buildFunc(const lower::LoweredFunc& func, const target::Target& target)
     {
         Measurer::Built built;
-        for (const ir::BufferRef& arg : func.args)
+        double bytes = 0;
+        for (const ir::BufferRef& arg : func.args) {
             built.argElements.push_back(arg->allocatedElements());
+            bytes += static_cast<double>(arg->allocatedElements()) * ir::bytesOf(arg->dtype);
+        }
         built.numInputs = func.numInputs;
         for (size_t i = static_cast<size_t>(func.numInputs); i < func.args.size(); ++i)
             built.outputNames.push_back(func.args[i]->name);
+        // Buffers that cannot be allocated are the task's fault, not the kernel's: say so before compiling
+        // (the runner would otherwise die allocating them).
+        if (const std::optional<double> available = availableMemoryBytes(); available && bytes > *available) {
+            built.status = MeasureStatus::InstantiationError;
+            built.message = "the kernel's buffers need " + gigabytes(bytes) + ", more than the " + gigabytes(*available)
+                + " of memory available";
+            return built;
+        }
         auto object = codegen::compileToObject(func, target);
         if (!object) {
             built.status = MeasureStatus::CompileHostError;

@@ -44,8 +44,25 @@ Expected<void> RunnerProcess::start()
     posix_spawn_file_actions_adddup2(&actions, fds[1], 3); // the child's end is fd 3
     std::string fdArg = "--fd=3";
     char* argv[] = { m_executable.data(), fdArg.data(), nullptr };
+    // The runner gets its own process group and default signal handling: a Ctrl-C at the terminal reaches
+    // the engine, which stops the run and kills the runner itself, instead of killing the runner first and
+    // turning a stop into a failed record.
+    posix_spawnattr_t attributes;
+    posix_spawnattr_init(&attributes);
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+    posix_spawnattr_setpgroup(&attributes, 0);
+    sigset_t none;
+    sigemptyset(&none);
+    posix_spawnattr_setsigmask(&attributes, &none);
+    sigset_t defaults;
+    sigemptyset(&defaults);
+    sigaddset(&defaults, SIGINT);
+    sigaddset(&defaults, SIGTERM);
+    sigaddset(&defaults, SIGPIPE);
+    posix_spawnattr_setsigdefault(&attributes, &defaults);
     pid_t pid = -1;
-    const int rc = ::posix_spawn(&pid, m_executable.c_str(), &actions, nullptr, argv, environ);
+    const int rc = ::posix_spawn(&pid, m_executable.c_str(), &actions, &attributes, argv, environ);
+    posix_spawnattr_destroy(&attributes);
     posix_spawn_file_actions_destroy(&actions);
     ::close(fds[1]);
     if (rc != 0) {
