@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/record/measure_result.h"
+#include "core/target/target.h"
 
 #include <array>
 #include <cstdint>
@@ -17,10 +18,8 @@ namespace ts::store {
 enum class RecordKind { Ansor = 0, AutoTvm = 1 };
 const char* toString(RecordKind kind);
 
-// Ansor's hardware parameters, in its record order: num_cores, vector_unit_bytes, cache_line_bytes,
-// max_shared_memory_per_block, max_local_memory_per_block, max_threads_per_block, max_vthread_extent,
-// warp_size.
-using HardwareParams = std::array<int64_t, 8>;
+// Ansor's hardware parameters, in its record order (core/target/target.h).
+using target::HardwareParams;
 
 struct Device {
     int64_t id = 0;
@@ -36,6 +35,9 @@ struct Device {
 std::string deviceKindOf(const std::string& target);
 // A short name from a target string: "cpu core-avx2", "cuda sm_86", "cuda".
 std::string deviceNameOf(const std::string& target);
+// The Target a device's records were measured for (its TVM target string and hardware parameters), which
+// lowering, code generation and measurement take; an error names what of the target string is not understood.
+Expected<target::Target> targetOf(const Device& device);
 
 // A tuning task: one workload. Records of the same workload on different devices share it.
 struct TaskInfo {

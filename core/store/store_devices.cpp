@@ -29,6 +29,14 @@ namespace {
 
 } // namespace
 
+Expected<target::Target> targetOf(const Device& device)
+{
+    auto target = target::fromTvm(device.target, device.hardwareParams);
+    if (!target)
+        return makeError(target.error().kind, "device " + device.name + ": " + target.error().message);
+    return target;
+}
+
 std::string deviceKindOf(const std::string& target)
 {
     const std::string first = target.substr(0, target.find(' '));

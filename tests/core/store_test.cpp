@@ -119,6 +119,37 @@ namespace {
         EXPECT_EQ(store.recordCount().value(), 0);
     }
 
+    TEST(Store, ADeviceGivesTheTargetItsRecordsWereMeasuredFor)
+    {
+        Device cpu;
+        cpu.name = "cpu core-avx2";
+        cpu.target = "llvm -keys=cpu -mcpu=core-avx2";
+        cpu.hardwareParams = HardwareParams { 8, 32, 64, 0, 0, 0, 0, 0 };
+        const target::Target t = targetOf(cpu).value();
+        EXPECT_EQ(t.kind, target::TargetKind::Cpu);
+        EXPECT_EQ(t.cpuName, "core-avx2");
+        EXPECT_EQ(t.cores, 8);
+        EXPECT_EQ(t.vectorBytes, 32);
+
+        Device gpu; // resnet-18-NHWC-B1-cuda.json's device
+        gpu.name = "cuda sm_86";
+        gpu.target = "cuda -keys=cuda,gpu -arch=sm_86 -max_num_threads=1024 -thread_warp_size=32";
+        gpu.hardwareParams = HardwareParams { -1, 16, 64, 49152, 2147483647, 1024, 8, 32 };
+        const target::Target g = targetOf(gpu).value();
+        EXPECT_EQ(g.kind, target::TargetKind::Cuda);
+        EXPECT_EQ(g.arch, "sm_86");
+        EXPECT_EQ(g.maxThreadsPerBlock, 1024);
+        EXPECT_EQ(g.maxSharedMemoryPerBlock, 49152);
+        EXPECT_EQ(g.warpSize, 32);
+
+        Device other;
+        other.name = "opencl";
+        other.target = "opencl -device=mali";
+        const auto refused = targetOf(other);
+        ASSERT_FALSE(refused);
+        EXPECT_EQ(refused.error().message.rfind("device opencl: ", 0), 0u) << refused.error().message;
+    }
+
     TEST(Store, QueriesAnswerWhatTheProductAsks)
     {
         TempDir dir;
