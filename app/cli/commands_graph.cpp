@@ -27,6 +27,19 @@ Expected<store::NetworkRef> networkRef(const Arguments& args)
 
 namespace {
 
+    // The network named by the options and its tuning tasks.
+    struct NetworkTasks {
+        store::NetworkRef network;
+        graph::TaskSet tasks;
+    };
+
+    Expected<NetworkTasks> networkTasks(const Arguments& args)
+    {
+        TS_TRY(store::NetworkRef network, networkRef(args));
+        TS_TRY(graph::TaskSet tasks, store::loadNetworkTasks(network));
+        return NetworkTasks { std::move(network), std::move(tasks) };
+    }
+
     int runNetworks(const Arguments&)
     {
         for (const graph::NetworkInfo& info : graph::networks()) {
@@ -39,32 +52,27 @@ namespace {
 
     int runTasks(const Arguments& args)
     {
-        auto network = networkRef(args);
-        if (!network)
-            return fail(network.error().message);
-        auto tasks = store::loadNetworkTasks(*network);
-        if (!tasks)
-            return fail(tasks.error().message);
-        std::cout << graph::formatTaskTable(*tasks,
-            "network " + network->name + ", batch " + std::to_string(network->batch) + ", layout "
-                + std::string(ops::toString(network->layout)));
+        auto loaded = networkTasks(args);
+        if (!loaded)
+            return fail(loaded.error().message);
+        const store::NetworkRef& network = loaded->network;
+        std::cout << graph::formatTaskTable(loaded->tasks,
+            "network " + network.name + ", batch " + std::to_string(network.batch) + ", layout "
+                + std::string(ops::toString(network.layout)));
         return 0;
     }
 
     int runDag(const Arguments& args)
     {
-        auto network = networkRef(args);
-        if (!network)
-            return fail(network.error().message);
-        auto tasks = store::loadNetworkTasks(*network);
-        if (!tasks)
-            return fail(tasks.error().message);
+        auto loaded = networkTasks(args);
+        if (!loaded)
+            return fail(loaded.error().message);
         if (!args.has("task"))
             return fail("--task is required");
         auto id = args.intValue("task", 0);
         if (!id)
             return fail(id.error().message);
-        auto found = store::findTask(*tasks, *id, "--task");
+        auto found = store::findTask(loaded->tasks, *id, "--task");
         if (!found)
             return fail(found.error().message);
         const graph::Task& task = **found;

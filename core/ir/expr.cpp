@@ -55,6 +55,21 @@ namespace {
         }
     }
 
+    void print(const Expr& e, std::string& out, int parentPrecedence, bool rightOperand);
+
+    // Function-call and subscript syntax: "name(a, b)", "A[i, j]".
+    void printApplied(std::string_view name, const ExprNode& n, char open, char close, std::string& out)
+    {
+        out += name;
+        out += open;
+        for (size_t i = 0; i < n.operands.size(); ++i) {
+            if (i)
+                out += ", ";
+            print(n.operands[i], out, 0, false);
+        }
+        out += close;
+    }
+
     void print(const Expr& e, std::string& out, int parentPrecedence, bool rightOperand)
     {
         const ExprNode& n = *e;
@@ -75,52 +90,24 @@ namespace {
         case ExprKind::Max:
         case ExprKind::FloorDiv:
         case ExprKind::FloorMod:
-            out += toString(n.kind);
-            out += '(';
-            print(n.operands[0], out, 0, false);
-            out += ", ";
-            print(n.operands[1], out, 0, false);
-            out += ')';
+            printApplied(toString(n.kind), n, '(', ')', out);
             return;
         case ExprKind::Not:
             out += '!';
             print(n.operands[0], out, 10, false);
             return;
         case ExprKind::Select:
-            out += "select(";
-            print(n.operands[0], out, 0, false);
-            out += ", ";
-            print(n.operands[1], out, 0, false);
-            out += ", ";
-            print(n.operands[2], out, 0, false);
-            out += ')';
+            printApplied("select", n, '(', ')', out);
             return;
         case ExprKind::Cast:
-            out += toString(n.dtype);
-            out += '(';
-            print(n.operands[0], out, 0, false);
-            out += ')';
+            printApplied(toString(n.dtype), n, '(', ')', out);
             return;
         case ExprKind::Call:
-            out += toString(n.callOp);
-            out += '(';
-            for (size_t i = 0; i < n.operands.size(); ++i) {
-                if (i)
-                    out += ", ";
-                print(n.operands[i], out, 0, false);
-            }
-            out += ')';
+            printApplied(toString(n.callOp), n, '(', ')', out);
             return;
         case ExprKind::Load:
         case ExprKind::BufferLoad:
-            out += n.kind == ExprKind::Load ? n.tensor->name() : n.buffer->name;
-            out += '[';
-            for (size_t i = 0; i < n.operands.size(); ++i) {
-                if (i)
-                    out += ", ";
-                print(n.operands[i], out, 0, false);
-            }
-            out += ']';
+            printApplied(n.kind == ExprKind::Load ? n.tensor->name() : n.buffer->name, n, '[', ']', out);
             return;
         default:
             break;

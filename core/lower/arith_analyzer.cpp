@@ -373,17 +373,16 @@ Expr Analyzer::simplifyNode(const Expr& e) const
     }
     switch (n.kind) {
     case ExprKind::And:
+    case ExprKind::Or: {
+        // A constant operand equal to the operator's deciding value (false for &&, true for ||) is the
+        // result; the other constant drops out, leaving the other operand.
+        const bool deciding = n.kind == ExprKind::Or;
         if (ca)
-            return a ? ops[1] : ops[0];
+            return (a != 0) == deciding ? ops[0] : ops[1];
         if (cb)
-            return b ? ops[0] : ops[1];
+            return (b != 0) == deciding ? ops[1] : ops[0];
         return e;
-    case ExprKind::Or:
-        if (ca)
-            return a ? ops[0] : ops[1];
-        if (cb)
-            return b ? ops[1] : ops[0];
-        return e;
+    }
     case ExprKind::Not:
         if (ca)
             return boolImm(a == 0);

@@ -25,14 +25,23 @@ const char* toString(ForKind kind)
     return "?";
 }
 
+namespace {
+    // A node of `kind` with every other field at its default, for the make functions to fill in.
+    std::shared_ptr<StmtNode> newNode(StmtKind kind)
+    {
+        auto node = std::make_shared<StmtNode>();
+        node->kind = kind;
+        return node;
+    }
+} // namespace
+
 Stmt makeFor(ir::Expr var, int64_t extent, ForKind kind, Stmt body, int autoUnrollMaxStep, std::string threadTag)
 {
     TS_ASSERT(var.defined() && var->kind == ir::ExprKind::Var) << "loop variable";
     TS_ASSERT(extent >= 1) << "loop " << var->name << " extent " << extent;
     TS_ASSERT((kind == ForKind::ThreadBinding) == !threadTag.empty())
         << "loop " << var->name << ": a thread tag exactly on thread-binding loops";
-    auto node = std::make_shared<StmtNode>();
-    node->kind = StmtKind::For;
+    auto node = newNode(StmtKind::For);
     node->var = std::move(var);
     node->extent = extent;
     node->forKind = kind;
@@ -44,8 +53,7 @@ Stmt makeFor(ir::Expr var, int64_t extent, ForKind kind, Stmt body, int autoUnro
 
 Stmt makeStore(ir::BufferRef buffer, std::vector<ir::Expr> indices, ir::Expr value)
 {
-    auto node = std::make_shared<StmtNode>();
-    node->kind = StmtKind::Store;
+    auto node = newNode(StmtKind::Store);
     node->buffer = std::move(buffer);
     node->indices = std::move(indices);
     node->value = std::move(value);
@@ -54,8 +62,7 @@ Stmt makeStore(ir::BufferRef buffer, std::vector<ir::Expr> indices, ir::Expr val
 
 Stmt makeAllocate(ir::BufferRef buffer, Stmt body)
 {
-    auto node = std::make_shared<StmtNode>();
-    node->kind = StmtKind::Allocate;
+    auto node = newNode(StmtKind::Allocate);
     node->buffer = std::move(buffer);
     node->body = std::move(body);
     return node;
@@ -63,8 +70,7 @@ Stmt makeAllocate(ir::BufferRef buffer, Stmt body)
 
 Stmt makeIf(ir::Expr condition, Stmt thenBody, Stmt elseBody)
 {
-    auto node = std::make_shared<StmtNode>();
-    node->kind = StmtKind::IfThenElse;
+    auto node = newNode(StmtKind::IfThenElse);
     node->condition = std::move(condition);
     node->body = std::move(thenBody);
     node->elseBody = std::move(elseBody);
@@ -84,8 +90,7 @@ Stmt makeSeq(std::vector<Stmt> stmts)
     }
     if (flat.size() == 1)
         return flat.front();
-    auto node = std::make_shared<StmtNode>();
-    node->kind = StmtKind::Seq;
+    auto node = newNode(StmtKind::Seq);
     node->seq = std::move(flat);
     return node;
 }

@@ -21,6 +21,10 @@ enum class ForKind { Serial, Parallel, Vectorized, Unrolled, ThreadBinding };
 const char* toString(ForKind kind);
 
 enum class StmtKind { For, Store, Allocate, IfThenElse, Seq };
+// Every StmtKind, in order, as a list for code written once per kind (as LLVM's Instruction.def): the
+// visitor and the mutator declare and dispatch their visitX methods from it. A kind missing here is a
+// -Wswitch warning in their dispatch.
+#define TS_STMT_KINDS(X) X(For) X(Store) X(Allocate) X(IfThenElse) X(Seq)
 
 struct StmtNode;
 using Stmt = std::shared_ptr<const StmtNode>;

@@ -7,16 +7,11 @@ Stmt StmtMutator::mutate(const Stmt& s)
     if (!s)
         return s;
     switch (s->kind) {
-    case StmtKind::For:
-        return visitFor(s);
-    case StmtKind::Store:
-        return visitStore(s);
-    case StmtKind::Allocate:
-        return visitAllocate(s);
-    case StmtKind::IfThenElse:
-        return visitIfThenElse(s);
-    case StmtKind::Seq:
-        return visitSeq(s);
+#define TS_DISPATCH_STMT_MUTATE(Kind)                                                                                  \
+    case StmtKind::Kind:                                                                                               \
+        return visit##Kind(s);
+        TS_STMT_KINDS(TS_DISPATCH_STMT_MUTATE)
+#undef TS_DISPATCH_STMT_MUTATE
     }
     return s;
 }

@@ -23,11 +23,10 @@ public:
     Stmt mutate(const Stmt& s);
 
 protected:
-    virtual Stmt visitFor(const Stmt& s);
-    virtual Stmt visitStore(const Stmt& s);
-    virtual Stmt visitAllocate(const Stmt& s);
-    virtual Stmt visitIfThenElse(const Stmt& s);
-    virtual Stmt visitSeq(const Stmt& s);
+    // visitFor, visitStore, visitAllocate, visitIfThenElse, visitSeq: one per StmtKind (TS_STMT_KINDS).
+#define TS_DECLARE_STMT_MUTATE(Kind) virtual Stmt visit##Kind(const Stmt& s);
+    TS_STMT_KINDS(TS_DECLARE_STMT_MUTATE)
+#undef TS_DECLARE_STMT_MUTATE
     // Every expression a statement holds (indices, stored value, condition; not a For's variable). Default:
     // the expression itself.
     virtual ir::Expr mutateExpr(const ir::Expr& e);

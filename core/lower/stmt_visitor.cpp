@@ -7,21 +7,12 @@ void StmtVisitor::visit(const Stmt& s)
     if (!s)
         return;
     switch (s->kind) {
-    case StmtKind::For:
-        visitFor(*s);
+#define TS_DISPATCH_STMT_VISIT(Kind)                                                                                   \
+    case StmtKind::Kind:                                                                                               \
+        visit##Kind(*s);                                                                                               \
         return;
-    case StmtKind::Store:
-        visitStore(*s);
-        return;
-    case StmtKind::Allocate:
-        visitAllocate(*s);
-        return;
-    case StmtKind::IfThenElse:
-        visitIfThenElse(*s);
-        return;
-    case StmtKind::Seq:
-        visitSeq(*s);
-        return;
+        TS_STMT_KINDS(TS_DISPATCH_STMT_VISIT)
+#undef TS_DISPATCH_STMT_VISIT
     }
 }
 

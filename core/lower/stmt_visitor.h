@@ -3,9 +3,10 @@
 // visitExpr (indices, value, condition) and then its child statements, parents before children. A pass
 // overrides the kinds it cares about and calls the base method where it wants the default recursion.
 //
-// How to add a statement kind: add it to StmtKind (stmt.h), give it a visitX here and in StmtMutator
-// (stmt_mutator.h) with the default recursion, and handle it in the printer (stmt.cpp) and the LLVM
-// statement emitter; the compiler warns about each switch that misses it.
+// How to add a statement kind: add it to StmtKind and TS_STMT_KINDS (stmt.h), which declares its visitX
+// here and in StmtMutator (stmt_mutator.h) and dispatches to it; define both with the default recursion
+// (stmt_visitor.cpp, stmt_mutator.cpp), and handle it in the printer (stmt.cpp) and the LLVM statement
+// emitter; the compiler warns about each switch that misses it.
 #pragma once
 
 #include "core/lower/stmt.h"
@@ -20,11 +21,10 @@ public:
     void visit(const Stmt& s);
 
 protected:
-    virtual void visitFor(const StmtNode& s);
-    virtual void visitStore(const StmtNode& s);
-    virtual void visitAllocate(const StmtNode& s);
-    virtual void visitIfThenElse(const StmtNode& s);
-    virtual void visitSeq(const StmtNode& s);
+    // visitFor, visitStore, visitAllocate, visitIfThenElse, visitSeq: one per StmtKind (TS_STMT_KINDS).
+#define TS_DECLARE_STMT_VISIT(Kind) virtual void visit##Kind(const StmtNode& s);
+    TS_STMT_KINDS(TS_DECLARE_STMT_VISIT)
+#undef TS_DECLARE_STMT_VISIT
     // Every expression a statement holds (not the loop variable of a For). Default: nothing.
     virtual void visitExpr(const ir::Expr& e);
 };

@@ -84,6 +84,16 @@ void StepApplier::refreshDagTensors()
     m_state.m_dagTensors = std::make_shared<std::vector<ir::Tensor>>(std::move(tensors));
 }
 
+void StepApplier::splitStage(int stageId, const ir::Tensor& producer, const ir::Tensor& consumer)
+{
+    const ir::Operation* old = m_state.stage(stageId).op.get();
+    shiftStageIds(stageId, 1);
+    State::StageList& stages = m_state.mutableStages();
+    stages[static_cast<size_t>(stageId)] = std::make_shared<Stage>(freshStage(consumer));
+    stages.insert(stages.begin() + stageId, std::make_shared<Stage>(freshStage(producer)));
+    rebuildReaders({ { old, consumer } }, stageId + 2);
+}
+
 void StepApplier::shiftStageIds(int from, int by)
 {
     for (int i = 0; i < m_state.numStages(); ++i)
@@ -211,12 +221,7 @@ Expected<void> StepApplier::operator()(const CacheWriteStep& step)
     std::vector<ir::IterVar> axes = freshAxes(op.axes());
     ir::Tensor copy
         = ir::computeFromParts(op.name(), op.tag(), axes, {}, ir::Reducer::None, ir::load(cache, varsOf(axes)));
-    const ir::Operation* old = target.op.get();
-    shiftStageIds(step.stageId, 1);
-    State::StageList& stages = m_state.mutableStages();
-    stages[static_cast<size_t>(step.stageId)] = std::make_shared<Stage>(freshStage(copy));
-    stages.insert(stages.begin() + step.stageId, std::make_shared<Stage>(freshStage(cache)));
-    rebuildReaders({ { old, copy } }, step.stageId + 2);
+    splitStage(step.stageId, cache, copy);
     return {};
 }
 
@@ -301,12 +306,7 @@ Expected<void> StepApplier::operator()(const RfactorStep& step)
     ir::Tensor combined
         = ir::computeFromParts(op.name(), op.tag(), finalAxes, { finalReduce }, op.reducer(), ir::load(rf, rfIndex));
 
-    const ir::Operation* old = target.op.get();
-    shiftStageIds(step.stageId, 1);
-    State::StageList& stages = m_state.mutableStages();
-    stages[static_cast<size_t>(step.stageId)] = std::make_shared<Stage>(freshStage(combined));
-    stages.insert(stages.begin() + step.stageId, std::make_shared<Stage>(freshStage(rf)));
-    rebuildReaders({ { old, combined } }, step.stageId + 2);
+    splitStage(step.stageId, rf, combined);
     return {};
 }
 

@@ -62,6 +62,9 @@ private:
         }
     }
     void shiftStageIds(int from, int by);
+    // Cache write and rfactor: stage `stageId` becomes two, `producer` at stageId and `consumer` (which
+    // replaces the old op) after it; the ops downstream are rebuilt to read `consumer`.
+    void splitStage(int stageId, const ir::Tensor& producer, const ir::Tensor& consumer);
     void refreshDagTensors();
 
     State& m_state;

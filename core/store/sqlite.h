@@ -73,6 +73,13 @@ public:
     Statement& bind(int index, int value) { return bind(index, static_cast<int64_t>(value)); }
     Statement& bind(int index, const char* text) { return bind(index, std::string_view(text)); }
     Statement& bind(int index, const std::string& text) { return bind(index, std::string_view(text)); }
+    // Binds `values` to parameters 1, 2, ... in order: bindAll(a, b) is bind(1, a).bind(2, b).
+    template <typename... Values> Statement& bindAll(const Values&... values)
+    {
+        int index = 0;
+        (bind(++index, values), ...);
+        return *this;
+    }
 
     // Steps once: true when a row is ready, false when done.
     Expected<bool> step();

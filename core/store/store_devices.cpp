@@ -63,19 +63,16 @@ Expected<int64_t> Store::addDevice(const Device& device)
     const std::string params = hardwareParamsText(device.hardwareParams);
     TS_TRY(Statement * find,
         cached("SELECT id FROM devices WHERE target = ? AND target_host = ? AND hardware_params = ?"));
-    find->bind(1, device.target).bind(2, device.targetHost).bind(3, params);
+    find->bindAll(device.target, device.targetHost, params);
     TS_TRY(bool found, find->step());
     if (found)
         return find->getInt(0);
     TS_TRY(Statement * insert,
         cached("INSERT INTO devices (kind, name, target, target_host, hardware_params, properties) "
                "VALUES (?, ?, ?, ?, ?, ?)"));
-    insert->bind(1, device.kind.empty() ? deviceKindOf(device.target) : device.kind)
-        .bind(2, device.name.empty() ? deviceNameOf(device.target) : device.name)
-        .bind(3, device.target)
-        .bind(4, device.targetHost)
-        .bind(5, params)
-        .bind(6, device.properties);
+    insert->bindAll(device.kind.empty() ? deviceKindOf(device.target) : device.kind,
+        device.name.empty() ? deviceNameOf(device.target) : device.name, device.target, device.targetHost, params,
+        device.properties);
     TS_CHECK(insert->run());
     return m_db.lastInsertId();
 }

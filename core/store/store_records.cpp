@@ -119,21 +119,9 @@ Expected<int64_t> Store::addRecords(std::span<Record> records)
     TS_TRY(Statement * insert, cached(sql));
     int64_t added = 0;
     for (Record& r : records) {
-        insert->bind(1, r.taskId)
-            .bind(2, r.deviceId)
-            .bind(3, r.sessionId)
-            .bind(4, r.sourceId)
-            .bind(5, r.sourceLine)
-            .bind(6, static_cast<int64_t>(r.kind))
-            .bind(7, r.steps)
-            .bind(8, r.stepCount)
-            .bind(9, nlohmann::json(r.result.costs).dump())
-            .bind(10, r.result.meanCost())
-            .bind(11, record::toInt(r.result.status))
-            .bind(12, r.result.allCost)
-            .bind(13, r.result.timestamp)
-            .bind(14, r.extra)
-            .bind(15, r.fingerprint);
+        insert->bindAll(r.taskId, r.deviceId, r.sessionId, r.sourceId, r.sourceLine, static_cast<int64_t>(r.kind),
+            r.steps, r.stepCount, nlohmann::json(r.result.costs).dump(), r.result.meanCost(),
+            record::toInt(r.result.status), r.result.allCost, r.result.timestamp, r.extra, r.fingerprint);
         if (m_version >= 2) {
             insert->bind(16, r.predictedScore).bind(17, r.predictedBy);
             if (r.batchRank)
@@ -159,7 +147,7 @@ Expected<std::vector<Record>> Store::bestRecords(int64_t taskId, int64_t deviceI
     const std::string sql = "SELECT " + recordColumns(m_version)
         + " FROM records WHERE task_id = ? AND device_id = ? AND error_no = 0 ORDER BY mean_cost, id LIMIT ?";
     TS_TRY(Statement s, m_db.prepare(sql));
-    s.bind(1, taskId).bind(2, deviceId).bind(3, static_cast<int64_t>(limit));
+    s.bindAll(taskId, deviceId, static_cast<int64_t>(limit));
     return detail::collect(s, [](const Statement& row) { return readRecord(row); });
 }
 
@@ -179,7 +167,7 @@ Expected<std::vector<HistoryPoint>> Store::history(int64_t taskId, int64_t devic
     TS_TRY(Statement * s,
         cached("SELECT id, session_id, mean_cost, error_no, timestamp FROM records "
                "WHERE task_id = ? AND device_id = ? ORDER BY id"));
-    s->bind(1, taskId).bind(2, deviceId);
+    s->bindAll(taskId, deviceId);
     return detail::collect(*s, [](const Statement& row) {
         return HistoryPoint { row.getInt(0), row.getOptionalInt(1), row.getDouble(2), errorNoToStatus(row.getInt(3)),
             row.getDouble(4) };

@@ -10,13 +10,8 @@ Expected<int64_t> Store::beginSession(const SessionInfo& session)
     TS_TRY(Statement insert,
         m_db.prepare("INSERT INTO sessions (policy, cost_model, seed, settings, device_id, started_at, status) "
                      "VALUES (?, ?, ?, ?, ?, ?, ?)"));
-    insert.bind(1, session.policy)
-        .bind(2, session.costModel)
-        .bind(3, session.seed)
-        .bind(4, session.settings)
-        .bind(5, session.deviceId)
-        .bind(6, session.startedAt)
-        .bind(7, session.status);
+    insert.bindAll(session.policy, session.costModel, session.seed, session.settings, session.deviceId,
+        session.startedAt, session.status);
     TS_CHECK(insert.run());
     return m_db.lastInsertId();
 }
@@ -24,7 +19,7 @@ Expected<int64_t> Store::beginSession(const SessionInfo& session)
 Expected<void> Store::endSession(int64_t sessionId, const std::string& status, double endedAt)
 {
     TS_TRY(Statement update, m_db.prepare("UPDATE sessions SET status = ?, ended_at = ? WHERE id = ?"));
-    update.bind(1, status).bind(2, endedAt).bind(3, sessionId);
+    update.bindAll(status, endedAt, sessionId);
     TS_CHECK(update.run());
     if (m_db.changes() == 0)
         return makeError(ErrorKind::NotFound, path() + ": no session " + std::to_string(sessionId));
@@ -49,12 +44,7 @@ Expected<int64_t> Store::saveCostModel(const CostModelInfo& model)
     TS_TRY(Statement insert,
         m_db.prepare("INSERT INTO cost_models (kind, name, settings, training_summary, weights, created_at) "
                      "VALUES (?, ?, ?, ?, ?, ?)"));
-    insert.bind(1, model.kind)
-        .bind(2, model.name)
-        .bind(3, model.settings)
-        .bind(4, model.trainingSummary)
-        .bind(5, model.weights)
-        .bind(6, model.createdAt);
+    insert.bindAll(model.kind, model.name, model.settings, model.trainingSummary, model.weights, model.createdAt);
     TS_CHECK(insert.run());
     return m_db.lastInsertId();
 }

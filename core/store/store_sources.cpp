@@ -25,16 +25,8 @@ Expected<int64_t> Store::saveSource(const SourceInfo& source)
                   "malformed, imported_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                 : "UPDATE sources SET path = ?, format = ?, content_hash = ?, bytes = ?, lines = ?, comments = ?, "
                   "records = ?, duplicates = ?, malformed = ?, imported_at = ? WHERE id = ?"));
-    save.bind(1, source.path)
-        .bind(2, source.format)
-        .bind(3, source.contentHash)
-        .bind(4, source.bytes)
-        .bind(5, source.lines)
-        .bind(6, source.comments)
-        .bind(7, source.records)
-        .bind(8, source.duplicates)
-        .bind(9, source.malformed)
-        .bind(10, source.importedAt);
+    save.bindAll(source.path, source.format, source.contentHash, source.bytes, source.lines, source.comments,
+        source.records, source.duplicates, source.malformed, source.importedAt);
     if (source.id != 0)
         save.bind(11, source.id);
     TS_CHECK(save.run());

@@ -20,18 +20,14 @@ namespace {
 Expected<int64_t> Store::addTask(const TaskInfo& task)
 {
     TS_TRY(Statement * find, cached("SELECT id FROM tasks WHERE kind = ? AND key = ?"));
-    find->bind(1, static_cast<int64_t>(task.kind)).bind(2, task.key);
+    find->bindAll(static_cast<int64_t>(task.kind), task.key);
     TS_TRY(bool found, find->step());
     if (found)
         return find->getInt(0);
     TS_TRY(Statement * insert,
         cached("INSERT INTO tasks (kind, key, name, dag_text, flops, rebuildable) VALUES (?, ?, ?, ?, ?, ?)"));
-    insert->bind(1, static_cast<int64_t>(task.kind))
-        .bind(2, task.key)
-        .bind(3, task.name)
-        .bind(4, task.dagText)
-        .bind(5, task.flops)
-        .bind(6, static_cast<int64_t>(task.rebuildable));
+    insert->bindAll(static_cast<int64_t>(task.kind), task.key, task.name, task.dagText, task.flops,
+        static_cast<int64_t>(task.rebuildable));
     TS_CHECK(insert->run());
     return m_db.lastInsertId();
 }
@@ -58,7 +54,7 @@ Expected<int64_t> Store::addNetwork(const NetworkInfo& network)
     TS_TRY(Statement insert,
         m_db.prepare("INSERT INTO networks (name, batch, layout) VALUES (?, ?, ?) "
                      "ON CONFLICT (name, batch, layout) DO UPDATE SET name = excluded.name RETURNING id"));
-    insert.bind(1, network.name).bind(2, network.batch).bind(3, network.layout);
+    insert.bindAll(network.name, network.batch, network.layout);
     TS_TRY(bool row, insert.step());
     TS_ASSERT(row);
     const int64_t id = insert.getInt(0);
@@ -67,10 +63,7 @@ Expected<int64_t> Store::addNetwork(const NetworkInfo& network)
     TS_TRY(Statement member,
         m_db.prepare("INSERT INTO network_tasks (network_id, task_id, position, weight) VALUES (?, ?, ?, ?)"));
     for (size_t i = 0; i < network.tasks.size(); ++i) {
-        member.bind(1, id)
-            .bind(2, network.tasks[i].taskId)
-            .bind(3, static_cast<int64_t>(i))
-            .bind(4, network.tasks[i].weight);
+        member.bindAll(id, network.tasks[i].taskId, static_cast<int64_t>(i), network.tasks[i].weight);
         TS_CHECK(member.run());
     }
     TS_CHECK(transaction.commit());

@@ -1,5 +1,6 @@
 #include "core/target/target.h"
 
+#include "core/support/assert.h"
 #include "core/support/strings.h"
 
 #include <vector>
@@ -51,18 +52,60 @@ namespace {
         t.maxVThreadExtent = 8;
         t.warpSize = 32;
     }
+
+    // An option of a TVM target string that changes the code, and the field it sets: text or a number.
+    struct TvmOption {
+        const char* name;
+        std::string Target::*text = nullptr;
+        int64_t Target::*number = nullptr;
+        std::string (*normalize)(std::string_view) = nullptr; // applied to a text value when parsed
+        bool printed = true; // false for another name TVM accepts for an option printed under its own
+    };
+
+    // A target kind: its name, TVM's name and keys for it, the defaults without hardware parameters, and
+    // its options in the order toString prints them.
+    struct KindInfo {
+        TargetKind kind;
+        const char* name;
+        const char* tvmName;
+        const char* tvmKeys;
+        void (*defaults)(Target&);
+        std::vector<TvmOption> options;
+    };
+
+    const std::vector<KindInfo>& kinds()
+    {
+        static const std::vector<KindInfo> table = {
+            { TargetKind::Cpu, "cpu", "llvm", "cpu", nullptr,
+                {
+                    { .name = "mattr", .text = &Target::features, .normalize = llvmFeatures },
+                    { .name = "mcpu", .text = &Target::cpuName },
+                    { .name = "mtriple", .text = &Target::triple },
+                    { .name = "num-cores", .number = &Target::cores },
+                } },
+            { TargetKind::Cuda, "cuda", "cuda", "cuda,gpu", cudaDefaults,
+                {
+                    { .name = "arch", .text = &Target::arch },
+                    { .name = "max_num_threads", .number = &Target::maxThreadsPerBlock },
+                    { .name = "max_threads_per_block", .number = &Target::maxThreadsPerBlock, .printed = false },
+                    { .name = "max_shared_memory_per_block", .number = &Target::maxSharedMemoryPerBlock },
+                    { .name = "thread_warp_size", .number = &Target::warpSize },
+                } },
+        };
+        return table;
+    }
+
+    const KindInfo& kindInfo(TargetKind kind)
+    {
+        for (const KindInfo& info : kinds())
+            if (info.kind == kind)
+                return info;
+        internalError(__FILE__, __LINE__,
+            "target kind " + std::to_string(static_cast<int>(kind)) + " is missing from the kind table");
+    }
 } // namespace
 
-const char* toString(TargetKind kind)
-{
-    switch (kind) {
-    case TargetKind::Cpu:
-        return "cpu";
-    case TargetKind::Cuda:
-        return "cuda";
-    }
-    return "?";
-}
+const char* toString(TargetKind kind) { return kindInfo(kind).name; }
 
 HardwareParams hardwareParams(const Target& t)
 {
@@ -77,15 +120,16 @@ Expected<Target> fromTvm(std::string_view tvmTarget, const std::optional<Hardwar
         return targetError(tvmTarget, "empty");
     if (tokens[0].front() == '{')
         return targetError(tvmTarget, "the JSON form of a target is not supported; give its string form");
-    Target t;
-    if (tokens[0] == "llvm") {
-        t.kind = TargetKind::Cpu;
-    } else if (tokens[0] == "cuda") {
-        t.kind = TargetKind::Cuda;
-        cudaDefaults(t);
-    } else {
+    const KindInfo* info = nullptr;
+    for (const KindInfo& k : kinds())
+        if (tokens[0] == k.tvmName)
+            info = &k;
+    if (!info)
         return targetError(tvmTarget, "kind \"" + tokens[0] + "\" is not supported (llvm for CPUs, cuda for GPUs)");
-    }
+    Target t;
+    t.kind = info->kind;
+    if (info->defaults)
+        info->defaults(t);
     for (size_t i = 1; i < tokens.size(); ++i) {
         const std::string& token = tokens[i];
         if (token.size() < 2 || token[0] != '-')
@@ -93,31 +137,17 @@ Expected<Target> fromTvm(std::string_view tvmTarget, const std::optional<Hardwar
         const size_t eq = token.find('=');
         const std::string name = token.substr(1, eq == std::string::npos ? std::string::npos : eq - 1);
         const std::string value = eq == std::string::npos ? std::string() : token.substr(eq + 1);
-        auto number = [&](int64_t& field) -> Expected<void> {
-            auto parsed = parseInt(value, "-" + name);
-            if (!parsed)
-                return targetError(tvmTarget, parsed.error().message);
-            field = *parsed;
-            return {};
-        };
-        if (t.kind == TargetKind::Cpu) {
-            if (name == "mcpu")
-                t.cpuName = value;
-            else if (name == "mattr")
-                t.features = llvmFeatures(value);
-            else if (name == "mtriple")
-                t.triple = value;
-            else if (name == "num-cores")
-                TS_CHECK(number(t.cores));
-        } else {
-            if (name == "arch")
-                t.arch = value;
-            else if (name == "max_num_threads" || name == "max_threads_per_block")
-                TS_CHECK(number(t.maxThreadsPerBlock));
-            else if (name == "max_shared_memory_per_block")
-                TS_CHECK(number(t.maxSharedMemoryPerBlock));
-            else if (name == "thread_warp_size")
-                TS_CHECK(number(t.warpSize));
+        for (const TvmOption& option : info->options) {
+            if (name != option.name)
+                continue;
+            if (option.text) {
+                t.*option.text = option.normalize ? option.normalize(value) : value;
+            } else {
+                auto parsed = parseInt(value, "-" + name);
+                if (!parsed)
+                    return targetError(tvmTarget, parsed.error().message);
+                t.*option.number = *parsed;
+            }
         }
     }
     if (params) {
@@ -136,30 +166,18 @@ Expected<Target> fromTvm(std::string_view tvmTarget, const std::optional<Hardwar
 
 std::string toString(const Target& t)
 {
-    std::string out;
-    auto option = [&](const char* name, const std::string& value) {
+    const KindInfo& info = kindInfo(t.kind);
+    std::string out = std::string(info.tvmName) + " -keys=" + info.tvmKeys;
+    for (const TvmOption& option : info.options) {
+        if (!option.printed)
+            continue;
+        std::string value;
+        if (option.text)
+            value = t.*option.text;
+        else if (t.*option.number > 0)
+            value = std::to_string(t.*option.number);
         if (!value.empty())
-            out += std::string(" -") + name + "=" + value;
-    };
-    auto positive = [&](const char* name, int64_t value) {
-        if (value > 0)
-            option(name, std::to_string(value));
-    };
-    switch (t.kind) {
-    case TargetKind::Cpu:
-        out = "llvm -keys=cpu";
-        option("mattr", t.features);
-        option("mcpu", t.cpuName);
-        option("mtriple", t.triple);
-        positive("num-cores", t.cores);
-        break;
-    case TargetKind::Cuda:
-        out = "cuda -keys=cuda,gpu";
-        option("arch", t.arch);
-        positive("max_num_threads", t.maxThreadsPerBlock);
-        positive("max_shared_memory_per_block", t.maxSharedMemoryPerBlock);
-        positive("thread_warp_size", t.warpSize);
-        break;
+            out += std::string(" -") + option.name + "=" + value;
     }
     return out;
 }

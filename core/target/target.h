@@ -7,9 +7,10 @@
 // ("llvm -keys=cpu -mcpu=znver3", "cuda -keys=cuda,gpu -arch=sm_86") and Ansor's eight hardware
 // parameters (fromTvm). CPU names and features are LLVM's ("znver3", "+avx2,+fma,-avx512f").
 //
-// How to add a target kind: add it to TargetKind and toString(TargetKind); parse its TVM name in fromTvm
-// and print it in toString (target.cpp); register its code generator in codegen/code_generator.cpp; say
-// in lower/schedule_ops.cpp which annotations it lowers (thread bindings are GPU-only).
+// How to add a target kind: add it to TargetKind and a row to the kind table in target.cpp (its name,
+// TVM's name and keys for it, its defaults, and the TVM options that set its fields: fromTvm parses and
+// toString prints from that one row); register its code generator in codegen/code_generator.cpp; say in
+// lower/schedule_ops.cpp which annotations it lowers (thread bindings are GPU-only).
 #pragma once
 
 #include "core/support/error.h"

@@ -51,6 +51,15 @@ inline void apply(sched::State& state, const sched::Step& step)
     ASSERT_TRUE(applied) << applied.error().message;
 }
 
+// The initial state of `dag` with `steps` applied in order (each must apply).
+inline sched::State withSteps(const ir::ComputeDAG& dag, const std::vector<sched::Step>& steps)
+{
+    sched::State state = sched::State::initial(dag);
+    for (const sched::Step& step : steps)
+        apply(state, step);
+    return state;
+}
+
 // A random valid schedule, built from steps as a search would: optional cache_write, multi-level splits
 // (dividing or not), a random order, fusion and parallel outer loops, vectorize / unroll, a pragma, and
 // compute_at or inline of the producers.

@@ -1,5 +1,7 @@
 // The schedule resolver (core/store/schedule_source.h): each kind of source gives the DAG and the replayed
 // state, and each way of naming something wrong gives one exact message.
+#include "tests/core/store_fixtures.h"
+
 #include "core/graph/model_zoo.h"
 #include "core/graph/workload_registry.h"
 #include "core/schedule/step_json.h"
@@ -8,37 +10,13 @@
 
 #include <gtest/gtest.h>
 
-#include <filesystem>
-#include <fstream>
-#include <unistd.h>
-
 namespace ts::store {
 namespace {
 
-    namespace fs = std::filesystem;
+    using test::TempDir;
 
     const std::string kData = TS_TEST_DATA_DIR;
     const std::string kMatmulLog = kData + "/tvm-logs/matmul.json";
-
-    class TempDir {
-    public:
-        TempDir()
-        {
-            std::string pattern = (fs::temp_directory_path() / "ts_source_XXXXXX").string();
-            m_path = mkdtemp(pattern.data());
-        }
-        ~TempDir() { fs::remove_all(m_path); }
-        // Writes `text` to a new file and returns its path.
-        std::string write(const std::string& name, const std::string& text) const
-        {
-            const std::string path = (m_path / name).string();
-            std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
-            return path;
-        }
-
-    private:
-        fs::path m_path;
-    };
 
     std::vector<std::string> stageNames(const sched::State& state)
     {

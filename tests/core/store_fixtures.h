@@ -30,6 +30,13 @@ public:
     }
     ~TempDir() { fs::remove_all(m_path); }
     std::string file(const std::string& name) const { return (m_path / name).string(); }
+    // Writes `text` to a new file in the folder and returns its path.
+    std::string write(const std::string& name, const std::string& text) const
+    {
+        const std::string path = file(name);
+        std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
+        return path;
+    }
 
 private:
     fs::path m_path;

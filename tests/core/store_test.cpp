@@ -326,6 +326,22 @@ namespace {
         EXPECT_FALSE(fs::exists(dir.file("missing.tunescope")));
     }
 
+    TEST(Statement, BindAllBindsItsValuesToParametersInOrder)
+    {
+        TempDir dir;
+        auto db = Connection::open(dir.file("bind.sqlite"), Connection::Mode::ReadWriteCreate).value();
+        ASSERT_TRUE(db.exec("CREATE TABLE t (a INTEGER, b TEXT, c REAL, d INTEGER)"));
+        auto insert = db.prepare("INSERT INTO t VALUES (?, ?, ?, ?)").value();
+        insert.bindAll(int64_t { 7 }, std::string("seven"), 0.5, std::optional<int64_t>());
+        ASSERT_TRUE(insert.run());
+        auto select = db.prepare("SELECT a, b, c, d FROM t").value();
+        ASSERT_TRUE(select.step().value());
+        EXPECT_EQ(select.getInt(0), 7);
+        EXPECT_EQ(select.getText(1), "seven");
+        EXPECT_EQ(select.getDouble(2), 0.5);
+        EXPECT_TRUE(select.isNull(3));
+    }
+
     TEST(Store, DetectsADamagedWorkspaceAndLeavesItUntouched)
     {
         TempDir dir;

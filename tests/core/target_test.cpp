@@ -112,3 +112,16 @@ TEST(Target, WhatIsNotUnderstoodIsNamed)
     ASSERT_FALSE(json);
     EXPECT_NE(json.error().message.find("JSON"), std::string::npos) << json.error().message;
 }
+
+TEST(Target, KindNamesAndOptionAliases)
+{
+    EXPECT_STREQ(target::toString(TargetKind::Cpu), "cpu");
+    EXPECT_STREQ(target::toString(TargetKind::Cuda), "cuda");
+    // TVM also accepts -max_threads_per_block; it is printed under its own name, -max_num_threads.
+    auto t = target::fromTvm("cuda -max_threads_per_block=256 -mcpu=znver3");
+    ASSERT_TRUE(t) << t.error().message;
+    EXPECT_EQ(t->maxThreadsPerBlock, 256);
+    EXPECT_EQ(t->cpuName, ""); // a CPU option on a GPU target changes nothing
+    EXPECT_EQ(target::toString(*t),
+        "cuda -keys=cuda,gpu -max_num_threads=256 -max_shared_memory_per_block=49152 -thread_warp_size=32");
+}

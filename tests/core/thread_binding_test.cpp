@@ -27,15 +27,16 @@ lower::LowerOptions on(const target::Target& t)
 // matmul 64^3: blocks over 8x16 tiles, a thread per element of a tile, k serial.
 State boundMatmul(const ir::ComputeDAG& dag)
 {
-    State s = State::initial(dag);
-    fixtures::apply(s, SplitStep { 2, 0, 64, { 8 }, true }); // i.0 i.1 j k
-    fixtures::apply(s, SplitStep { 2, 2, 64, { 16 }, true }); // i.0 i.1 j.0 j.1 k
-    fixtures::apply(s, ReorderStep { 2, { 0, 2, 1, 3, 4 } }); // i.0 j.0 i.1 j.1 k
-    fixtures::apply(s, AnnotationStep { 2, 0, Annotation::BlockY });
-    fixtures::apply(s, AnnotationStep { 2, 1, Annotation::BlockX });
-    fixtures::apply(s, AnnotationStep { 2, 2, Annotation::ThreadY });
-    fixtures::apply(s, AnnotationStep { 2, 3, Annotation::ThreadX });
-    return s;
+    return fixtures::withSteps(dag,
+        {
+            SplitStep { 2, 0, 64, { 8 }, true }, // i.0 i.1 j k
+            SplitStep { 2, 2, 64, { 16 }, true }, // i.0 i.1 j.0 j.1 k
+            ReorderStep { 2, { 0, 2, 1, 3, 4 } }, // i.0 j.0 i.1 j.1 k
+            AnnotationStep { 2, 0, Annotation::BlockY },
+            AnnotationStep { 2, 1, Annotation::BlockX },
+            AnnotationStep { 2, 2, Annotation::ThreadY },
+            AnnotationStep { 2, 3, Annotation::ThreadX },
+        });
 }
 } // namespace
 
@@ -68,11 +69,13 @@ TEST(ThreadBinding, GpuAnnotationsBindThreadsOnACudaTarget)
 TEST(ThreadBinding, VThreadAndExtentOneBindingsStay)
 {
     const ir::ComputeDAG dag = fixtures::matmulDag(4, 4, 4);
-    State s = State::initial(dag);
-    fixtures::apply(s, SplitStep { 2, 0, 4, { 4 }, true }); // i.0 (extent 1) i.1 j k
-    fixtures::apply(s, AnnotationStep { 2, 0, Annotation::BlockX });
-    fixtures::apply(s, AnnotationStep { 2, 1, Annotation::VThread });
-    fixtures::apply(s, AnnotationStep { 2, 2, Annotation::ThreadX });
+    const State s = fixtures::withSteps(dag,
+        {
+            SplitStep { 2, 0, 4, { 4 }, true }, // i.0 (extent 1) i.1 j k
+            AnnotationStep { 2, 0, Annotation::BlockX },
+            AnnotationStep { 2, 1, Annotation::VThread },
+            AnnotationStep { 2, 2, Annotation::ThreadX },
+        });
     auto func = lower::lower(s, on(cuda()));
     ASSERT_TRUE(func) << func.error().message;
     const std::string text = lower::toString(*func);
@@ -85,22 +88,19 @@ TEST(ThreadBinding, VThreadAndExtentOneBindingsStay)
 TEST(ThreadBinding, AnnotationsThatDoNotFitTheTargetAreNamed)
 {
     const ir::ComputeDAG dag = fixtures::matmulDag(16, 16, 16);
-    State gpu = State::initial(dag);
-    fixtures::apply(gpu, AnnotationStep { 2, 1, Annotation::BlockX });
+    const State gpu = fixtures::withSteps(dag, { AnnotationStep { 2, 1, Annotation::BlockX } });
     auto onCpu = lower::lower(gpu, on(target::Target::host()));
     ASSERT_FALSE(onCpu);
     EXPECT_EQ(onCpu.error().kind, ErrorKind::Unsupported);
     EXPECT_EQ(onCpu.error().message, "stage 2 (matmul): annotation blockIdx.x on j needs a GPU target");
 
-    State parallel = State::initial(dag);
-    fixtures::apply(parallel, AnnotationStep { 2, 0, Annotation::Parallel });
+    const State parallel = fixtures::withSteps(dag, { AnnotationStep { 2, 0, Annotation::Parallel } });
     auto onGpu = lower::lower(parallel, on(cuda()));
     ASSERT_FALSE(onGpu);
     EXPECT_EQ(onGpu.error().message,
         "stage 2 (matmul): annotation parallel on i needs a CPU target (bind GPU threads instead)");
 
-    State tensorize = State::initial(dag);
-    fixtures::apply(tensorize, AnnotationStep { 2, 1, Annotation::Tensorize });
+    const State tensorize = fixtures::withSteps(dag, { AnnotationStep { 2, 1, Annotation::Tensorize } });
     auto intrinsic = lower::lower(tensorize, on(cuda()));
     ASSERT_FALSE(intrinsic);
     EXPECT_EQ(intrinsic.error().message,

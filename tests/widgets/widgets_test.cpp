@@ -24,6 +24,11 @@ bool showDag(widgets::DagView& view, const ir::ComputeDAG& dag, const QString& t
     return finished.wait(10000) && finished.count() == 1 && finished.at(0).at(0).toBool();
 }
 
+// The explorer's model, checked by QAbstractItemModelTester for as long as it lives.
+class TestedNetworkModel : public models::NetworkTaskModel {
+    QAbstractItemModelTester m_tester { this, QAbstractItemModelTester::FailureReportingMode::QtTest };
+};
+
 graph::TaskSet resnetTasks()
 {
     auto graph = graph::buildNetwork("resnet-18", 1);
@@ -37,8 +42,7 @@ class WidgetsTest : public QObject {
 private Q_SLOTS:
     void modelPassesTester()
     {
-        models::NetworkTaskModel model;
-        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        TestedNetworkModel model;
         QTRY_VERIFY(!model.isLoading());
         QCOMPARE(model.rowCount(), int(graph::networks().size()));
         for (int row = 0; row < model.rowCount(); ++row) {
@@ -68,8 +72,7 @@ private Q_SLOTS:
 
     void modelLoadsOffTheGuiThread()
     {
-        models::NetworkTaskModel model;
-        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        TestedNetworkModel model;
         QSignalSpy loading(&model, &models::NetworkTaskModel::loadingChanged);
         // Nothing is built in the constructor: the rows arrive later, in one reset.
         QVERIFY(model.isLoading());
@@ -83,8 +86,7 @@ private Q_SLOTS:
 
     void modelDropsAStaleCatalog()
     {
-        models::NetworkTaskModel model;
-        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        TestedNetworkModel model;
         QTRY_VERIFY(!model.isLoading());
         QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
         model.setConfiguration(8, ops::Layout::NCHW);
@@ -100,8 +102,7 @@ private Q_SLOTS:
 
     void modelResetsOnConfiguration()
     {
-        models::NetworkTaskModel model;
-        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        TestedNetworkModel model;
         QTRY_VERIFY(!model.isLoading());
         QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
         model.setConfiguration(1, ops::Layout::NHWC);
