@@ -43,19 +43,22 @@ namespace {
         return source;
     }
 
-    // The selection's DAG and its steps, replayed.
-    Expected<store::ResolvedSchedule> resolve(const Arguments& args)
-    {
-        TS_TRY(store::ScheduleSource source, scheduleSource(args));
-        return store::resolveSchedule(source);
-    }
+    using ScheduleCommand = int (*)(const Arguments&, const store::ResolvedSchedule&);
 
-    int runLower(const Arguments& args)
+    // Resolves the selection (its DAG and its steps, replayed), then runs the command on it.
+    int withSchedule(const Arguments& args, ScheduleCommand command)
     {
-        auto resolved = resolve(args);
+        auto source = scheduleSource(args);
+        if (!source)
+            return fail(source.error().message);
+        auto resolved = store::resolveSchedule(*source);
         if (!resolved)
             return fail(resolved.error().message);
-        const store::ResolvedSchedule& scheduled = *resolved;
+        return command(args, *resolved);
+    }
+
+    int lowerSchedule(const Arguments& args, const store::ResolvedSchedule& scheduled)
+    {
         const sched::State& state = scheduled.state;
         auto bound = lower::inferBound(state);
         if (!bound)
@@ -82,12 +85,8 @@ namespace {
         return 0;
     }
 
-    int runMeasure(const Arguments& args)
+    int measureSchedule(const Arguments& args, const store::ResolvedSchedule& scheduled)
     {
-        auto resolved = resolve(args);
-        if (!resolved)
-            return fail(resolved.error().message);
-        const store::ResolvedSchedule& scheduled = *resolved;
         const sched::State& state = scheduled.state;
         measure::MeasureOptions options;
         auto number = args.intValue("number", options.timing.number);
@@ -167,7 +166,7 @@ std::vector<Command> scheduleCommands()
             "[--passes]",
             scheduleOptions({ { "llvm", "", "also print the optimized LLVM IR" },
                 { "passes", "", "print the loop IR after every lowering pass" } }),
-            runLower },
+            [](const Arguments& args) { return withSchedule(args, lowerSchedule); } },
         { "measure", "compile a schedule, run it in tunescope-runner, check it and print its cost",
             "tunescope-cli measure (--network NAME --task ID | --workload W | --record FILE:LINE) [--steps FILE] "
             "[--number N] [--repeat N] [--min-repeat-ms MS] [--threads N] [--timeout S]",
@@ -176,7 +175,7 @@ std::vector<Command> scheduleCommands()
                     { "min-repeat-ms", "MS", "grow number until a measurement lasts this long (default 100)" },
                     { "threads", "N", "threads of parallel loops (default: all cores)" },
                     { "timeout", "S", "seconds before a run is killed (default 10)" } }),
-            runMeasure },
+            [](const Arguments& args) { return withSchedule(args, measureSchedule); } },
     };
 }
 
