@@ -1,0 +1,296 @@
+// Every CPU record of a folder of TVM logs that TuneScope can rebuild, replayed and measured on this host,
+// next to the library for the same workload timed in the same run, on 1 and 2 threads.
+//   ./build/release/tests/benchmarks/ts_bench_tvm_records [LOG_DIR]     (default ../shared/data/tvm-logs,
+//                                                                        i.e. run from the repository root)
+// Records are resolved as the CLI resolves them (store::resolveSchedule, file:line), compiled for this host
+// (not for the record's -mcpu) and measured through tunescope-runner, checked against the reference.
+// Records of GPU targets, AutoTVM records and workloads TuneScope cannot rebuild (a DAG-hash key) are
+// counted per file with the reason. A record that does not replay, lower or run prints its error in the
+// table. Libraries, whatever the workload's epilogue costs them included:
+//   matmul, matmul_auto_scheduler_test  OpenBLAS cblas_sgemm
+//   matmul_add                          C copied into the output, then cblas_sgemm with beta = 1
+//   dense* (AutoTVM keys)               the bias rows copied into the output (if any), then sgemm(X, W^T, beta)
+//   conv2d_layer                        LibTorch conv2d, then add_(bias) and relu_() in place (NCHW)
+//   conv2d_nchw*, conv2d_NCHWc*         LibTorch conv2d (NCHW)
+// The only other LibTorch translation unit of the benchmarks besides bench_conv2d_torch.cpp.
+#include "bench_util.h"
+
+#include "core/graph/workload_registry.h"
+#include "core/ir/reference_evaluator.h"
+#include "core/measure/measurer.h"
+#include "core/store/schedule_source.h"
+#include "core/store/tvm_log.h"
+#include "core/target/target.h"
+
+#include <torch/torch.h>
+
+#include <algorithm>
+#include <cblas.h>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+using namespace ts;
+
+namespace {
+
+using Kind = graph::WorkloadArg::Kind;
+
+// The library's run of a workload, or why there is none.
+struct Baseline {
+    std::string name; // "OpenBLAS", "LibTorch"
+    std::function<void(int threads)> setThreads;
+    std::function<void()> run;
+};
+
+std::vector<float> randomBuffer(int64_t size, int ordinal)
+{
+    std::vector<float> v(static_cast<size_t>(size));
+    ir::fillRandomInput(v.data(), size, 1, ordinal);
+    return v;
+}
+
+std::vector<int64_t> ints(const graph::WorkloadArg& arg, size_t n)
+{
+    if (arg.kind == Kind::Int || arg.values.size() == 1)
+        return std::vector<int64_t>(n, arg.values.at(0));
+    return arg.values;
+}
+
+// C[n, m] = A[n, k] x B (B is [k, m], or [m, k] when transposed), plus `init` (copied into C in each run,
+// then beta = 1) when it is not empty.
+Baseline sgemm(int64_t n, int64_t k, int64_t m, bool transposeB, std::vector<float> init)
+{
+    auto a = std::make_shared<std::vector<float>>(randomBuffer(n * k, 0));
+    auto b = std::make_shared<std::vector<float>>(randomBuffer(k * m, 1));
+    auto c = std::make_shared<std::vector<float>>(static_cast<size_t>(n * m));
+    auto pre = std::make_shared<std::vector<float>>(std::move(init));
+    Baseline out { "OpenBLAS", [](int threads) { openblas_set_num_threads(threads); }, {} };
+    out.run = [=] {
+        const bool add = !pre->empty();
+        if (add)
+            std::copy(pre->begin(), pre->end(), c->begin());
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, transposeB ? CblasTrans : CblasNoTrans, static_cast<int>(n),
+            static_cast<int>(m), static_cast<int>(k), 1.0f, a->data(), static_cast<int>(k), b->data(),
+            static_cast<int>(transposeB ? k : m), add ? 1.0f : 0.0f, c->data(), static_cast<int>(m));
+    };
+    return out;
+}
+
+// conv2d (NCHW data, OIHW kernel) with TVM's padding (one value, [h, w] or [top, left, bottom, right]);
+// `bias` adds [1, CO, 1, 1] and applies relu, as conv2d_layer does.
+Baseline torchConv(std::vector<int64_t> data, std::vector<int64_t> kernel, std::vector<int64_t> stride,
+    const graph::WorkloadArg& padArg, std::vector<int64_t> dilation, bool biasRelu)
+{
+    std::vector<int64_t> pad = padArg.kind == Kind::IntList && padArg.values.size() == 4
+        ? padArg.values
+        : std::vector<int64_t> { ints(padArg, 2)[0], ints(padArg, 2)[1], ints(padArg, 2)[0], ints(padArg, 2)[1] };
+    const bool symmetric = pad[0] == pad[2] && pad[1] == pad[3];
+    auto x = std::make_shared<torch::Tensor>(torch::rand(data));
+    auto w = std::make_shared<torch::Tensor>(torch::rand(kernel));
+    auto b = std::make_shared<torch::Tensor>(torch::rand({ 1, kernel[0], 1, 1 }));
+    Baseline out { "LibTorch", [](int threads) { at::set_num_threads(threads); }, {} };
+    out.run = [=] {
+        torch::NoGradGuard noGrad;
+        // Asymmetric padding: padded explicitly first (torch's conv2d pads symmetrically).
+        const torch::Tensor in = symmetric ? *x : torch::constant_pad_nd(*x, { pad[1], pad[3], pad[0], pad[2] });
+        torch::Tensor y = torch::conv2d(in, *w, {}, stride,
+            symmetric ? std::vector<int64_t> { pad[0], pad[1] } : std::vector<int64_t> { 0, 0 }, dilation);
+        if (biasRelu) {
+            y.add_(*b);
+            y.relu_();
+        }
+    };
+    return out;
+}
+
+Expected<Baseline> baseline(const graph::WorkloadKey& key)
+{
+    const auto& a = key.args;
+    auto arg = [&](size_t i) { return a.at(i).values.at(0); };
+    if (key.name == "matmul")
+        return sgemm(arg(0), arg(1), arg(2), false, {});
+    if (key.name == "matmul_auto_scheduler_test")
+        return sgemm(arg(0), arg(2), arg(1), false, {});
+    if (key.name == "matmul_add")
+        return sgemm(arg(0), arg(1), arg(2), false, randomBuffer(arg(0) * arg(2), 2));
+    if (key.name.rfind("dense", 0) == 0) {
+        const std::vector<int64_t>& x = a.at(0).values;
+        const std::vector<int64_t>& w = a.at(1).values;
+        std::vector<float> init;
+        if (a.size() > 2 && a[2].kind == Kind::Tensor) {
+            const std::vector<float> bias = randomBuffer(w[0], 2);
+            for (int64_t i = 0; i < x[0]; ++i)
+                init.insert(init.end(), bias.begin(), bias.end());
+        }
+        return sgemm(x[0], x[1], w[0], true, std::move(init));
+    }
+    if (key.name == "conv2d_layer") {
+        // N H W CO CI KH KW stride padding
+        return torchConv({ arg(0), arg(4), arg(1), arg(2) }, { arg(3), arg(4), arg(5), arg(6) }, ints(a.at(7), 2),
+            a.at(8), { 1, 1 }, true);
+    }
+    if (key.name.rfind("conv2d_nchw", 0) == 0 || key.name.rfind("conv2d_NCHWc", 0) == 0)
+        return torchConv(a.at(0).values, a.at(1).values, ints(a.at(2), 2), a.at(3), ints(a.at(4), 2), false);
+    return makeError(ErrorKind::Unsupported, "no library baseline for " + key.name);
+}
+
+// "conv2d_layer 1,56,56,64,64,3,3,[1,1],[1,1]"
+std::string describe(const graph::WorkloadKey& key)
+{
+    std::string out = key.name;
+    for (size_t i = 0; i < key.args.size(); ++i) {
+        const graph::WorkloadArg& arg = key.args[i];
+        out += i == 0 ? " " : ",";
+        if (arg.kind == Kind::Int) {
+            out += std::to_string(arg.values[0]);
+            continue;
+        }
+        out += "[";
+        for (size_t j = 0; j < arg.values.size(); ++j)
+            out += (j ? "," : "") + std::to_string(arg.values[j]);
+        out += "]";
+    }
+    return out;
+}
+
+// Why a line is not measured ("" when it is), by category so that a file's skips fit one line.
+std::string skipReason(const store::LogRecord& record, std::optional<graph::WorkloadKey>& key)
+{
+    if (record.kind != store::RecordKind::Ansor)
+        return "AutoTVM record (not replayed yet)";
+    auto target = target::fromTvm(record.target);
+    if (!target)
+        return "target not understood (" + target.error().message + ")";
+    if (target->isGpu())
+        return std::string(target::toString(target->kind)) + " target";
+    auto parsed = graph::parseWorkloadKey(record.workloadKey);
+    if (!parsed)
+        return "workload key not parsed";
+    auto dag = graph::buildWorkload(*parsed);
+    if (!dag)
+        return dag.error().kind == ErrorKind::NotFound ? "workload not rebuilt (foreign key, e.g. a DAG hash)"
+                                                       : "workload not rebuilt (" + dag.error().message + ")";
+    key = std::move(parsed).value();
+    return "";
+}
+
+struct Row {
+    std::string where;
+    std::string workload;
+};
+
+// One table row: the figures, or the error in place of a figure (the TuneScope error last, it is longer).
+void printRow(const Row& row, int threads, double flops, double ours, const std::string& oursError, double theirs,
+    const std::string& theirsError)
+{
+    auto figure = [&](double seconds, const std::string& error) {
+        char text[32] = "-";
+        if (error.empty())
+            std::snprintf(text, sizeof text, "%.1f", flops / seconds / 1e9);
+        return std::string(text);
+    };
+    std::printf("%-36s %-44s %3d %10s %10s ", row.where.c_str(), row.workload.c_str(), threads,
+        figure(ours, oursError).c_str(), figure(theirs, theirsError).c_str());
+    if (oursError.empty() && theirsError.empty())
+        std::printf("%5.0f%%\n", 100 * theirs / ours);
+    else
+        std::printf("  %s%s%s\n", theirsError.empty() ? "" : ("library: " + theirsError).c_str(),
+            !theirsError.empty() && !oursError.empty() ? "; " : "", oursError.c_str());
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    namespace fs = std::filesystem;
+    const fs::path dir = argc > 1 ? argv[1] : "../shared/data/tvm-logs";
+    std::error_code ec;
+    std::vector<fs::path> files;
+    for (const auto& entry : fs::directory_iterator(dir, ec))
+        if (entry.is_regular_file())
+            files.push_back(entry.path());
+    if (ec || files.empty()) {
+        std::fprintf(stderr, "no log files in %s%s\n", dir.c_str(), ec ? (": " + ec.message()).c_str() : "");
+        return 1;
+    }
+    std::sort(files.begin(), files.end());
+
+    const target::Target& host = target::Target::host();
+    std::printf("host CPU %s, %ld cores; records compiled for this host, not for their own -mcpu\n",
+        host.cpuName.empty() ? "(LLVM's generic)" : host.cpuName.c_str(), host.cores);
+    std::printf("TuneScope: tunescope-runner, checked, 5 repeats of >= 300 ms; library: the same timing, same run\n");
+
+    // One measurer per thread count, kept across records (references are computed once per workload).
+    std::map<int, std::unique_ptr<measure::Measurer>> measurers;
+    for (int threads : { 1, 2 }) {
+        measure::MeasureOptions options;
+        options.kernelThreads = threads;
+        options.timing.repeat = 5;
+        options.timing.minRepeatMs = 300;
+        measurers[threads] = std::make_unique<measure::Measurer>(options);
+    }
+
+    std::vector<std::string> skipLines;
+    std::printf("\n%-36s %-44s %3s %10s %10s %6s\n", "record", "workload", "thr", "TuneScope", "library", "ratio");
+    std::printf("%-36s %-44s %3s %10s %10s %6s\n", "", "", "", "GFLOP/s", "GFLOP/s", "ts/lib");
+    for (const fs::path& path : files) {
+        std::ifstream in(path, std::ios::binary);
+        std::string line;
+        std::map<std::string, int> skipped;
+        int records = 0, measured = 0, failed = 0;
+        for (int64_t number = 1; std::getline(in, line); ++number) {
+            auto parsed = store::parseLogLine(line);
+            if (parsed && !*parsed)
+                continue; // a comment or blank line
+            ++records;
+            if (!parsed) {
+                ++skipped["malformed"];
+                continue;
+            }
+            std::optional<graph::WorkloadKey> key;
+            const std::string reason = skipReason(**parsed, key);
+            if (!reason.empty()) {
+                ++skipped[reason];
+                continue;
+            }
+            const Row row { path.filename().string() + ":" + std::to_string(number), describe(*key) };
+            auto resolved = store::resolveSchedule({ store::RecordRef { path.string(), number }, std::nullopt });
+            auto library = baseline(*key);
+            bool ok = resolved.hasValue();
+            for (int threads : { 1, 2 }) {
+                if (!resolved) {
+                    // The resolver's message starts with the file:line the row names already.
+                    const std::string& message = resolved.error().message;
+                    const std::string prefix = path.string() + ":" + std::to_string(number) + ": ";
+                    std::printf("%-36s %-44s %3d %s\n", row.where.c_str(), row.workload.c_str(), threads,
+                        (message.rfind(prefix, 0) == 0 ? message.substr(prefix.size()) : message).c_str());
+                    continue;
+                }
+                const auto result = measurers[threads]->measure(resolved->dag, { resolved->state })[0];
+                const std::string oursError
+                    = result.ok() ? "" : std::string(measure::toString(result.status)) + ": " + result.message;
+                double theirs = 0;
+                if (library) {
+                    library->setThreads(threads);
+                    theirs = bench::secondsPerRun(library->run);
+                }
+                printRow(row, threads, resolved->flops, result.ok() ? result.meanCost() : 0, oursError, theirs,
+                    library ? "" : library.error().message);
+                ok = ok && result.ok();
+            }
+            ++(ok ? measured : failed);
+            std::fflush(stdout);
+        }
+        std::string summary = path.filename().string() + ": " + std::to_string(records) + " records, "
+            + std::to_string(measured) + " measured, " + std::to_string(failed) + " failed (errors above)";
+        for (const auto& [why, count] : skipped)
+            summary += ", " + std::to_string(count) + " skipped: " + why;
+        skipLines.push_back(summary);
+    }
+    std::printf("\n");
+    for (const std::string& line : skipLines)
+        std::printf("%s\n", line.c_str());
+    return 0;
+}
