@@ -36,7 +36,9 @@ namespace {
 
         Expr inlineLoads(const Expr& e);
         Expected<void> inferStage(int s);
-        void regionFromConsumer(int s, int consumer, int attachIter);
+        using VarSet = std::set<const ir::ExprNode*>;
+        Expected<VarSet> rangingLoops(int s, int consumer);
+        void regionFromConsumers(int s, const std::vector<std::pair<int, VarSet>>& consumers);
         std::string uniqueName(const std::string& name, const std::string& stageName);
 
         const sched::State& m_state;
@@ -79,16 +81,45 @@ Expr BoundInference::inlineLoads(const Expr& e)
     });
 }
 
-// The region of stage s that `consumer` reads, with consumer loops 0..attachIter fixed.
-void BoundInference::regionFromConsumer(int s, int consumer, int attachIter)
+// The loops that run while one instance of stage s, computed at (T, t), stays valid, as seen from its
+// consumer C: C's loops, the loops of each stage C is nested in on its way to T (C -> C1 -> ... -> T),
+// and T's loops after t. Like TVM's InferRootBound, the loop t must enclose C: C is T, or C's attach chain
+// reaches T at loop t or inside it.
+Expected<BoundInference::VarSet> BoundInference::rangingLoops(int s, int consumer)
+{
+    const int target = stage(s).attachStage;
+    const int attachIter = stage(s).attachIter;
+    VarSet ranging;
+    int c = consumer;
+    size_t last = info(target).leafVars.size(); // T's loops (attachIter, last) enclose the consumer
+    for (int hops = 0; c != target; ++hops) {
+        const Stage& cs = stage(c);
+        if (cs.computeAt != sched::ComputeAtKind::Iter || hops > m_state.numStages()) {
+            c = -1;
+            break;
+        }
+        for (const Expr& v : info(c).leafVars)
+            ranging.insert(v.get());
+        last = static_cast<size_t>(cs.attachIter) + 1;
+        c = cs.attachStage;
+    }
+    if (c != target || static_cast<int>(last) <= attachIter) {
+        const std::string loop = stage(target).iters[static_cast<size_t>(attachIter)].name;
+        return stageError(m_state, s,
+            "computed at " + stage(target).op->name() + "'s loop " + loop + ", but its consumer "
+                + stage(consumer).op->name() + " is not inside that loop");
+    }
+    for (size_t p = static_cast<size_t>(attachIter) + 1; p < last; ++p)
+        ranging.insert(info(target).leafVars[p].get());
+    return ranging;
+}
+
+// The region of stage s its consumers read, each consumer's ranging loops (rangingLoops) taken over their
+// extents and every other loop fixed; the union over the consumers.
+void BoundInference::regionFromConsumers(int s, const std::vector<std::pair<int, VarSet>>& consumers)
 {
     StageBounds& si = info(s);
-    const StageBounds& ci = info(consumer);
     const arith::Analyzer& analyzer = m_out.analyzer;
-    std::set<const ir::ExprNode*> ranging;
-    for (size_t p = static_cast<size_t>(attachIter) + 1; p < ci.leafVars.size(); ++p)
-        ranging.insert(ci.leafVars[p].get());
-
     const size_t rank = stage(s).op->axes().size();
     struct DimRegion {
         bool seen = false;
@@ -97,46 +128,49 @@ void BoundInference::regionFromConsumer(int s, int consumer, int attachIter)
         bool whole = false;
     };
     std::vector<DimRegion> dims(rank);
-    auto usesRanging = [&](const Expr& e) {
-        for (const ir::ExprNode* v : ranging)
-            if (ir::usesVar(e, v))
-                return true;
-        return false;
-    };
-    ir::postOrderVisit(ci.body, [&](const ir::ExprNode& n) {
-        if (n.kind != ExprKind::Load || n.tensor.get() != stage(s).op.get())
-            return;
-        for (size_t d = 0; d < rank; ++d) {
-            const Expr index = analyzer.simplify(ir::substitute(n.operands[d], ci.axisValues));
-            const arith::Linear form = analyzer.linear(index);
-            arith::Linear fixed;
-            fixed.constant = 0;
-            int64_t lo = form.constant, hi = form.constant;
-            for (const arith::LinearTerm& t : form.terms) {
-                if (!usesRanging(t.atom)) {
-                    fixed.terms.push_back(t);
-                    continue;
+    for (const auto& [consumer, ranging] : consumers) {
+        const StageBounds& ci = info(consumer);
+        auto usesRanging = [&](const Expr& e) {
+            for (const ir::ExprNode* v : ranging)
+                if (ir::usesVar(e, v))
+                    return true;
+            return false;
+        };
+        ir::postOrderVisit(ci.body, [&](const ir::ExprNode& n) {
+            if (n.kind != ExprKind::Load || n.tensor.get() != stage(s).op.get())
+                return;
+            for (size_t d = 0; d < rank; ++d) {
+                const Expr index = analyzer.simplify(ir::substitute(n.operands[d], ci.axisValues));
+                const arith::Linear form = analyzer.linear(index);
+                arith::Linear fixed;
+                fixed.constant = 0;
+                int64_t lo = form.constant, hi = form.constant;
+                for (const arith::LinearTerm& t : form.terms) {
+                    if (!usesRanging(t.atom)) {
+                        fixed.terms.push_back(t);
+                        continue;
+                    }
+                    const arith::Interval r = analyzer.bound(t.atom * ir::intImm(t.coef));
+                    if (!r.bounded) {
+                        dims[d].whole = true;
+                        break;
+                    }
+                    lo += r.lo;
+                    hi += r.hi;
                 }
-                const arith::Interval r = analyzer.bound(t.atom * ir::intImm(t.coef));
-                if (!r.bounded) {
-                    dims[d].whole = true;
-                    break;
+                DimRegion& region = dims[d];
+                const Expr fixedPart = arith::Analyzer::fromLinear(fixed);
+                if (!region.seen) {
+                    region = DimRegion { true, fixedPart, lo, hi, region.whole };
+                } else if (ir::structuralEqual(region.fixedPart, fixedPart)) {
+                    region.lo = std::min(region.lo, lo);
+                    region.hi = std::max(region.hi, hi);
+                } else {
+                    region.whole = true;
                 }
-                lo += r.lo;
-                hi += r.hi;
             }
-            DimRegion& region = dims[d];
-            const Expr fixedPart = arith::Analyzer::fromLinear(fixed);
-            if (!region.seen) {
-                region = DimRegion { true, fixedPart, lo, hi, region.whole };
-            } else if (ir::structuralEqual(region.fixedPart, fixedPart)) {
-                region.lo = std::min(region.lo, lo);
-                region.hi = std::max(region.hi, hi);
-            } else {
-                region.whole = true;
-            }
-        }
-    });
+        });
+    }
     si.regionMin.clear();
     si.rootExtents.clear();
     for (size_t d = 0; d < rank; ++d) {
@@ -162,11 +196,15 @@ Expected<void> BoundInference::inferStage(int s)
         const int target = st.attachStage;
         if (!info(target).active)
             return stageError(m_state, s, "computed at stage " + stage(target).op->name() + ", which is inlined");
-        for (int c : si.consumers)
-            if (c != target)
-                return stageError(
-                    m_state, s, "computed at " + stage(target).op->name() + " but also read by " + stage(c).op->name());
-        regionFromConsumer(s, target, st.attachIter);
+        if (target < s)
+            return stageError(m_state, s,
+                "computed at stage " + stage(target).op->name() + ", which comes before it in the stage order");
+        std::vector<std::pair<int, VarSet>> consumers;
+        for (int c : si.consumers) {
+            TS_TRY(VarSet ranging, rangingLoops(s, c));
+            consumers.emplace_back(c, std::move(ranging));
+        }
+        regionFromConsumers(s, consumers);
     } else {
         si.regionMin.assign(op.axes().size(), ir::intImm(0));
         si.rootExtents.clear();
@@ -238,9 +276,9 @@ Expected<Bounds> BoundInference::run()
                 info(s).iterExtents.push_back(it.extent);
             continue;
         }
-        TS_CHECK(inferStage(s));
         if (info(s).output && stage(s).computeAt != sched::ComputeAtKind::Root)
             return stageError(m_state, s, "an output must be computed at root");
+        TS_CHECK(inferStage(s));
     }
     return std::move(m_out);
 }

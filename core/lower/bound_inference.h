@@ -2,9 +2,12 @@
 // extent of each of its loops, and the value of each of its axes in loop variables.
 //
 // Stages are visited consumers first (reverse stage order). A root stage covers its whole tensor. A stage
-// computed at (C, t) covers the region C's body reads while C's loops 0..t are fixed and the loops after t
-// run over their extents: for each index of each load, the part that depends only on fixed loops is the
-// region's (symbolic) minimum, and the loops after t give its (constant) extent. Splits then pass the
+// computed at (T, t) covers the region its consumers read while T's loops 0..t are fixed and every loop
+// inside T's loop t runs over its extent: T's loops after t, and for a consumer C nested in T (C's attach
+// chain C -> C1 -> ... -> T reaches T at t or inside it) C's loops and those of the stages between. As in
+// TVM, T need not read the stage, but loop t must enclose every consumer. For each index of each load, the
+// part that depends only on fixed loops is the region's (symbolic) minimum, and the ranging loops give its
+// (constant) extent; the regions of the consumers are joined. Splits then pass the
 // region's extents down to the stage's own loops (iter_graph.h), and the leaf loop variables pass up to
 // the axis values. Inlined stages are substituted into their consumers' bodies first.
 //
@@ -46,8 +49,8 @@ struct Bounds {
     const StageBounds& operator[](int stage) const { return stages[static_cast<size_t>(stage)]; }
 };
 
-// Errors (Unsupported) name the stage and why: computed at an inlined stage, computed at one stage but
-// read by another, an output not computed at root.
+// Errors (Unsupported) name the stage and why: computed at an inlined stage, computed at a loop that does
+// not enclose one of its consumers, an output not computed at root.
 Expected<Bounds> inferBounds(const sched::State& state);
 
 // "stage 2 (matmul): why": how lowering errors name a stage.

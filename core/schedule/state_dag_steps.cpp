@@ -6,7 +6,6 @@
 #include "core/support/strings.h"
 
 #include <algorithm>
-#include <functional>
 
 namespace ts::sched {
 
@@ -107,21 +106,8 @@ Expected<void> StepApplier::operator()(const ComputeAtStep& step)
     TS_CHECK(checkIter(step.kCode, step.targetStageId, step.targetIterId));
     if (step.targetStageId == step.stageId)
         return fail(step.kCode, step.stageId, "cannot compute a stage at itself");
-    // The target must read this stage, directly or through inlined stages.
-    std::function<bool(int)> feeds = [&](int producer) {
-        for (int i = 0; i < m_state.numStages(); ++i) {
-            const Stage& s = m_state.stage(i);
-            if (s.isPlaceholder() || !reads(*s.op, m_state.stage(producer).op.get()))
-                continue;
-            if (i == step.targetStageId || (s.computeAt == ComputeAtKind::Inlined && feeds(i)))
-                return true;
-        }
-        return false;
-    };
-    if (!feeds(step.stageId))
-        return fail(step.kCode, step.stageId,
-            "target stage " + std::to_string(step.targetStageId) + " (" + m_state.stage(step.targetStageId).op->name()
-                + ") does not read it");
+    // The target need not read this stage (TVM's rule): its loop must enclose every consumer, which may be
+    // attached inside it by a later step, so bound inference checks that (bound_inference.h).
     for (int s = step.targetStageId; s >= 0;) {
         const Stage& t = m_state.stage(s);
         if (s == step.stageId)

@@ -131,6 +131,7 @@ struct StorageAlignStep {
 };
 
 // Computes the stage inside the loop targetIterId of stage targetStageId, only the region it needs there.
+// The target need not read the stage; the loop must enclose all its readers (checked by bound inference).
 struct ComputeAtStep {
     static constexpr const char* kCode = "CA";
     int stageId = 0;

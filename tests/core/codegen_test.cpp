@@ -178,6 +178,35 @@ TEST(Codegen, CacheReadRfactorAndStorageAlignComputeTheSameResult)
     }
 }
 
+TEST(Codegen, ComputeAtALoopThatEnclosesTheConsumerComputesTheSameResult)
+{
+    using namespace sched;
+    {
+        // As conv2d_layer-ansor-spr.json line 3: pad_temp at T_relu's k.0, which T_relu does not read but
+        // which encloses conv2d_nchw (at k.1); k.0 is fused into the parallel loop; 4 does not divide 10.
+        const ir::ComputeDAG dag = fixtures::conv2dLayerDag(6, 10, 8); // data pad_temp kernel conv bias T_add T_relu
+        const State s = fixtures::withSteps(dag,
+            { ComputeInlineStep { 5 }, SplitStep { 6, 2, 10, { 4 }, true }, ComputeAtStep { 3, 6, 3 },
+                ComputeAtStep { 1, 6, 2 }, FuseStep { 6, { 0, 1, 2 } },
+                AnnotationStep { 6, 0, Annotation::Parallel } });
+        expectMatchesReference(dag, s, "pad_temp at a loop enclosing conv2d_nchw");
+    }
+    {
+        // A longer chain: conv2d_nchw.local (pad_temp's reader) at conv2d_nchw's yy, conv2d_nchw at T_relu's
+        // k, pad_temp at T_relu's j.0.
+        const ir::ComputeDAG dag = fixtures::conv2dLayerDag(4, 8, 8);
+        const State s = fixtures::withSteps(dag,
+            { CacheWriteStep { 3, "local" }, // data pad_temp kernel conv.local conv bias T_add T_relu
+                ComputeInlineStep { 6 }, SplitStep { 7, 1, 8, { 2 }, true }, // T_relu: i j.0 j.1 k l
+                ComputeAtStep { 4, 7, 3 }, ComputeAtStep { 3, 4, 2 }, ComputeAtStep { 1, 7, 1 } });
+        expectMatchesReference(dag, s, "pad_temp at a loop enclosing a chain of two stages");
+        auto func = lower::lower(s);
+        ASSERT_TRUE(func);
+        // One output channel pair per j.0: all 4 input channels, all 10 padded rows and columns.
+        EXPECT_NE(lower::toString(*func).find("float32 pad_temp[400]"), std::string::npos) << lower::toString(*func);
+    }
+}
+
 namespace {
 // A CPU target other than the host: LLVM's baseline x86-64 with the given feature changes.
 target::Target x86_64(const std::string& features)

@@ -3,6 +3,7 @@
 
 #include "core/ir/compute_dag.h"
 #include "core/ops/conv.h"
+#include "core/ops/elementwise.h"
 #include "core/ops/linear.h"
 #include "core/schedule/state.h"
 #include "core/schedule/step_json.h"
@@ -34,6 +35,33 @@ inline ir::ComputeDAG conv2dDag(int64_t c, int64_t hw, int64_t k, int64_t stride
     params.padding = ops::Conv2dParams::symmetric(1, 1);
     params.stride = { stride, stride };
     return ir::ComputeDAG::create({ data, weight, ops::conv2d(data, weight, params).value() });
+}
+
+// TVM's conv2d_layer tutorial workload (conv2d NCHW, pad 1, + bias, ReLU), as the workload registry builds
+// it: data pad_temp kernel conv2d_nchw bias T_add T_relu.
+inline ir::ComputeDAG conv2dLayerDag(int64_t c, int64_t hw, int64_t k)
+{
+    ir::Tensor data = ir::placeholder("data", { 1, c, hw, hw });
+    ir::Tensor kernel = ir::placeholder("kernel", { k, c, 3, 3 });
+    ir::Tensor bias = ir::placeholder("bias", { 1, k, 1, 1 });
+    ops::Conv2dParams params;
+    params.padding = ops::Conv2dParams::symmetric(1, 1);
+    ir::Tensor conv = ops::conv2d(data, kernel, params).value();
+    ir::Tensor out = ops::relu(ops::add(conv, bias).value()).value();
+    return ir::ComputeDAG::create({ data, kernel, bias, out });
+}
+
+// shared/data/tvm-logs/conv2d_layer-ansor-spr.json line 3 (Ansor on Sapphire Rapids, conv2d_layer
+// 1x64x56x56, 64 filters): pad_temp is computed at T_relu's k.0, which encloses conv2d_nchw (at l.0).
+inline const char* tvmConv2dLayerLine3Steps()
+{
+    return R"([["CI", 5], ["SP", 3, 0, 1, [1, 1, 1], 1], ["SP", 3, 4, 64, [8, 4, 2], 1], )"
+           R"(["SP", 3, 8, 56, [1, 14, 2], 1], ["SP", 3, 12, 56, [7, 1, 8], 1], ["SP", 3, 16, 64, [2], 1], )"
+           R"(["SP", 3, 18, 3, [3], 1], ["SP", 3, 20, 3, [3], 1], )"
+           R"(["RE", 3, [0, 4, 8, 12, 1, 5, 9, 13, 16, 18, 20, 2, 6, 10, 14, 17, 19, 21, 3, 7, 11, 15]], )"
+           R"(["FSP", 6, 0, 1, 1], ["FSP", 6, 2, 2, 1], ["FSP", 6, 4, 3, 1], ["FSP", 6, 6, 4, 1], )"
+           R"(["RE", 6, [0, 2, 4, 6, 1, 3, 5, 7]], ["CA", 3, 6, 3], ["CA", 1, 6, 2], ["FU", 6, [0, 1, 2]], )"
+           R"(["AN", 6, 0, 3], ["PR", 3, 0, "auto_unroll_max_step$512"], ["AN", 3, 21, 2], ["AN", 6, 5, 2]])";
 }
 
 // The record in shared/data/tvm-logs/matmul.json (Ansor, matmul_add 1024).

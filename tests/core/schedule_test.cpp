@@ -133,8 +133,15 @@ TEST(Steps, PreconditionsGiveTheDocumentedErrors)
     EXPECT_EQ(errorOf(s, FollowSplitStep { 4, 0, 0, 2 }),
         "step 0 (FSP): stage 4 (out): source step 0 is not an earlier step");
     EXPECT_EQ(errorOf(s, ComputeAtStep { 2, 1, 0 }), "step 0 (CA): stage 1 (B): is a placeholder");
-    EXPECT_EQ(
-        errorOf(s, ComputeAtStep { 4, 2, 0 }), "step 0 (CA): stage 4 (out): target stage 2 (matmul) does not read it");
+    // A compute_at onto a stage that does not read the producer applies (TVM's rule: the target's loop must
+    // enclose the readers, which later steps may attach there); lowering refuses this one.
+    {
+        State outAtMatmul = s;
+        fixtures::apply(outAtMatmul, ComputeAtStep { 4, 2, 0 });
+        auto lowered = lower::lower(outAtMatmul);
+        ASSERT_FALSE(lowered);
+        EXPECT_EQ(lowered.error().message, "stage 4 (out): an output must be computed at root");
+    }
     EXPECT_EQ(errorOf(s, ComputeInlineStep { 2 }), "step 0 (CI): stage 2 (matmul): cannot inline a reduction");
     EXPECT_EQ(errorOf(s, ComputeInlineStep { 4 }), "step 0 (CI): stage 4 (out): cannot inline an output");
     EXPECT_EQ(
@@ -265,6 +272,67 @@ TEST(Lowering, Conv2dWithCacheWriteAndComputeAt)
   }
 }
 )");
+}
+
+TEST(Lowering, ComputeAtALoopThatEnclosesTheConsumerNotAReader)
+{
+    // conv2d_layer line 3: T_relu does not read pad_temp, but its loop k.0 (fused into the parallel loop)
+    // encloses conv2d_nchw (computed at T_relu's l.0, an extent-1 loop). pad_temp's nest comes first in that
+    // loop's body, over the 30 padded rows its 28 output rows need, then conv2d_nchw, then T_relu.
+    const ir::ComputeDAG dag = fixtures::conv2dLayerDag(64, 56, 64);
+    const State s = fixtures::withSteps(dag, parseSteps(fixtures::tvmConv2dLayerLine3Steps()).value());
+    const std::string ir = loopIr(s);
+    const size_t convStart = ir.find("    // auto_unroll_max_step = 512\n");
+    const size_t reluStart = ir.find("    for (j.1, 0, 64) {\n");
+    ASSERT_NE(convStart, std::string::npos) << ir;
+    ASSERT_NE(reluStart, std::string::npos) << ir;
+    EXPECT_EQ(ir.substr(0, convStart),
+        R"(void default_function(float32* data, float32* kernel, float32* bias, float32* T_relu) {
+  parallel for (i.0@j.0@k.0@, 0, 2) {
+    float32 pad_temp[111360]; // local, shape [111360]
+    for (i1, 0, 64) {
+      for (i2, 0, 30) {
+        for (i3, 0, 58) {
+          pad_temp[i1*1740 + i2*58 + i3] = select(i.0@j.0@k.0@*28 + i2 >= 1 && i.0@j.0@k.0@*28 + i2 < 57 && (i3 >= 1 && i3 < 57), data[i1*3136 + i.0@j.0@k.0@*1568 + i2*56 + i3 - 57], 0f);
+        }
+      }
+    }
+    float32 conv2d_nchw[100352]; // local, shape [100352]
+)");
+    EXPECT_NE(
+        ir.find("+ pad_temp[rc.0*3480 + rc.1*1740 + yy.2*116 + yy.3*58 + ry.1*58 + xx.1*8 + xx.3 + rx.1]*kernel["),
+        std::string::npos)
+        << ir;
+    EXPECT_EQ(ir.substr(reluStart), R"(    for (j.1, 0, 64) {
+      for (k.1, 0, 28) {
+        vectorized for (l.1, 0, 56) {
+          T_relu[j.1*3136 + i.0@j.0@k.0@*1568 + k.1*56 + l.1] = max(conv2d_nchw[j.1*1568 + k.1*56 + l.1] + bias[j.1], 0f);
+        }
+      }
+    }
+  }
+}
+)");
+}
+
+TEST(Lowering, ComputeAtALoopThatDoesNotEncloseAConsumerIsRefused)
+{
+    const ir::ComputeDAG dag = fixtures::conv2dLayerDag(4, 8, 8); // data pad_temp kernel conv bias T_add T_relu
+    const std::vector<Step> base = { ComputeInlineStep { 5 }, SplitStep { 6, 2, 8, { 4 }, true } }; // i j k.0 k.1 l
+    auto errorAtLowering = [&](const std::vector<Step>& more) {
+        std::vector<Step> steps = base;
+        steps.insert(steps.end(), more.begin(), more.end());
+        auto lowered = lower::lower(fixtures::withSteps(dag, steps));
+        return lowered ? std::string("(lowered)") : lowered.error().message;
+    };
+    // conv2d_nchw at root: T_relu's loops enclose no reader of pad_temp.
+    EXPECT_EQ(errorAtLowering({ ComputeAtStep { 1, 6, 2 } }),
+        "stage 1 (pad_temp): computed at T_relu's loop k.0, but its consumer conv2d_nchw is not inside that loop");
+    // conv2d_nchw at T_relu's j, outside k.0.
+    EXPECT_EQ(errorAtLowering({ ComputeAtStep { 3, 6, 1 }, ComputeAtStep { 1, 6, 2 } }),
+        "stage 1 (pad_temp): computed at T_relu's loop k.0, but its consumer conv2d_nchw is not inside that loop");
+    // The same stages the other way round enclose it.
+    EXPECT_EQ(errorAtLowering({ ComputeAtStep { 3, 6, 2 }, ComputeAtStep { 1, 6, 1 } }), "(lowered)");
 }
 
 TEST(Lowering, RfactorOnAReduction)

@@ -299,7 +299,7 @@ TEST(CopyOnWrite, CopiesAndFailedStepsLeaveTheOriginalAsItWas)
 
     // Failed steps of every kind, checked after other stages were shared and changed: nothing moves.
     const std::vector<Step> failing = { SplitStep { 4, 0, 8, { 0 }, true }, FuseStep { 4, { 0, 2 } },
-        ReorderStep { 4, { 0, 0 } }, AnnotationStep { 3, 4, Annotation::Parallel }, ComputeAtStep { 4, 3, 0 },
+        ReorderStep { 4, { 0, 0 } }, AnnotationStep { 3, 4, Annotation::Parallel }, ComputeAtStep { 5, 4, 0 },
         ComputeInlineStep { 4 }, CacheReadStep { 0, "shared", { 4 } }, CacheWriteStep { 4, "local" },
         RfactorStep { 3, 0, 0 }, FollowSplitStep { 3, 0, 0, 2 }, StorageAlignStep { 4, 4, 4, 8 },
         PragmaStep { 3, 0, "auto_unroll_max_step$-1" } };
