@@ -44,7 +44,15 @@ namespace {
 
     std::string gigabytes(double bytes) { return formatFixed(bytes / 1e9, 1) + " GB"; }
 
-    Measurer::Built buildFunc(const lower::LoweredFunc& func, const target::Target& target)
+    // What every build of one measure call shares, taken once when the call starts.
+    struct BuildContext {
+        target::Target target;
+        std::optional<double> availableBytes; // memory the runner may allocate buffers from
+    };
+
+    BuildContext buildContext(const target::Target& target) { return { target, availableMemoryBytes() }; }
+
+    Measurer::Built buildFunc(const lower::LoweredFunc& func, const BuildContext& context)
     {
         Measurer::Built built;
         double bytes = 0;
@@ -57,13 +65,13 @@ namespace {
             built.outputNames.push_back(func.args[i]->name);
         // Buffers that cannot be allocated are the task's fault, not the kernel's: say so before compiling
         // (the runner would otherwise die allocating them).
-        if (const std::optional<double> available = availableMemoryBytes(); available && bytes > *available) {
+        if (context.availableBytes && bytes > *context.availableBytes) {
             built.status = MeasureStatus::InstantiationError;
-            built.message = "the kernel's buffers need " + gigabytes(bytes) + ", more than the " + gigabytes(*available)
-                + " of memory available";
+            built.message = "the kernel's buffers need " + gigabytes(bytes) + ", more than the "
+                + gigabytes(*context.availableBytes) + " of memory available";
             return built;
         }
-        auto object = codegen::compileToObject(func, target);
+        auto object = codegen::compileToObject(func, context.target);
         if (!object) {
             built.status = MeasureStatus::CompileHostError;
             built.message = object.error().message;
@@ -73,19 +81,19 @@ namespace {
         return built;
     }
 
-    Measurer::Built buildState(const sched::State& state, const target::Target& target)
+    Measurer::Built buildState(const sched::State& state, const BuildContext& context)
     {
         const auto start = Clock::now();
         Measurer::Built built;
         try {
             lower::LowerOptions options;
-            options.target = target;
+            options.target = context.target;
             auto func = lower::lower(state, options);
             if (!func) {
                 built.status = MeasureStatus::InstantiationError;
                 built.message = func.error().message;
             } else {
-                built = buildFunc(*func, target);
+                built = buildFunc(*func, context);
             }
         } catch (const std::exception& e) {
             // A broken invariant (TS_ASSERT in release) must not cross the build thread: it becomes this
@@ -108,15 +116,15 @@ namespace {
             Measurer::Built built;
         };
 
-        BuildBatch(std::vector<sched::State> inputs, target::Target buildTarget)
+        BuildBatch(std::vector<sched::State> inputs, BuildContext buildContext)
             : states(std::move(inputs))
-            , target(std::move(buildTarget))
+            , context(std::move(buildContext))
             , slots(states.size())
         {
         }
 
         const std::vector<sched::State> states;
-        const target::Target target;
+        const BuildContext context;
         std::mutex mutex;
         std::condition_variable_any changed;
         // Below: guarded by mutex.
@@ -137,7 +145,7 @@ namespace {
             ++batch.events;
         }
         batch.changed.notify_all();
-        Measurer::Built built = buildState(batch.states[index], batch.target);
+        Measurer::Built built = buildState(batch.states[index], batch.context);
         bool abandoned = false;
         {
             std::lock_guard lock(batch.mutex);
@@ -154,10 +162,6 @@ namespace {
             batch.changed.notify_all();
     }
 
-    MeasureResult failure(MeasureStatus status, std::string message, double seconds)
-    {
-        return record::failedResult(status, std::move(message), seconds);
-    }
 } // namespace
 
 Measurer::Measurer(MeasureOptions options)
@@ -196,7 +200,7 @@ const Reference* Measurer::reference(const ir::ComputeDAG& task, std::string* er
 std::optional<MeasureResult> Measurer::run(const ir::ComputeDAG& task, Built& built, std::stop_token stop)
 {
     if (built.status != MeasureStatus::Ok)
-        return failure(built.status, built.message, built.seconds);
+        return record::failedResult(built.status, built.message, built.seconds);
     const auto start = Clock::now();
     RunRequest request;
     request.object = std::move(built.object.bytes);
@@ -215,15 +219,15 @@ std::optional<MeasureResult> Measurer::run(const ir::ComputeDAG& task, Built& bu
         return std::nullopt;
     const double seconds = built.seconds + std::chrono::duration<double>(Clock::now() - start).count();
     if (reply->status != MeasureStatus::Ok)
-        return failure(reply->status, reply->message, seconds);
+        return record::failedResult(reply->status, reply->message, seconds);
     if (m_options.checkCorrectness) {
         std::string error;
         const Reference* expected = reference(task, &error);
         if (!expected)
-            return failure(MeasureStatus::UnknownError, "reference evaluator: " + error, seconds);
+            return record::failedResult(MeasureStatus::UnknownError, "reference evaluator: " + error, seconds);
         if (auto wrong
             = compareWithReference(*expected, built.outputNames, reply->outputs, m_options.rtol, m_options.atol))
-            return failure(MeasureStatus::WrongAnswer, *wrong, seconds);
+            return record::failedResult(MeasureStatus::WrongAnswer, *wrong, seconds);
     }
     MeasureResult result;
     result.status = MeasureStatus::Ok;
@@ -250,7 +254,7 @@ int Measurer::measure(const ir::ComputeDAG& task, std::vector<sched::State> stat
             callbacks.onProgress(progress);
     };
 
-    auto batch = std::make_shared<BuildBatch>(std::move(states), m_options.target);
+    auto batch = std::make_shared<BuildBatch>(std::move(states), buildContext(m_options.target));
     for (size_t i = 0; i < total; ++i)
         m_pool->submit([batch, i, pool = m_pool.get()] { buildJob(*batch, i, *pool); });
 
@@ -290,7 +294,7 @@ int Measurer::measure(const ir::ComputeDAG& task, std::vector<sched::State> stat
                 --pending;
                 ++progress.built;
                 if (built[i].status != MeasureStatus::Ok)
-                    deliver(i, failure(built[i].status, built[i].message, built[i].seconds));
+                    deliver(i, record::failedResult(built[i].status, built[i].message, built[i].seconds));
                 reportProgress();
             }
             lock.lock();
@@ -333,7 +337,7 @@ std::vector<MeasureResult> Measurer::measure(const ir::ComputeDAG& task, const s
 MeasureResult Measurer::measureFunc(const ir::ComputeDAG& task, const lower::LoweredFunc& func)
 {
     const auto start = Clock::now();
-    Built built = buildFunc(func, m_options.target);
+    Built built = buildFunc(func, buildContext(m_options.target));
     built.seconds = std::chrono::duration<double>(Clock::now() - start).count();
     return *run(task, built, {});
 }
