@@ -115,7 +115,7 @@ void Emitter::visitStore(const lower::StmtNode& s)
     if (s.indices.size() != 1)
         unsupported("store to " + s.buffer->name + " before storage flattening");
     llvm::Value* value = scalar(s.value);
-    m_b.CreateAlignedStore(value, elementPtr(s.buffer.get(), scalar(s.indices[0])), elementAlign(*s.buffer));
+    m_b.CreateAlignedStore(value, elementPtr(s.buffer.get(), index(s.indices[0])), elementAlign(*s.buffer));
 }
 
 llvm::Value* Emitter::elementPtr(const ir::BufferVar* buffer, llvm::Value* index)
@@ -131,6 +131,7 @@ void Emitter::visitFor(const lower::StmtNode& s)
         unsupported("loop " + s.var->name + " is bound to " + s.threadTag
             + ": thread bindings need a GPU code generator, this one generates CPU code");
     m_scope->analyzer.bind(s.var, 0, s.extent - 1);
+    m_loopDepth[s.var.get()] = m_depth++;
     if (s.forKind == ForKind::Parallel && m_vecVar == nullptr) {
         emitParallel(s);
     } else if (s.forKind == ForKind::Unrolled && s.extent <= kMaxUnroll) {
@@ -142,6 +143,7 @@ void Emitter::visitFor(const lower::StmtNode& s)
         emitSerialLoop(
             s, llvm::ConstantInt::get(m_i64, 0), llvm::ConstantInt::get(m_i64, static_cast<uint64_t>(s.extent)));
     }
+    --m_depth;
     m_scope->analyzer.unbind(s.var);
 }
 
@@ -179,7 +181,13 @@ void Emitter::visitAllocate(const lower::StmtNode& s)
         visit(s.body);
         return;
     }
+    // Like malloc: the pointer returned aliases nothing else in the kernel, so accesses to two workspace
+    // buffers are independent to LLVM's alias analysis (and a tile in one can stay in registers while the
+    // loop reads another).
     llvm::Function* alloc = runtimeFunction("ts_alloc", m_ptr, { m_i64 });
+    alloc->addRetAttr(llvm::Attribute::NoAlias);
+    alloc->addRetAttr(llvm::Attribute::getWithAlignment(m_ctx, llvm::Align(64)));
+    alloc->addFnAttr(llvm::Attribute::NoUnwind);
     llvm::Function* release = runtimeFunction("ts_free", llvm::Type::getVoidTy(m_ctx), { m_ptr });
     llvm::Value* p
         = m_b.CreateCall(alloc, { llvm::ConstantInt::get(m_i64, static_cast<uint64_t>(bytes)) }, buffer->name);

@@ -6,6 +6,8 @@
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Intrinsics.h>
 
+#include <algorithm>
+
 namespace ts::codegen {
 
 using ir::Expr;
@@ -55,7 +57,7 @@ llvm::Value* Emitter::scalar(const Expr& e)
         if (n.operands.size() != 1)
             unsupported("load from " + n.buffer->name + " before storage flattening");
         return m_b.CreateAlignedLoad(
-            typeOf(n.buffer->dtype), elementPtr(n.buffer.get(), scalar(n.operands[0])), elementAlign(*n.buffer));
+            typeOf(n.buffer->dtype), elementPtr(n.buffer.get(), index(n.operands[0])), elementAlign(*n.buffer));
     }
     case ExprKind::Load:
         unsupported("tensor load " + ir::toString(e) + " in loop IR");
@@ -82,6 +84,48 @@ llvm::Value* Emitter::scalar(const Expr& e)
     if (ir::isFloat(t))
         return floatBinary(n.kind, x, y);
     return intBinary(n.kind, n.operands[0], n.operands[1], x, y);
+}
+
+llvm::Value* Emitter::index(const Expr& e)
+{
+    llvm::Type* type = typeOf(e->dtype);
+    const lower::arith::Linear form = m_scope->analyzer.linear(e);
+    // Depth of a term: that of its innermost loop variable (-1 for none).
+    struct Term {
+        int depth;
+        llvm::Value* value;
+        int64_t coef;
+    };
+    std::vector<Term> terms;
+    int64_t constant = form.constant;
+    for (const lower::arith::LinearTerm& t : form.terms) {
+        llvm::Value* v = scalar(t.atom);
+        if (v->getType() != type)
+            return scalar(e); // mixed widths: emitted as written
+        if (auto* c = llvm::dyn_cast<llvm::ConstantInt>(v)) { // an unrolled loop's term
+            constant += c->getSExtValue() * t.coef;
+            continue;
+        }
+        int depth = -1;
+        ir::postOrderVisit(t.atom, [&](const ExprNode& n) {
+            auto it = m_loopDepth.find(&n);
+            if (it != m_loopDepth.end())
+                depth = std::max(depth, it->second);
+        });
+        terms.push_back({ depth, v, t.coef });
+    }
+    std::stable_sort(terms.begin(), terms.end(), [](const Term& a, const Term& b) { return a.depth < b.depth; });
+    llvm::Value* sum = nullptr;
+    for (const Term& t : terms) {
+        llvm::Value* v = t.coef == 1 ? t.value
+                                     : m_b.CreateMul(t.value, llvm::ConstantInt::get(type, static_cast<uint64_t>(t.coef), true),
+                                         "", false, true);
+        sum = sum ? m_b.CreateAdd(sum, v, "", false, true) : v;
+    }
+    llvm::Value* c = llvm::ConstantInt::get(type, static_cast<uint64_t>(constant), true);
+    if (!sum)
+        return c;
+    return constant == 0 ? sum : m_b.CreateAdd(sum, c, "", false, true);
 }
 
 llvm::Value* Emitter::scalarSelect(const ExprNode& n)

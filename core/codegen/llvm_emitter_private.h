@@ -89,6 +89,11 @@ private:
 
     // --- expressions (llvm_emitter_expr.cpp)
     llvm::Value* scalar(const ir::Expr& e);
+    // A buffer index in canonical order: the analyzer's linear form, terms of outer loops first, the
+    // constant (with every unrolled loop's contribution folded in) last. Addresses that differ only in an
+    // unrolled loop then share one SSA prefix and differ by a constant, which is what LLVM's alias analysis
+    // can compare (and what lets it keep a tile written straight to a buffer in registers).
+    llvm::Value* index(const ir::Expr& e);
     llvm::Value* scalarSelect(const ir::ExprNode& n);
     llvm::Value* intBinary(ir::ExprKind kind, const ir::Expr& a, const ir::Expr& b, llvm::Value* x, llvm::Value* y);
     llvm::Value* floatBinary(ir::ExprKind kind, llvm::Value* x, llvm::Value* y);
@@ -106,6 +111,9 @@ private:
     llvm::PointerType* m_ptr;
     Scope* m_scope = nullptr;
     int m_outlined = 0;
+    // Nesting depth of every loop variable seen so far (outermost 0), for index().
+    std::unordered_map<const ir::ExprNode*, int> m_loopDepth;
+    int m_depth = 0;
     // Vectorization context.
     const ir::ExprNode* m_vecVar = nullptr;
     unsigned m_lanes = 0;

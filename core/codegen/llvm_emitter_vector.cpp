@@ -58,7 +58,7 @@ bool Emitter::emitVectorized(const lower::StmtNode& loop)
     const Expr zero = ir::intImm(0);
     for (const lower::StmtNode* st : stores) {
         llvm::Value* value = widen(vec(st->value, nullptr));
-        llvm::Value* base = scalar(ir::substitute(st->indices[0], { { loop.var, zero } }));
+        llvm::Value* base = index(ir::substitute(st->indices[0], { { loop.var, zero } }));
         m_b.CreateAlignedStore(value, elementPtr(st->buffer.get(), base), elementAlign(*st->buffer));
     }
     m_vecVar = nullptr;
@@ -72,18 +72,18 @@ llvm::Value* Emitter::vecLoad(const ExprNode& n, llvm::Value* mask)
 {
     auto* type = llvm::FixedVectorType::get(typeOf(n.buffer->dtype), m_lanes);
     const llvm::Align align = elementAlign(*n.buffer);
-    const Expr& index = n.operands[0];
+    const Expr& offset = n.operands[0];
     bool pure = false;
-    const int64_t coef = m_scope->analyzer.linear(index).coefficientOf(m_vecVar, &pure);
+    const int64_t coef = m_scope->analyzer.linear(offset).coefficientOf(m_vecVar, &pure);
     if (pure && coef == 1) {
         llvm::Value* base
-            = scalar(ir::rewrite(index, [&](const Expr& x) { return x.get() == m_vecVar ? ir::intImm(0) : Expr(); }));
+            = index(ir::rewrite(offset, [&](const Expr& x) { return x.get() == m_vecVar ? ir::intImm(0) : Expr(); }));
         llvm::Value* ptr = elementPtr(n.buffer.get(), base);
         if (!mask)
             return m_b.CreateAlignedLoad(type, ptr, align);
         return m_b.CreateMaskedLoad(type, ptr, align, mask, llvm::Constant::getNullValue(type));
     }
-    llvm::Value* indices = widen(vec(index, nullptr));
+    llvm::Value* indices = widen(vec(offset, nullptr));
     auto it = m_scope->buffers.find(n.buffer.get());
     TS_ASSERT(it != m_scope->buffers.end()) << "buffer " << n.buffer->name;
     llvm::Value* ptrs = m_b.CreateInBoundsGEP(typeOf(n.buffer->dtype), it->second, indices);
