@@ -3,6 +3,7 @@
 #include "core/codegen/llvm_cpu_generator.h"
 
 #include "core/codegen/llvm_emitter.h"
+#include "core/codegen/llvm_passes.h"
 #include "core/codegen/runtime.h"
 
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
@@ -98,6 +99,9 @@ namespace {
         // the loop IR. LLVM's own full unroller on top of it took 20 s on some random schedules.
         tuning.LoopUnrolling = false;
         llvm::PassBuilder builder(machine, tuning);
+        builder.registerOptimizerLastEPCallback([](llvm::ModulePassManager& passes, llvm::OptimizationLevel) {
+            passes.addPass(llvm::createModuleToFunctionPassAdaptor(RematerializeLoads()));
+        });
         builder.registerModuleAnalyses(mam);
         builder.registerCGSCCAnalyses(cgam);
         builder.registerFunctionAnalyses(fam);

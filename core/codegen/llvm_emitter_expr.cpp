@@ -117,9 +117,10 @@ llvm::Value* Emitter::index(const Expr& e)
     std::stable_sort(terms.begin(), terms.end(), [](const Term& a, const Term& b) { return a.depth < b.depth; });
     llvm::Value* sum = nullptr;
     for (const Term& t : terms) {
-        llvm::Value* v = t.coef == 1 ? t.value
-                                     : m_b.CreateMul(t.value, llvm::ConstantInt::get(type, static_cast<uint64_t>(t.coef), true),
-                                         "", false, true);
+        llvm::Value* v = t.coef == 1
+            ? t.value
+            : m_b.CreateMul(
+                t.value, llvm::ConstantInt::get(type, static_cast<uint64_t>(t.coef), true), "", false, true);
         sum = sum ? m_b.CreateAdd(sum, v, "", false, true) : v;
     }
     llvm::Value* c = llvm::ConstantInt::get(type, static_cast<uint64_t>(constant), true);

@@ -1,0 +1,232 @@
+#include "core/codegen/llvm_passes.h"
+
+#include <llvm/Analysis/AliasAnalysis.h>
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/MemoryLocation.h>
+#include <llvm/Analysis/TargetTransformInfo.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Instructions.h>
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+#include <vector>
+
+namespace ts::codegen {
+
+namespace {
+    // A vector that is only loaded: the load and the single-use lane operations that make it (a broadcast:
+    // insertelement into poison then shufflevector; a lane selection of a wider load), all in one block.
+    struct Loaded {
+        llvm::LoadInst* load = nullptr;
+        std::vector<llvm::Instruction*> steps;
+        llvm::Instruction* value() const { return steps.empty() ? load : steps.back(); }
+    };
+
+    Loaded loadedValue(llvm::LoadInst& load)
+    {
+        Loaded loaded { &load, {} };
+        llvm::Instruction* at = &load;
+        while (at->hasOneUse()) {
+            auto* user = llvm::dyn_cast<llvm::Instruction>(*at->user_begin());
+            if (!user || user->getParent() != load.getParent())
+                break;
+            const bool broadcastStep = llvm::isa<llvm::InsertElementInst>(user) && user->getOperand(1) == at
+                && llvm::isa<llvm::UndefValue>(user->getOperand(0)) && llvm::isa<llvm::Constant>(user->getOperand(2));
+            const bool laneStep = llvm::isa<llvm::ShuffleVectorInst>(user) && user->getOperand(0) == at
+                && llvm::isa<llvm::UndefValue>(user->getOperand(1));
+            if (!broadcastStep && !laneStep)
+                break;
+            loaded.steps.push_back(user);
+            at = user;
+        }
+        return loaded;
+    }
+
+    // A copy of the load and its steps, placed before `before`.
+    llvm::Instruction* reload(const Loaded& loaded, llvm::Instruction* before)
+    {
+        llvm::Instruction* copy = loaded.load->clone();
+        copy->insertBefore(before);
+        for (llvm::Instruction* step : loaded.steps) {
+            llvm::Instruction* next = step->clone();
+            next->replaceUsesOfWith(step->getOperand(llvm::isa<llvm::InsertElementInst>(step) ? 1 : 0), copy);
+            next->insertBefore(before);
+            copy = next;
+        }
+        return copy;
+    }
+
+    void erase(const Loaded& loaded)
+    {
+        for (auto it = loaded.steps.rbegin(); it != loaded.steps.rend(); ++it)
+            (*it)->eraseFromParent();
+        loaded.load->eraseFromParent();
+    }
+
+    class Rematerializer {
+    public:
+        Rematerializer(llvm::AAResults& aa, unsigned registers, uint64_t registerBits)
+            : m_aa(aa)
+            , m_registers(registers)
+            , m_registerBits(registerBits)
+        {
+        }
+
+        // Within a block: a use more than m_registers vector instructions after the previous one re-loads.
+        bool splitLongRanges(llvm::BasicBlock& block)
+        {
+            std::unordered_map<const llvm::Instruction*, size_t> position; // vector instructions before it
+            std::vector<llvm::LoadInst*> loads;
+            size_t vectorOps = 0;
+            for (llvm::Instruction& i : block) {
+                position[&i] = vectorOps;
+                vectorOps += i.getType()->isVectorTy();
+                if (auto* load = llvm::dyn_cast<llvm::LoadInst>(&i); load && load->isSimple())
+                    loads.push_back(load);
+            }
+            bool changed = false;
+            for (llvm::LoadInst* load : loads) {
+                const Loaded loaded = loadedValue(*load);
+                llvm::Instruction* value = loaded.value();
+                if (!value->getType()->isVectorTy())
+                    continue;
+                std::vector<llvm::Use*> uses;
+                bool local = true;
+                for (llvm::Use& use : value->uses()) {
+                    auto* user = llvm::cast<llvm::Instruction>(use.getUser());
+                    local &= user->getParent() == &block && !llvm::isa<llvm::PHINode>(user);
+                    uses.push_back(&use);
+                }
+                if (!local || uses.size() < 2)
+                    continue;
+                std::sort(uses.begin(), uses.end(), [&](llvm::Use* a, llvm::Use* b) {
+                    return position.at(llvm::cast<llvm::Instruction>(a->getUser()))
+                        < position.at(llvm::cast<llvm::Instruction>(b->getUser()));
+                });
+                llvm::Value* current = value;
+                size_t last = position.at(value);
+                for (llvm::Use* use : uses) {
+                    auto* user = llvm::cast<llvm::Instruction>(use->getUser());
+                    const size_t at = position.at(user);
+                    if (at - last > m_registers && unwrittenBetween(*load, user)) {
+                        current = reload(loaded, user);
+                        changed = true;
+                    }
+                    use->set(current);
+                    last = at;
+                }
+            }
+            return changed;
+        }
+
+        // Vectors loaded in the preheader and used only in the loop, re-loaded in each block that uses them
+        // when together they hold more than a quarter of the vector registers.
+        bool sinkHoisted(llvm::Loop& loop)
+        {
+            llvm::BasicBlock* preheader = loop.getLoopPreheader();
+            if (!preheader)
+                return false;
+            std::vector<Loaded> hoisted;
+            uint64_t registersHeld = 0;
+            for (llvm::Instruction& i : *preheader) {
+                auto* load = llvm::dyn_cast<llvm::LoadInst>(&i);
+                if (!load || !load->isSimple())
+                    continue;
+                const Loaded loaded = loadedValue(*load);
+                if (!loaded.value()->getType()->isVectorTy() || !usedOnlyIn(*loaded.value(), loop))
+                    continue;
+                hoisted.push_back(loaded);
+                const uint64_t bits = loaded.value()->getType()->getPrimitiveSizeInBits().getFixedSize();
+                registersHeld += (bits + m_registerBits - 1) / m_registerBits;
+            }
+            if (registersHeld * 4 <= m_registers)
+                return false;
+            bool changed = false;
+            for (const Loaded& loaded : hoisted) {
+                if (!unwrittenBetween(*loaded.load, preheader->getTerminator()) || writtenIn(*loaded.load, loop))
+                    continue;
+                std::map<llvm::BasicBlock*, std::vector<llvm::Use*>> usesByBlock;
+                for (llvm::Use& use : loaded.value()->uses())
+                    usesByBlock[llvm::cast<llvm::Instruction>(use.getUser())->getParent()].push_back(&use);
+                for (auto& [block, uses] : usesByBlock) {
+                    llvm::Instruction* first = nullptr;
+                    for (llvm::Instruction& i : *block)
+                        if (std::any_of(uses.begin(), uses.end(), [&](llvm::Use* u) { return u->getUser() == &i; })) {
+                            first = &i;
+                            break;
+                        }
+                    llvm::Instruction* copy = reload(loaded, first);
+                    for (llvm::Use* use : uses)
+                        use->set(copy);
+                }
+                erase(loaded);
+                changed = true;
+            }
+            return changed;
+        }
+
+    private:
+        static bool usedOnlyIn(const llvm::Instruction& value, const llvm::Loop& loop)
+        {
+            for (const llvm::User* user : value.users()) {
+                const auto* i = llvm::dyn_cast<llvm::Instruction>(user);
+                if (!i || !loop.contains(i->getParent()) || llvm::isa<llvm::PHINode>(i))
+                    return false;
+            }
+            return !value.use_empty();
+        }
+
+        bool writes(llvm::Instruction& i, const llvm::MemoryLocation& where)
+        {
+            return i.mayWriteToMemory() && llvm::isModSet(m_aa.getModRefInfo(&i, where));
+        }
+
+        // Nothing after `load` and before `end` (same block) may write the memory it reads.
+        bool unwrittenBetween(llvm::LoadInst& load, llvm::Instruction* end)
+        {
+            const llvm::MemoryLocation where = llvm::MemoryLocation::get(&load);
+            for (llvm::Instruction* i = load.getNextNode(); i && i != end; i = i->getNextNode())
+                if (writes(*i, where))
+                    return false;
+            return true;
+        }
+
+        bool writtenIn(llvm::LoadInst& load, const llvm::Loop& loop)
+        {
+            const llvm::MemoryLocation where = llvm::MemoryLocation::get(&load);
+            for (llvm::BasicBlock* block : loop.blocks())
+                for (llvm::Instruction& i : *block)
+                    if (writes(i, where))
+                        return true;
+            return false;
+        }
+
+        llvm::AAResults& m_aa;
+        unsigned m_registers;
+        uint64_t m_registerBits;
+    };
+} // namespace
+
+llvm::PreservedAnalyses RematerializeLoads::run(llvm::Function& function, llvm::FunctionAnalysisManager& analyses)
+{
+    const llvm::TargetTransformInfo& tti = analyses.getResult<llvm::TargetIRAnalysis>(function);
+    const unsigned registers = tti.getNumberOfRegisters(tti.getRegisterClassForType(true));
+    const uint64_t registerBits
+        = tti.getRegisterBitWidth(llvm::TargetTransformInfo::RGK_FixedWidthVector).getFixedSize();
+    if (registers == 0 || registerBits == 0)
+        return llvm::PreservedAnalyses::all();
+    Rematerializer rematerializer(analyses.getResult<llvm::AAManager>(function), registers, registerBits);
+    bool changed = false;
+    for (llvm::Loop* loop : analyses.getResult<llvm::LoopAnalysis>(function).getLoopsInPreorder())
+        changed |= rematerializer.sinkHoisted(*loop);
+    for (llvm::BasicBlock& block : function)
+        changed |= rematerializer.splitLongRanges(block);
+    if (!changed)
+        return llvm::PreservedAnalyses::all();
+    llvm::PreservedAnalyses kept;
+    kept.preserveSet<llvm::CFGAnalyses>();
+    return kept;
+}
+
+} // namespace ts::codegen

@@ -1,0 +1,205 @@
+// Structural properties of the LLVM IR the code generator emits for register-tiled schedules (issue 18: the
+// speed of generated kernels depends on them, not only their results). Each test also runs the kernel
+// against the reference evaluator.
+#include "schedule_fixtures.h"
+
+#include "core/codegen/codegen.h"
+#include "core/lower/lower.h"
+#include "core/measure/kernel_buffers.h"
+#include "core/measure/reference.h"
+#include "core/schedule/step_printer.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+#include <sstream>
+
+using namespace ts;
+using namespace ts::sched;
+
+namespace {
+// Compiles and runs the state in this process; compares every output with the reference evaluator.
+void expectMatchesReference(const ir::ComputeDAG& dag, const State& state)
+{
+    auto func = lower::lower(state);
+    ASSERT_TRUE(func) << func.error().message;
+    auto kernel = codegen::compile(*func);
+    ASSERT_TRUE(kernel) << kernel.error().message << "\n" << lower::toString(*func);
+    std::vector<int64_t> elements;
+    for (const ir::BufferRef& arg : func->args)
+        elements.push_back(arg->allocatedElements());
+    measure::KernelBuffers buffers(elements, func->numInputs, 11);
+    (*kernel)->run(buffers.args());
+    std::vector<std::string> names;
+    std::vector<std::vector<float>> outputs;
+    for (size_t i = static_cast<size_t>(func->numInputs); i < func->args.size(); ++i) {
+        names.push_back(func->args[i]->name);
+        outputs.emplace_back(buffers.data(i), buffers.data(i) + buffers.elements(i));
+    }
+    auto reference = measure::computeReference(dag, 11, 512, 1e9);
+    ASSERT_TRUE(reference) << reference.error().message;
+    auto wrong = measure::compareWithReference(*reference, names, outputs, 1e-4, 1e-4);
+    EXPECT_FALSE(wrong) << *wrong << "\n" << stepsToText(state.steps()) << "\n" << lower::toString(*func);
+}
+
+std::string llvmIr(const State& state, bool optimized)
+{
+    auto func = lower::lower(state);
+    EXPECT_TRUE(func) << func.error().message;
+    auto ir = codegen::emitLlvmIr(*func, optimized);
+    EXPECT_TRUE(ir) << ir.error().message;
+    return ir ? *ir : std::string();
+}
+
+std::vector<std::string> linesOf(const std::string& text)
+{
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);)
+        lines.push_back(line);
+    return lines;
+}
+
+bool hasLabel(const std::string& ir, const std::string& label)
+{
+    for (const std::string& line : linesOf(ir))
+        if (line.rfind(label + ":", 0) == 0)
+            return true;
+    return false;
+}
+
+// The instructions of the header block of loop `var` (a serial loop's header is named after its variable;
+// LLVM's inliner adds ".i" when it inlines the body function into the entry). Empty if there is none.
+std::string loopHeaderBlock(const std::string& ir, const std::string& var)
+{
+    std::string block;
+    bool inside = false;
+    for (const std::string& line : linesOf(ir)) {
+        if (inside && (line.empty() || line == "}"))
+            break;
+        if (inside)
+            block += line + "\n";
+        inside = inside || line.rfind(var + ":", 0) == 0 || line.rfind(var + ".i:", 0) == 0;
+    }
+    return block;
+}
+
+size_t count(const std::string& text, const std::string& what)
+{
+    size_t n = 0;
+    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size()))
+        ++n;
+    return n;
+}
+
+// C = A * B (n x l times l x m; stages A B matmul), a 4 x 16 register tile accumulated straight into C:
+// i.0 j.0 k, then i.1 (4, unrolled) and j.1 (16, vectorized).
+State registerTile(const ir::ComputeDAG& dag, int64_t n, int64_t m)
+{
+    return fixtures::withSteps(dag,
+        { SplitStep { 2, 0, n, { 4 }, true }, SplitStep { 2, 2, m, { 16 }, true }, ReorderStep { 2, { 0, 2, 4, 1, 3 } },
+            AnnotationStep { 2, 3, Annotation::Unroll }, AnnotationStep { 2, 4, Annotation::Vectorize } });
+}
+} // namespace
+
+// The 4 rows of the tile live in 4 vector registers across the k loop: LLVM promotes C's tile to phis only
+// when alias analysis can tell the 4 rows apart. Loads and stores of C inside k would make the kernel
+// memory bound.
+TEST(CodegenStructure, ARegisterTileWrittenToTheOutputStaysInRegisters)
+{
+    const ir::ComputeDAG dag = fixtures::matmulDag(64, 64, 64);
+    const State state = registerTile(dag, 64, 64);
+    const std::string ir = llvmIr(state, true);
+    const std::string k = loopHeaderBlock(ir, "k");
+    ASSERT_FALSE(k.empty()) << ir;
+    EXPECT_GE(count(k, "phi <16 x float>"), 4u) << ir;
+    EXPECT_EQ(count(k, "store"), 0u) << ir;
+    EXPECT_EQ(count(k, "ptr %matmul"), 0u) << ir; // no address into C at all: no load, no store
+    EXPECT_EQ(count(ir, "store <16 x float>"), 4u) << ir; // each row of the tile written once, after k
+    expectMatchesReference(dag, state);
+}
+
+// The same tile through a cache_write stage computed at the output's j.0: the local buffer must vanish into
+// vector phis too (a stack array read and written every k would cost as much as the output buffer).
+TEST(CodegenStructure, ACacheWriteTileIsVectorPhis)
+{
+    const ir::ComputeDAG dag = fixtures::matmulDag(64, 64, 64);
+    State state = fixtures::withSteps(dag,
+        { CacheWriteStep { 2, "local" }, // A B matmul.local matmul
+            SplitStep { 3, 0, 64, { 4 }, true }, SplitStep { 3, 2, 64, { 16 }, true },
+            ReorderStep { 3, { 0, 2, 1, 3 } }, // i.0 j.0 i.1 j.1
+            ComputeAtStep { 2, 3, 1 }, ReorderStep { 2, { 2, 0, 1 } }, // local: k i j
+            AnnotationStep { 2, 1, Annotation::Unroll }, AnnotationStep { 2, 2, Annotation::Vectorize },
+            AnnotationStep { 3, 2, Annotation::Unroll }, AnnotationStep { 3, 3, Annotation::Vectorize } });
+    const std::string ir = llvmIr(state, true);
+    const std::string k = loopHeaderBlock(ir, "k");
+    ASSERT_FALSE(k.empty()) << ir;
+    EXPECT_GE(count(k, "phi <16 x float>"), 4u) << ir;
+    EXPECT_EQ(count(k, "store"), 0u) << ir;
+    EXPECT_EQ(count(ir, "alloca"), 0u) << ir; // matmul.local is gone
+    EXPECT_EQ(count(ir, "store <16 x float>"), 4u) << ir; // only the copy of the 4 rows into C
+    expectMatchesReference(dag, state);
+}
+
+// An unrolled loop is emitted by substituting each constant for its variable: no block and no phi named
+// after it, its body once per iteration. A loop left behind would keep the tile's index dynamic, and the
+// registers of test 1 would be memory again. Both ways to unroll: the annotation and the pragma.
+TEST(CodegenStructure, UnrolledLoopsLeaveNoLoop)
+{
+    const ir::ComputeDAG dag = fixtures::matmulDag(16, 16, 32);
+    // i j.0 k j.1, j.1 of extent 8 innermost, with one store in its body (and one in the init nest's j.1).
+    const std::vector<Step> tile = { SplitStep { 2, 1, 32, { 8 }, true }, ReorderStep { 2, { 0, 1, 3, 2 } } };
+    std::vector<Step> annotated = tile;
+    annotated.push_back(AnnotationStep { 2, 3, Annotation::Unroll });
+    std::vector<Step> pragma = tile;
+    pragma.push_back(PragmaStep { 2, 0, "auto_unroll_max_step$16" }); // 8 stores <= 16; k: 16 * 8 > 16
+    for (const auto& [what, steps] : { std::pair { "annotation", annotated }, std::pair { "pragma", pragma } }) {
+        SCOPED_TRACE(what);
+        const State state = fixtures::withSteps(dag, steps);
+        const std::string ir = llvmIr(state, false);
+        EXPECT_TRUE(hasLabel(ir, "k")) << ir; // the loops around stay loops, named after their variables
+        EXPECT_TRUE(hasLabel(ir, "j.0")) << ir;
+        EXPECT_FALSE(hasLabel(ir, "j.1")) << ir;
+        EXPECT_EQ(count(ir, "%j.1"), 0u) << ir;
+        EXPECT_EQ(count(ir, "store float "), 2u * 8u) << ir;
+        expectMatchesReference(dag, state);
+    }
+}
+
+// Canonical index order: an unrolled row of the tile is the row-0 address plus a constant added last
+// (outer loop terms first). That is what lets alias analysis see the 4 rows of test 1 as disjoint.
+// Non-square shapes so that C's row stride (m) differs from A's (l).
+TEST(CodegenStructure, UnrolledAddressesDifferByAConstant)
+{
+    const int64_t n = 32, l = 40, m = 48;
+    const ir::ComputeDAG dag = fixtures::matmulDag(n, l, m);
+    const State state = registerTile(dag, n, m);
+    const std::string ir = llvmIr(state, false);
+    const size_t body = ir.find("define internal void @default_function_impl(");
+    ASSERT_NE(body, std::string::npos) << ir;
+    std::map<std::string, std::string> definitions; // %name -> its instruction, in the body function only
+    for (const std::string& line : linesOf(ir.substr(body, ir.find("\n}", body) - body))) {
+        const size_t eq = line.find(" = ");
+        if (line.rfind("  %", 0) == 0 && eq != std::string::npos)
+            definitions[line.substr(2, eq - 2)] = line.substr(eq + 3);
+    }
+    // The constant added last to the index of every address into C (none for row 0).
+    std::set<int64_t> rowOffsets;
+    size_t addresses = 0;
+    for (const auto& [name, instruction] : definitions) {
+        const std::string gep = "getelementptr inbounds float, ptr %matmul, i64 ";
+        if (instruction.rfind(gep, 0) != 0)
+            continue;
+        ++addresses;
+        const auto index = definitions.find(instruction.substr(gep.size()));
+        ASSERT_NE(index, definitions.end()) << instruction;
+        const std::string& add = index->second; // "add nsw i64 %x, 96" for a row offset
+        const std::string constant = add.substr(add.rfind(", ") + 2);
+        if (add.rfind("add nsw i64 %", 0) == 0 && constant.find_first_not_of("0123456789") == std::string::npos)
+            rowOffsets.insert(std::stoll(constant));
+    }
+    EXPECT_EQ(addresses, 3u * 4u) << ir; // init store, load and store of each of the 4 rows
+    EXPECT_EQ(rowOffsets, (std::set<int64_t> { 1 * m, 2 * m, 3 * m })) << ir;
+    expectMatchesReference(dag, state);
+}
