@@ -14,6 +14,7 @@
 //   conv2d_nchw*, conv2d_NCHWc*         LibTorch conv2d (NCHW)
 // The only other LibTorch translation unit of the benchmarks besides bench_conv2d_torch.cpp.
 #include "bench_util.h"
+#include "peak_flops.h"
 
 #include "core/graph/workload_registry.h"
 #include "core/ir/reference_evaluator.h"
@@ -221,6 +222,8 @@ int main(int argc, char** argv)
     std::printf("host CPU %s, %ld cores; records compiled for this host, not for their own -mcpu\n",
         host.cpuName.empty() ? "(LLVM's generic)" : host.cpuName.c_str(), host.cores);
     std::printf("TuneScope: tunescope-runner, checked, 5 repeats of >= 300 ms; library: the same timing, same run\n");
+    std::printf("fp32 FMA peak measured here (%d lanes, 16 accumulators): %.1f GFLOP/s on 1 thread, %.1f on 2\n",
+        bench::peakLanes(), bench::peakGflops(1), bench::peakGflops(2));
 
     // One measurer per thread count, kept across records (references are computed once per workload).
     std::map<int, std::unique_ptr<measure::Measurer>> measurers;
