@@ -1,11 +1,33 @@
 #include "core/support/thread_pool.h"
 
 #include <algorithm>
+#include <chrono>
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
 
 namespace ts {
 
 namespace {
     thread_local bool t_insideParallelFor = false;
+
+    // How long a thread polls before it blocks (TVM's runtime and OpenMP runtimes spin the same way).
+    constexpr auto kSpin = std::chrono::microseconds(200);
+
+    // Polls `ready` until it is true or kSpin has passed; true when it became true.
+    template <typename Ready> bool spinUntil(Ready ready)
+    {
+        const auto deadline = std::chrono::steady_clock::now() + kSpin;
+        for (int i = 1;; ++i) {
+            if (ready())
+                return true;
+#if defined(__x86_64__) || defined(__i386__)
+            _mm_pause();
+#endif
+            if (i % 64 == 0 && std::chrono::steady_clock::now() > deadline)
+                return false;
+        }
+    }
 
     std::pair<int64_t, int64_t> chunkOf(int64_t n, int chunks, int index)
     {
@@ -54,8 +76,8 @@ void ThreadPool::parallelFor(int64_t n, const std::function<void(int64_t, int64_
         std::lock_guard lock(m_mutex);
         m_body = &body;
         m_n = n;
-        m_pending = static_cast<int>(m_workers.size());
-        ++m_generation;
+        m_pending.store(static_cast<int>(m_workers.size()));
+        m_generation.fetch_add(1);
     }
     m_wake.notify_all();
 
@@ -65,8 +87,9 @@ void ThreadPool::parallelFor(int64_t n, const std::function<void(int64_t, int64_
         body(begin, end);
     t_insideParallelFor = false;
 
+    spinUntil([this] { return m_pending.load(std::memory_order_acquire) == 0; });
     std::unique_lock lock(m_mutex);
-    m_done.wait(lock, [this] { return m_pending == 0; });
+    m_done.wait(lock, [this] { return m_pending.load() == 0; });
     m_body = nullptr;
 }
 
@@ -77,9 +100,10 @@ void ThreadPool::workerLoop(int index)
     while (true) {
         const std::function<void(int64_t, int64_t)>* body;
         int64_t n;
+        spinUntil([&] { return m_generation.load(std::memory_order_acquire) != seen; });
         {
             std::unique_lock lock(m_mutex);
-            m_wake.wait(lock, [&] { return m_stop || m_generation != seen; });
+            m_wake.wait(lock, [&] { return m_stop || m_generation.load() != seen; });
             if (m_stop)
                 return;
             seen = m_generation;
@@ -91,7 +115,7 @@ void ThreadPool::workerLoop(int index)
             (*body)(begin, end);
         {
             std::lock_guard lock(m_mutex);
-            if (--m_pending == 0)
+            if (m_pending.fetch_sub(1) == 1)
                 m_done.notify_one();
         }
     }

@@ -1,11 +1,14 @@
 // A persistent pool of worker threads with a blocking parallelFor.
 //
 // Generated kernels call parallelFor for loops annotated `parallel`, so starting a loop must be cheap: the
-// workers stay alive and sleep on a condition variable between loops. The calling thread takes part in the
-// work. Nested parallelFor calls from inside a worker run serially (as TVM's runtime does) instead of
-// deadlocking. One parallel loop runs at a time per pool; concurrent callers queue on a mutex.
+// workers stay alive, spin for a short while after each loop (a kernel's next parallel loop, or the next
+// timed run, usually starts within microseconds; waking a sleeping thread costs tens of microseconds, more
+// under a hypervisor) and then sleep on a condition variable. The calling thread takes part in the work and
+// spins the same way for the workers to finish. Nested parallelFor calls from inside a worker run serially (as TVM's
+// runtime does) instead of deadlocking. One parallel loop runs at a time per pool; concurrent callers queue on a mutex.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -42,8 +45,8 @@ private:
     std::condition_variable m_done;
     const std::function<void(int64_t, int64_t)>* m_body = nullptr;
     int64_t m_n = 0;
-    uint64_t m_generation = 0;
-    int m_pending = 0;
+    std::atomic<uint64_t> m_generation { 0 }; // written under m_mutex, read while spinning
+    std::atomic<int> m_pending { 0 };
     bool m_stop = false;
 };
 
