@@ -142,6 +142,12 @@ namespace {
             }
             if (registersHeld * 4 <= m_registers)
                 return false;
+            size_t vectorOps = 0; // a small body keeps its hoisted loads: there they are the saving
+            for (llvm::BasicBlock* block : loop.blocks())
+                for (llvm::Instruction& i : *block)
+                    vectorOps += i.getType()->isVectorTy();
+            if (vectorOps < 8 * hoisted.size())
+                return false;
             bool changed = false;
             for (const Loaded& loaded : hoisted) {
                 if (!unwrittenBetween(*loaded.load, preheader->getTerminator()) || writtenIn(*loaded.load, loop))

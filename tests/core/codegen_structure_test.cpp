@@ -203,3 +203,58 @@ TEST(CodegenStructure, UnrolledAddressesDifferByAConstant)
     EXPECT_EQ(rowOffsets, (std::set<int64_t> { 1 * m, 2 * m, 3 * m })) << ir;
     expectMatchesReference(dag, state);
 }
+
+// A 14-lane loop reads an input row as one `load <16 x float>` and a lane selection, not 14 lanes that
+// LLVM splits into 3-4 loads, when the analyzer proves the 2 lanes past the row inside the buffer for
+// every iteration: out[i, j] = 2 A[i, j] over 8 x 56, j split by 14, A rows `columns` wide. A 64 wide
+// leaves 8 floats after the last row's read; 56 wide ends the last read at A's end: there the wider load
+// would read past the buffer and must stay 14 lanes (the bounds proof, not the odd width, decides).
+TEST(CodegenStructure, OddWidthLoadsOfInputsAreOnePowerOfTwoLoad)
+{
+    for (const int64_t columns : { 64, 56 }) {
+        SCOPED_TRACE(columns);
+        const ir::Tensor a = ir::placeholder("A", { 8, columns });
+        const ir::Tensor out = ir::compute("out", { 8, 56 }, [&](const std::vector<ir::Expr>& i) {
+            return ir::load(a, { i[0], i[1] }) * ir::floatImm(2.0);
+        });
+        const ir::ComputeDAG dag = ir::ComputeDAG::create({ a, out });
+        const State state = fixtures::withSteps(
+            dag, { SplitStep { 1, 1, 56, { 14 }, true }, AnnotationStep { 1, 2, Annotation::Vectorize } });
+        const std::string ir = llvmIr(state, true); // A is the only buffer the kernel loads
+        const bool wide = columns == 64;
+        EXPECT_EQ(count(ir, "load <16 x float>") > 0, wide) << ir;
+        EXPECT_EQ(count(ir, "shufflevector <16 x float>") > 0, wide) << ir;
+        EXPECT_EQ(count(ir, "load <14 x float>") > 0, !wide) << ir;
+        EXPECT_EQ(count(ir, "store <14 x float>"), 1u) << ir;
+        expectMatchesReference(dag, state);
+    }
+}
+
+// conv2d_layer-ansor-spr.json line 2 (conv2d_layer 1x64x56x56, 64 filters): the serial loop ff.2 holds an
+// unrolled tile yy.2 (2) > rc.1 (4) > ry.1 (3) > ff.3 (16) of 14-lane FMAs, 32 accumulators. The weight
+// kernel[.. + ff.3*576 + rc.1*9 + ry.1*3 + rx.0] does not depend on yy.2: GVN merges its two loads into one
+// broadcast held from yy.2 = 0 to yy.2 = 1, 192 of them across the tile, which the register allocator spills
+// and reloads from the stack (45 instead of 80 GFLOP/s on Zen 4). RematerializeLoads loads each again from
+// the kernel instead: 2 x 192 scalar loads in ff.2's block, the only scalar loads there (pad_temp's and the
+// accumulators' are vectors). Holds with 16 or 32 vector registers: the two uses are ~600 vector ops apart.
+TEST(CodegenStructure, ReloadedNotHeldAcrossAnUnrolledTile)
+{
+    const char* line2
+        = R"([["CI", 5], ["SP", 3, 0, 1, [1, 1, 1], 1], ["SP", 3, 4, 64, [2, 2, 16], 1], )"
+          R"(["SP", 3, 8, 56, [2, 2, 1], 1], ["SP", 3, 12, 56, [1, 1, 14], 1], ["SP", 3, 16, 64, [4], 1], )"
+          R"(["SP", 3, 18, 3, [3], 1], ["SP", 3, 20, 3, [1], 1], )"
+          R"(["RE", 3, [0, 4, 8, 12, 1, 5, 9, 13, 16, 18, 20, 2, 6, 10, 14, 17, 19, 21, 3, 7, 11, 15]], )"
+          R"(["CA", 1, 3, 8], ["FU", 3, [0, 1, 2, 3]], ["AN", 3, 0, 3], ["FU", 6, [0, 1]], ["AN", 6, 0, 3], )"
+          R"(["PR", 3, 0, "auto_unroll_max_step$512"], ["AN", 1, 3, 2], ["AN", 3, 18, 2]])";
+    const ir::ComputeDAG dag = fixtures::conv2dLayerDag(64, 56, 64);
+    auto steps = parseSteps(line2);
+    ASSERT_TRUE(steps) << steps.error().message;
+    const State state = fixtures::withSteps(dag, *steps);
+    const std::string ir = llvmIr(state, true);
+    const std::string tile = loopHeaderBlock(ir, "ff.2");
+    ASSERT_FALSE(tile.empty()) << ir;
+    const size_t weights = 4 * 3 * 16; // rc.1 x ry.1 x ff.3 distinct weights per ff.2 iteration
+    EXPECT_EQ(count(tile, "load float, ptr"), 2 * weights) << tile; // once per yy.2
+    EXPECT_EQ(count(tile, "fmul <14 x float>"), 2 * weights) << tile; // the tile is there, whole
+    expectMatchesReference(dag, state);
+}
