@@ -43,6 +43,18 @@ namespace {
         return source;
     }
 
+    // --target: a TVM target string to compile for instead of this machine.
+    Expected<target::Target> targetOption(const Arguments& args)
+    {
+        if (!args.has("target"))
+            return target::Target::host();
+        target::Target host = target::Target::host();
+        TS_TRY(target::Target t, target::fromTvm(args.value("target")));
+        if (t.cores < 0)
+            t.cores = host.cores;
+        return t;
+    }
+
     using ScheduleCommand = int (*)(const Arguments&, const store::ResolvedSchedule&);
 
     // Resolves the selection (its DAG and its steps, replayed), then runs the command on it.
@@ -66,7 +78,11 @@ namespace {
         std::cout << "# " << scheduled.title << ", " << scheduled.steps.size() << " steps\n";
         std::cout << "\n# steps\n" << sched::printStepsAsCalls(scheduled.dag, scheduled.steps);
         std::cout << "\n# state\n" << bound->toString();
-        lower::LowerOptions options; // for the host: Target::host()
+        lower::LowerOptions options;
+        auto target = targetOption(args);
+        if (!target)
+            return fail(target.error().message);
+        options.target = *target;
         if (args.has("passes"))
             options.onPass = [](const std::string& pass, const lower::LoweredFunc& f) {
                 std::cout << "\n# after " << pass << "\n" << lower::toString(f);
@@ -80,7 +96,7 @@ namespace {
             auto ir = codegen::emitLlvmIr(*func, true, options.target);
             if (!ir)
                 return fail(ir.error().message);
-            std::cout << "\n# LLVM IR (optimized for " << options.target.cpuName << ")\n" << *ir;
+            std::cout << "\n# LLVM IR (optimized for " << target::toString(options.target) << ")\n" << *ir;
         }
         return 0;
     }
@@ -105,6 +121,10 @@ namespace {
         options.timing.minRepeatMs = static_cast<int>(*minRepeat);
         options.kernelThreads = static_cast<int>(*threads);
         options.runTimeoutMs = static_cast<int>(*timeout * 1000);
+        auto target = targetOption(args);
+        if (!target)
+            return fail(target.error().message);
+        options.target = *target;
         std::cout << scheduled.title << ", " << scheduled.steps.size() << " steps, "
                   << formatFixed(scheduled.flops / 1e9, 3) << " GFLOP\n"
                   << std::flush;
@@ -155,6 +175,10 @@ namespace {
         return options;
     }
 
+    const OptionSpec kTargetOption { "target", "TVM_TARGET",
+        "compile for this target instead of this machine, e.g. 'llvm -mcpu=haswell' (AVX2 code on an AVX-512 "
+        "host); measure refuses a target whose instructions this CPU lacks" };
+
 } // namespace
 
 std::vector<Command> scheduleCommands()
@@ -162,19 +186,18 @@ std::vector<Command> scheduleCommands()
     return {
         { "lower", "replay a schedule and print the state, the loop IR and optionally LLVM IR",
             "tunescope-cli lower (--network NAME --task ID | --workload W | --record FILE:LINE) [--steps FILE] "
-            "[--llvm] "
-            "[--passes]",
-            scheduleOptions({ { "llvm", "", "also print the optimized LLVM IR" },
+            "[--target T] [--llvm] [--passes]",
+            scheduleOptions({ kTargetOption, { "llvm", "", "also print the optimized LLVM IR" },
                 { "passes", "", "print the loop IR after every lowering pass" } }),
             [](const Arguments& args) { return withSchedule(args, lowerSchedule); } },
         { "measure", "compile a schedule, run it in tunescope-runner, check it and print its cost",
             "tunescope-cli measure (--network NAME --task ID | --workload W | --record FILE:LINE) [--steps FILE] "
-            "[--number N] [--repeat N] [--min-repeat-ms MS] [--threads N] [--timeout S]",
+            "[--number N] [--repeat N] [--min-repeat-ms MS] [--threads N] [--timeout S] [--target T]",
             scheduleOptions(
                 { { "number", "N", "runs per measurement (default 3)" }, { "repeat", "N", "measurements (default 1)" },
                     { "min-repeat-ms", "MS", "grow number until a measurement lasts this long (default 100)" },
                     { "threads", "N", "threads of parallel loops (default: all cores)" },
-                    { "timeout", "S", "seconds before a run is killed (default 10)" } }),
+                    { "timeout", "S", "seconds before a run is killed (default 10)" }, kTargetOption }),
             [](const Arguments& args) { return withSchedule(args, measureSchedule); } },
     };
 }

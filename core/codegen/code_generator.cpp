@@ -46,7 +46,14 @@ Expected<ObjectCode> compileToObject(const lower::LoweredFunc& func, const targe
 Expected<std::shared_ptr<CompiledKernel>> compile(const lower::LoweredFunc& func, const target::Target& target)
 {
     TS_TRY(std::unique_ptr<CodeGenerator> generator, makeCodeGenerator(target));
+    TS_CHECK(generator->checkRunsHere());
     return generator->compile(func);
+}
+
+Expected<void> checkRunsHere(const target::Target& target)
+{
+    TS_TRY(std::unique_ptr<CodeGenerator> generator, makeCodeGenerator(target));
+    return generator->checkRunsHere();
 }
 
 std::string hostCpuName() { return target::Target::host().cpuName; }

@@ -32,6 +32,9 @@ public:
     virtual Expected<ObjectCode> compileToObject(const lower::LoweredFunc& func) = 0;
     // Code callable in this process.
     virtual Expected<std::shared_ptr<CompiledKernel>> compile(const lower::LoweredFunc& func) = 0;
+    // Whether code for the target can run on this machine (CPU: the host has every instruction set
+    // extension the target's CPU and features enable); the error names what is missing.
+    virtual Expected<void> checkRunsHere() = 0;
 };
 
 // The generator for target.kind; Unsupported when there is none (yet) for that kind.

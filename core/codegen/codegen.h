@@ -58,6 +58,9 @@ Expected<ObjectCode> compileToObject(
 // compileToObject + loadObject: the target must be one this machine can run.
 Expected<std::shared_ptr<CompiledKernel>> compile(
     const lower::LoweredFunc& func, const target::Target& target = target::Target::host());
+// Whether this machine can run code for the target: a kernel for "llvm -mcpu=sapphirerapids" on a CPU without
+// AVX-512 would die of SIGILL; this says so first (InvalidArgument, naming the missing extensions).
+Expected<void> checkRunsHere(const target::Target& target);
 // Links an object into this process's JIT.
 Expected<std::shared_ptr<CompiledKernel>> loadObject(const ObjectCode& object);
 

@@ -5,6 +5,7 @@
 #include "core/codegen/llvm_emitter.h"
 #include "core/codegen/llvm_passes.h"
 #include "core/codegen/runtime.h"
+#include "core/support/strings.h"
 
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
@@ -20,6 +21,7 @@
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 
+#include <algorithm>
 #include <atomic>
 #include <map>
 #include <mutex>
@@ -234,6 +236,30 @@ namespace {
         return object;
     }
 
+    // The extensions the target's CPU and features enable that the host lacks: the host's list names each
+    // extension LLVM knows, + or - (tuning flags are not in it).
+    Expected<void> cpuRunsHere(const target::Target& target)
+    {
+        const target::Target& host = target::Target::host();
+        const llvm::Triple wanted(target.triple.empty() ? host.triple : target.triple);
+        if (wanted.getArch() != llvm::Triple(host.triple).getArch())
+            return makeError(ErrorKind::InvalidArgument,
+                "code for " + wanted.str() + " cannot run on this " + host.triple + " machine");
+        TS_TRY(llvm::TargetMachine * machine, threadTargetMachine(target));
+        const llvm::MCSubtargetInfo* info = machine->getMCSubtargetInfo();
+        std::vector<std::string> missing;
+        for (const std::string& f : split(host.features, ','))
+            if (f.size() > 1 && f[0] == '-' && info->checkFeatures("+" + f.substr(1)))
+                missing.push_back(f.substr(1));
+        std::sort(missing.begin(), missing.end());
+        if (missing.empty())
+            return {};
+        return makeError(ErrorKind::InvalidArgument,
+            "code for " + (target.cpuName.empty() ? std::string("the generic CPU") : target.cpuName) + " needs "
+                + join(missing, ", ") + ", which this CPU (" + host.cpuName
+                + ") lacks: its kernels would die of an illegal instruction here");
+    }
+
     class LlvmCpuGenerator : public CodeGenerator {
     public:
         explicit LlvmCpuGenerator(target::Target target)
@@ -255,6 +281,7 @@ namespace {
             TS_TRY(ObjectCode object, llvmObject(func, m_target));
             return loadObject(object);
         }
+        Expected<void> checkRunsHere() override { return cpuRunsHere(m_target); }
 
     private:
         target::Target m_target;

@@ -48,9 +48,16 @@ namespace {
     struct BuildContext {
         target::Target target;
         std::optional<double> availableBytes; // memory the runner may allocate buffers from
+        std::optional<std::string> cannotRun; // why this machine cannot run code for the target
     };
 
-    BuildContext buildContext(const target::Target& target) { return { target, availableMemoryBytes() }; }
+    BuildContext buildContext(const target::Target& target)
+    {
+        BuildContext context { target, availableMemoryBytes(), std::nullopt };
+        if (auto runs = codegen::checkRunsHere(target); !runs)
+            context.cannotRun = runs.error().message;
+        return context;
+    }
 
     Measurer::Built buildFunc(const lower::LoweredFunc& func, const BuildContext& context)
     {
@@ -69,6 +76,11 @@ namespace {
             built.status = MeasureStatus::InstantiationError;
             built.message = "the kernel's buffers need " + gigabytes(bytes) + ", more than the "
                 + gigabytes(*context.availableBytes) + " of memory available";
+            return built;
+        }
+        if (context.cannotRun) {
+            built.status = MeasureStatus::CompileHostError;
+            built.message = *context.cannotRun;
             return built;
         }
         auto object = codegen::compileToObject(func, context.target);

@@ -11,6 +11,7 @@
 #include "core/ops/normalization.h"
 #include "core/ops/pool.h"
 #include "core/schedule/step_printer.h"
+#include "core/support/strings.h"
 
 #include <gtest/gtest.h>
 
@@ -260,6 +261,33 @@ TEST(Codegen, AnUnknownCpuIsNamed)
     EXPECT_EQ(kernel.error().kind, ErrorKind::InvalidArgument);
     EXPECT_EQ(kernel.error().message.rfind("LLVM does not know the CPU \"pentium-9000\" for x86_64", 0), 0u)
         << kernel.error().message;
+}
+
+TEST(Codegen, CodeForInstructionsThisCpuLacksIsRefusedBeforeItRuns)
+{
+    auto a = ir::placeholder("A", { 16 });
+    const ir::ComputeDAG dag = dagOf({ a, ops::relu(a).value() });
+    auto func = lower::lower(sched::State::initial(dag));
+    ASSERT_TRUE(func);
+    const target::Target& host = target::Target::host();
+    EXPECT_TRUE(codegen::checkRunsHere(host));
+    EXPECT_TRUE(codegen::checkRunsHere(x86_64("-avx,-avx2,-avx512f")));
+    // The host's own CPU plus one extension it does not have (every CPU lacks some LLVM knows).
+    std::string lacking;
+    for (const std::string& f : split(host.features, ','))
+        if (f.size() > 1 && f[0] == '-' && lacking.empty())
+            lacking = f.substr(1);
+    ASSERT_FALSE(lacking.empty()) << host.features;
+    target::Target beyond = host;
+    beyond.features = "+" + lacking;
+    auto runs = codegen::checkRunsHere(beyond);
+    ASSERT_FALSE(runs);
+    EXPECT_EQ(runs.error().kind, ErrorKind::InvalidArgument);
+    EXPECT_NE(runs.error().message.find("needs " + lacking), std::string::npos) << runs.error().message;
+    EXPECT_NE(runs.error().message.find("illegal instruction"), std::string::npos) << runs.error().message;
+    // compile() links into this process: refused too; compileToObject (for another machine) is not.
+    EXPECT_FALSE(codegen::compile(*func, beyond));
+    EXPECT_TRUE(codegen::compileToObject(*func, beyond));
 }
 
 TEST(Codegen, OneGeneratorPerTargetKind)
