@@ -236,8 +236,19 @@ namespace {
         return object;
     }
 
-    // The extensions the target's CPU and features enable that the host lacks: the host's list names each
-    // extension LLVM knows, + or - (tuning flags are not in it).
+    // Instruction set extensions a kernel's code may use (vector, FMA, bit manipulation, crypto). Others
+    // that a CPU model implies (mwaitx, pku, rdpru, wbnoinvd, ...) are system instructions generated code
+    // never contains, and hypervisors often hide them: a guest whose CPU LLVM calls znver3 lacks four.
+    bool isComputeExtension(const std::string& feature)
+    {
+        static const char* const kPrefixes[] = { "sse", "ssse3", "avx", "amx", "fma", "f16c", "xop", "bmi", "tbm",
+            "popcnt", "lzcnt", "aes", "vaes", "pclmul", "vpclmulqdq", "gfni", "sha", "adx", "movbe", "cx16" };
+        return std::any_of(std::begin(kPrefixes), std::end(kPrefixes),
+            [&](const char* prefix) { return feature.rfind(prefix, 0) == 0; });
+    }
+
+    // The compute extensions the target's CPU and features enable that the host lacks: the host's list
+    // names each extension LLVM knows, + or - (tuning flags are not in it).
     Expected<void> cpuRunsHere(const target::Target& target)
     {
         const target::Target& host = target::Target::host();
@@ -249,7 +260,8 @@ namespace {
         const llvm::MCSubtargetInfo* info = machine->getMCSubtargetInfo();
         std::vector<std::string> missing;
         for (const std::string& f : split(host.features, ','))
-            if (f.size() > 1 && f[0] == '-' && info->checkFeatures("+" + f.substr(1)))
+            if (f.size() > 1 && f[0] == '-' && isComputeExtension(f.substr(1))
+                && info->checkFeatures("+" + f.substr(1)))
                 missing.push_back(f.substr(1));
         std::sort(missing.begin(), missing.end());
         if (missing.empty())

@@ -272,12 +272,15 @@ TEST(Codegen, CodeForInstructionsThisCpuLacksIsRefusedBeforeItRuns)
     const target::Target& host = target::Target::host();
     EXPECT_TRUE(codegen::checkRunsHere(host));
     EXPECT_TRUE(codegen::checkRunsHere(x86_64("-avx,-avx2,-avx512f")));
-    // The host's own CPU plus one extension it does not have (every CPU lacks some LLVM knows).
+    // The host's own CPU plus one vector extension it does not have (Intel CPUs lack AMD's sse4a and xop,
+    // AMD's lack AMX).
     std::string lacking;
     for (const std::string& f : split(host.features, ','))
-        if (f.size() > 1 && f[0] == '-' && lacking.empty())
-            lacking = f.substr(1);
-    ASSERT_FALSE(lacking.empty()) << host.features;
+        for (const char* family : { "-avx", "-amx", "-sse", "-xop", "-fma4" })
+            if (lacking.empty() && f.rfind(family, 0) == 0)
+                lacking = f.substr(1);
+    if (lacking.empty())
+        GTEST_SKIP() << "this CPU has every vector extension LLVM knows: " << host.features;
     target::Target beyond = host;
     beyond.features = "+" + lacking;
     auto runs = codegen::checkRunsHere(beyond);
