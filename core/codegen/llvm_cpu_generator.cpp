@@ -103,6 +103,7 @@ namespace {
         llvm::PassBuilder builder(machine, tuning);
         builder.registerOptimizerLastEPCallback([](llvm::ModulePassManager& passes, llvm::OptimizationLevel) {
             passes.addPass(llvm::createModuleToFunctionPassAdaptor(RematerializeLoads()));
+            passes.addPass(llvm::createModuleToFunctionPassAdaptor(WidenOddVectorPhis()));
         });
         builder.registerModuleAnalyses(mam);
         builder.registerCGSCCAnalyses(cgam);

@@ -19,7 +19,6 @@ using lower::StmtKind;
 namespace {
     constexpr int64_t kMaxUnroll = 512;
     constexpr int64_t kMaxStackBytes = 64 * 1024;
-    constexpr int64_t kPadBytes = 64;
 } // namespace
 
 void unsupported(const std::string& what) { throw CodegenFailure { makeError(ErrorKind::Unsupported, what) }; }
@@ -68,10 +67,8 @@ void Emitter::bindImplParams(llvm::Function* impl, const FreeSymbols& free)
 
 void Emitter::emitKernel(const lower::LoweredFunc& func)
 {
-    for (const ir::BufferRef& arg : func.args) {
+    for (const ir::BufferRef& arg : func.args)
         checkGenerated(*arg);
-        m_extents[arg.get()] = arg->allocatedElements();
-    }
     // The impl takes the arguments as noalias parameters; the entry unpacks void** args (each a pointer to
     // its buffer's elements, of the buffer's dtype).
     FreeSymbols free;
@@ -172,11 +169,8 @@ void Emitter::visitAllocate(const lower::StmtNode& s)
 {
     const ir::BufferVar* buffer = s.buffer.get();
     checkGenerated(*buffer);
-    // Padded by one 64-byte vector, never touched: a vector access of a width that is not a power of two may
-    // then read the next power of two (see contiguousLoad).
-    const int64_t elements = buffer->allocatedElements() + kPadBytes / ir::bytesOf(buffer->dtype);
+    const int64_t elements = buffer->allocatedElements();
     const int64_t bytes = elements * ir::bytesOf(buffer->dtype);
-    m_extents[buffer] = elements;
     if (bytes <= kMaxStackBytes) {
         llvm::Function* fn = m_scope->function;
         llvm::IRBuilder<> entry(&fn->getEntryBlock(), fn->getEntryBlock().begin());

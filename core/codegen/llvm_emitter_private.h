@@ -86,8 +86,6 @@ private:
     Lanes vec(const ir::Expr& e, llvm::Value* mask);
     llvm::Value* widen(const Lanes& l);
     llvm::Value* vecLoad(const ir::ExprNode& n, llvm::Value* mask);
-    // m_lanes contiguous elements of `buffer` from element `base`, under `mask` if not null.
-    llvm::Value* contiguousLoad(const ir::BufferVar& buffer, const ir::Expr& base, llvm::Value* mask);
 
     // --- expressions (llvm_emitter_expr.cpp)
     llvm::Value* scalar(const ir::Expr& e);
@@ -119,9 +117,6 @@ private:
     // Vectorization context.
     const ir::ExprNode* m_vecVar = nullptr;
     unsigned m_lanes = 0;
-    std::set<const ir::BufferVar*> m_vecStored; // buffers the vectorized loop stores to
-    // Elements every buffer in the kernel may be read at: its extent (arguments) or allocation (padded).
-    std::unordered_map<const ir::BufferVar*, int64_t> m_extents;
 };
 
 } // namespace ts::codegen

@@ -5,7 +5,6 @@
 #include "core/support/assert.h"
 
 #include <llvm/IR/Constants.h>
-#include <llvm/Support/MathExtras.h>
 
 namespace ts::codegen {
 
@@ -56,8 +55,6 @@ bool Emitter::emitVectorized(const lower::StmtNode& loop)
         return false;
     m_vecVar = v;
     m_lanes = static_cast<unsigned>(loop.extent);
-    for (const lower::StmtNode* st : stores)
-        m_vecStored.insert(st->buffer.get());
     const Expr zero = ir::intImm(0);
     for (const lower::StmtNode* st : stores) {
         llvm::Value* value = widen(vec(st->value, nullptr));
@@ -66,34 +63,7 @@ bool Emitter::emitVectorized(const lower::StmtNode& loop)
     }
     m_vecVar = nullptr;
     m_lanes = 0;
-    m_vecStored.clear();
     return true;
-}
-
-llvm::Value* Emitter::contiguousLoad(const ir::BufferVar& buffer, const Expr& base, llvm::Value* mask)
-{
-    llvm::Type* element = typeOf(buffer.dtype);
-    auto* type = llvm::FixedVectorType::get(element, m_lanes);
-    llvm::Value* ptr = elementPtr(&buffer, index(base));
-    const llvm::Align align = elementAlign(buffer);
-    if (mask)
-        return m_b.CreateMaskedLoad(type, ptr, align, mask, llvm::Constant::getNullValue(type));
-    const unsigned padded = static_cast<unsigned>(llvm::PowerOf2Ceil(m_lanes));
-    auto extent = m_extents.find(&buffer);
-    if (padded != m_lanes && !m_vecStored.count(&buffer) && extent != m_extents.end()) {
-        // The lanes past m_lanes up to the next power of two are inside the buffer (or our allocations'
-        // padding) for every value of the loops: one plain load, not LLVM's 3-4 pieces for 14 lanes. Not for
-        // a buffer the loop stores to: a wider load there would hide an accumulator's store->load forwarding.
-        const lower::arith::Interval range = m_scope->analyzer.bound(base);
-        if (range.bounded && range.lo >= 0 && range.hi + padded <= extent->second) {
-            llvm::Value* wide = m_b.CreateAlignedLoad(llvm::FixedVectorType::get(element, padded), ptr, align);
-            std::vector<int> lanes(m_lanes);
-            for (unsigned i = 0; i < m_lanes; ++i)
-                lanes[i] = static_cast<int>(i);
-            return m_b.CreateShuffleVector(wide, lanes);
-        }
-    }
-    return m_b.CreateAlignedLoad(type, ptr, align);
 }
 
 llvm::Value* Emitter::widen(const Lanes& l) { return l.uniform ? m_b.CreateVectorSplat(m_lanes, l.value) : l.value; }
@@ -106,8 +76,12 @@ llvm::Value* Emitter::vecLoad(const ExprNode& n, llvm::Value* mask)
     bool pure = false;
     const int64_t coef = m_scope->analyzer.linear(offset).coefficientOf(m_vecVar, &pure);
     if (pure && coef == 1) {
-        return contiguousLoad(*n.buffer,
-            ir::rewrite(offset, [&](const Expr& x) { return x.get() == m_vecVar ? ir::intImm(0) : Expr(); }), mask);
+        llvm::Value* base
+            = index(ir::rewrite(offset, [&](const Expr& x) { return x.get() == m_vecVar ? ir::intImm(0) : Expr(); }));
+        llvm::Value* ptr = elementPtr(n.buffer.get(), base);
+        if (!mask)
+            return m_b.CreateAlignedLoad(type, ptr, align);
+        return m_b.CreateMaskedLoad(type, ptr, align, mask, llvm::Constant::getNullValue(type));
     }
     llvm::Value* indices = widen(vec(offset, nullptr));
     auto it = m_scope->buffers.find(n.buffer.get());

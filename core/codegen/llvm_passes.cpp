@@ -5,7 +5,9 @@
 #include <llvm/Analysis/MemoryLocation.h>
 #include <llvm/Analysis/TargetTransformInfo.h>
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/Support/MathExtras.h>
 
 #include <algorithm>
 #include <map>
@@ -230,6 +232,52 @@ llvm::PreservedAnalyses RematerializeLoads::run(llvm::Function& function, llvm::
         changed |= rematerializer.splitLongRanges(block);
     if (!changed)
         return llvm::PreservedAnalyses::all();
+    llvm::PreservedAnalyses kept;
+    kept.preserveSet<llvm::CFGAnalyses>();
+    return kept;
+}
+
+llvm::PreservedAnalyses WidenOddVectorPhis::run(llvm::Function& function, llvm::FunctionAnalysisManager&)
+{
+    std::vector<llvm::PHINode*> odd;
+    for (llvm::BasicBlock& block : function)
+        for (llvm::PHINode& phi : block.phis())
+            if (auto* type = llvm::dyn_cast<llvm::FixedVectorType>(phi.getType());
+                type && type->getNumElements() > 2 && !llvm::isPowerOf2_32(type->getNumElements()))
+                odd.push_back(&phi);
+    if (odd.empty())
+        return llvm::PreservedAnalyses::all();
+    auto lanes = [](unsigned count, unsigned size) {
+        std::vector<int> order(size, -1);
+        for (unsigned i = 0; i < count && i < size; ++i)
+            order[i] = static_cast<int>(i);
+        return order;
+    };
+    std::vector<std::pair<llvm::PHINode*, llvm::PHINode*>> widened;
+    for (llvm::PHINode* phi : odd) {
+        auto* type = llvm::cast<llvm::FixedVectorType>(phi->getType());
+        const unsigned count = type->getNumElements();
+        auto* wideType
+            = llvm::FixedVectorType::get(type->getElementType(), static_cast<unsigned>(llvm::PowerOf2Ceil(count)));
+        llvm::PHINode* wide
+            = llvm::PHINode::Create(wideType, phi->getNumIncomingValues(), phi->getName() + ".wide", phi);
+        widened.emplace_back(phi, wide);
+        llvm::IRBuilder<> b(phi->getParent(), phi->getParent()->getFirstInsertionPt());
+        phi->replaceAllUsesWith(b.CreateShuffleVector(wide, lanes(count, count)));
+    }
+    // Incoming values, widened at the end of their block (after every phi is replaced, so a phi feeding
+    // another is read through its narrow form).
+    for (auto& [phi, wide] : widened) {
+        const unsigned count = llvm::cast<llvm::FixedVectorType>(phi->getType())->getNumElements();
+        const unsigned size = llvm::cast<llvm::FixedVectorType>(wide->getType())->getNumElements();
+        for (unsigned i = 0; i < phi->getNumIncomingValues(); ++i) {
+            llvm::IRBuilder<> b(phi->getIncomingBlock(i)->getTerminator());
+            wide->addIncoming(
+                b.CreateShuffleVector(phi->getIncomingValue(i), lanes(count, size)), phi->getIncomingBlock(i));
+        }
+    }
+    for (auto& entry : widened)
+        entry.first->eraseFromParent();
     llvm::PreservedAnalyses kept;
     kept.preserveSet<llvm::CFGAnalyses>();
     return kept;
