@@ -1,5 +1,5 @@
 // lower, measure: replay a schedule on a network task, a named workload or a TVM record's workload, then
-// print what it lowers to, or compile, run and check it.
+// print what it lowers to (loop IR, optionally LLVM IR and assembly), or compile, run and check it.
 #include "app/cli/commands.h"
 #include "app/cli/interrupt.h"
 #include "core/codegen/codegen.h"
@@ -98,6 +98,12 @@ namespace {
                 return fail(ir.error().message);
             std::cout << "\n# LLVM IR (optimized for " << target::toString(options.target) << ")\n" << *ir;
         }
+        if (args.has("asm")) {
+            auto assembly = codegen::emitAssembly(*func, options.target);
+            if (!assembly)
+                return fail(assembly.error().message);
+            std::cout << "\n# assembly (for " << target::toString(options.target) << ")\n" << *assembly;
+        }
         return 0;
     }
 
@@ -184,10 +190,11 @@ namespace {
 std::vector<Command> scheduleCommands()
 {
     return {
-        { "lower", "replay a schedule and print the state, the loop IR and optionally LLVM IR",
+        { "lower", "replay a schedule and print the state, the loop IR and optionally LLVM IR and assembly",
             "tunescope-cli lower (--network NAME --task ID | --workload W | --record FILE:LINE) [--steps FILE] "
-            "[--target T] [--llvm] [--passes]",
+            "[--target T] [--llvm] [--asm] [--passes]",
             scheduleOptions({ kTargetOption, { "llvm", "", "also print the optimized LLVM IR" },
+                { "asm", "", "also print the machine code (assembly) the kernel compiles to" },
                 { "passes", "", "print the loop IR after every lowering pass" } }),
             [](const Arguments& args) { return withSchedule(args, lowerSchedule); } },
         { "measure", "compile a schedule, run it in tunescope-runner, check it and print its cost",

@@ -2,8 +2,10 @@
 //   networks                       list the built-in networks
 //   tasks --network N [--batch B] [--layout NCHW|NHWC]
 //   dag --network N --task ID [--format text|dot|json]
-//   lower   (--network N --task ID | --workload W | --record FILE:LINE) [--steps FILE] [--llvm] [--passes]
+//   lower   (--network N --task ID | --workload W | --record FILE:LINE) [--steps FILE] [--target T] [--llvm]
+//           [--asm] [--passes]
 //   measure (same selection) [--number N] [--repeat N] [--min-repeat-ms MS] [--threads N] [--timeout S]
+//           [--target T]
 //   import FILE... [--workspace PATH]          TVM logs into the workspace
 //   export --out FILE [--task IDS] [--device ID] [--session ID] [--ok-only] [--workspace PATH]
 //   stats [--check] [--workspace PATH]         per task: records, failures, best cost and GFLOP/s, device

@@ -37,6 +37,15 @@ Expected<std::string> emitLlvmIr(const lower::LoweredFunc& func, bool optimized,
     return generator->source(func, optimized);
 }
 
+Expected<std::string> emitAssembly(const lower::LoweredFunc& func, const target::Target& target)
+{
+    if (target.kind != target::TargetKind::Cpu)
+        return makeError(ErrorKind::Unsupported,
+            std::string("assembly is generated for cpu targets, not ") + target::toString(target.kind));
+    TS_TRY(std::unique_ptr<CodeGenerator> generator, makeCodeGenerator(target));
+    return generator->assembly(func);
+}
+
 Expected<ObjectCode> compileToObject(const lower::LoweredFunc& func, const target::Target& target)
 {
     TS_TRY(std::unique_ptr<CodeGenerator> generator, makeCodeGenerator(target));

@@ -28,6 +28,9 @@ public:
     // What the generator compiles, as text for people: LLVM IR for CPUs, before (optimized = false) or
     // after the optimization pipeline.
     virtual Expected<std::string> source(const lower::LoweredFunc& func, bool optimized) = 0;
+    // The machine code as assembly text, for people (CPU: AT&T syntax as llc prints it), the kernel under
+    // its own name (func.name).
+    virtual Expected<std::string> assembly(const lower::LoweredFunc& func) = 0;
     // Code the runner can load: an object file for CPUs.
     virtual Expected<ObjectCode> compileToObject(const lower::LoweredFunc& func) = 0;
     // Code callable in this process.

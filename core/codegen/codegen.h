@@ -53,6 +53,10 @@ std::string hostCpuName();
 // Textual LLVM IR (CPU targets), before (optimized = false) or after the O3 pipeline.
 Expected<std::string> emitLlvmIr(
     const lower::LoweredFunc& func, bool optimized, const target::Target& target = target::Target::host());
+// The machine code for the target as assembly text (CPU targets: AT&T syntax, as llc prints it), to read a
+// kernel's hot loop for another CPU.
+Expected<std::string> emitAssembly(
+    const lower::LoweredFunc& func, const target::Target& target = target::Target::host());
 Expected<ObjectCode> compileToObject(
     const lower::LoweredFunc& func, const target::Target& target = target::Target::host());
 // compileToObject + loadObject: the target must be one this machine can run.

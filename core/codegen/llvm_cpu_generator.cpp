@@ -1,5 +1,5 @@
-// The LLVM CPU code generator: the target machine for a Target, the O3 pipeline, object emission, and the
-// process-wide ORC LLJIT that links objects into this process.
+// The LLVM CPU code generator: the target machine for a Target, the O3 pipeline, object and assembly
+// emission, and the process-wide ORC LLJIT that links objects into this process.
 #include "core/codegen/llvm_cpu_generator.h"
 
 #include "core/codegen/llvm_emitter.h"
@@ -220,21 +220,40 @@ namespace {
         return os.str();
     }
 
-    Expected<ObjectCode> llvmObject(const lower::LoweredFunc& func, const target::Target& target)
+    using FileBytes = llvm::SmallVector<char, 0>;
+
+    // The module for the function under the symbol, optimized, through the target's code generator into a
+    // file of the type: an object file or assembly text.
+    Expected<FileBytes> llvmEmit(const lower::LoweredFunc& func, const std::string& symbol,
+        const target::Target& target, llvm::CodeGenFileType fileType)
     {
         llvm::LLVMContext context;
-        ObjectCode object;
-        object.symbol = nextSymbol();
-        TS_TRY(std::unique_ptr<llvm::Module> module, buildModule(func, object.symbol, context, true, target));
+        TS_TRY(std::unique_ptr<llvm::Module> module, buildModule(func, symbol, context, true, target));
         TS_TRY(llvm::TargetMachine * machine, threadTargetMachine(target));
-        llvm::SmallVector<char, 0> buffer;
+        FileBytes buffer;
         llvm::raw_svector_ostream os(buffer);
         llvm::legacy::PassManager codegen;
-        if (machine->addPassesToEmitFile(codegen, os, nullptr, llvm::CGFT_ObjectFile))
-            return makeError(ErrorKind::Internal, "the LLVM target cannot emit object files");
+        if (machine->addPassesToEmitFile(codegen, os, nullptr, fileType))
+            return makeError(ErrorKind::Internal,
+                std::string("the LLVM target cannot emit ")
+                    + (fileType == llvm::CGFT_ObjectFile ? "object files" : "assembly"));
         codegen.run(*module);
-        object.bytes.assign(buffer.begin(), buffer.end());
+        return buffer;
+    }
+
+    Expected<ObjectCode> llvmObject(const lower::LoweredFunc& func, const target::Target& target)
+    {
+        ObjectCode object;
+        object.symbol = nextSymbol();
+        TS_TRY(FileBytes bytes, llvmEmit(func, object.symbol, target, llvm::CGFT_ObjectFile));
+        object.bytes.assign(bytes.begin(), bytes.end());
         return object;
+    }
+
+    Expected<std::string> llvmAssembly(const lower::LoweredFunc& func, const target::Target& target)
+    {
+        TS_TRY(FileBytes text, llvmEmit(func, func.name, target, llvm::CGFT_AssemblyFile));
+        return std::string(text.begin(), text.end());
     }
 
     // Instruction set extensions a kernel's code may use (vector, FMA, bit manipulation, crypto). Others
@@ -285,6 +304,7 @@ namespace {
         {
             return llvmSource(func, optimized, m_target);
         }
+        Expected<std::string> assembly(const lower::LoweredFunc& func) override { return llvmAssembly(func, m_target); }
         Expected<ObjectCode> compileToObject(const lower::LoweredFunc& func) override
         {
             return llvmObject(func, m_target);

@@ -16,8 +16,10 @@
 #include "bench_util.h"
 #include "peak_flops.h"
 
+#include "core/codegen/codegen.h"
 #include "core/graph/workload_registry.h"
 #include "core/ir/reference_evaluator.h"
+#include "core/lower/lower.h"
 #include "core/measure/measurer.h"
 #include "core/store/schedule_source.h"
 #include "core/store/tvm_log.h"
@@ -27,6 +29,7 @@
 
 #include <algorithm>
 #include <cblas.h>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -183,8 +186,28 @@ struct Row {
 };
 
 // One table row: the figures, or the error in place of a figure (the TuneScope error last, it is longer).
+// The measured fp32 FMA peak on 1 and 2 threads, and a record's compile latency (ms), for the row.
+struct Context {
+    double peak[3] = { 0, 0, 0 };
+    double compileMs = 0;
+};
+
+// Median milliseconds from a replayed state to an object file (lower + LLVM O3 + machine code), 5 times.
+double compileMs(const sched::State& state)
+{
+    std::vector<double> ms;
+    for (int i = 0; i < 5; ++i) {
+        const auto start = std::chrono::steady_clock::now();
+        auto func = lower::lower(state);
+        if (!func || !codegen::compileToObject(*func))
+            return 0;
+        ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    }
+    return bench::percentile(ms, 0.5);
+}
+
 void printRow(const Row& row, int threads, double flops, double ours, const std::string& oursError, double theirs,
-    const std::string& theirsError)
+    const std::string& theirsError, const Context& context)
 {
     auto figure = [&](double seconds, const std::string& error) {
         char text[32] = "-";
@@ -195,7 +218,8 @@ void printRow(const Row& row, int threads, double flops, double ours, const std:
     std::printf("%-36s %-44s %3d %10s %10s ", row.where.c_str(), row.workload.c_str(), threads,
         figure(ours, oursError).c_str(), figure(theirs, theirsError).c_str());
     if (oursError.empty() && theirsError.empty())
-        std::printf("%5.0f%%\n", 100 * theirs / ours);
+        std::printf("%5.0f%% %6.0f%% %8.1f\n", 100 * theirs / ours,
+            context.peak[threads] > 0 ? 100 * flops / ours / 1e9 / context.peak[threads] : 0.0, context.compileMs);
     else
         std::printf("  %s%s%s\n", theirsError.empty() ? "" : ("library: " + theirsError).c_str(),
             !theirsError.empty() && !oursError.empty() ? "; " : "", oursError.c_str());
@@ -222,8 +246,12 @@ int main(int argc, char** argv)
     std::printf("host CPU %s, %ld cores; records compiled for this host, not for their own -mcpu\n",
         host.cpuName.empty() ? "(LLVM's generic)" : host.cpuName.c_str(), host.cores);
     std::printf("TuneScope: tunescope-runner, checked, 5 repeats of >= 300 ms; library: the same timing, same run\n");
+    Context context;
+    context.peak[1] = bench::peakGflops(1);
+    context.peak[2] = bench::peakGflops(2);
     std::printf("fp32 FMA peak measured here (%d lanes, 16 accumulators): %.1f GFLOP/s on 1 thread, %.1f on 2\n",
-        bench::peakLanes(), bench::peakGflops(1), bench::peakGflops(2));
+        bench::peakLanes(), context.peak[1], context.peak[2]);
+    std::printf("ts/peak: TuneScope against that peak; compile: median ms of lower + LLVM O3 + object code\n");
 
     // One measurer per thread count, kept across records (references are computed once per workload).
     std::map<int, std::unique_ptr<measure::Measurer>> measurers;
@@ -236,8 +264,9 @@ int main(int argc, char** argv)
     }
 
     std::vector<std::string> skipLines;
-    std::printf("\n%-36s %-44s %3s %10s %10s %6s\n", "record", "workload", "thr", "TuneScope", "library", "ratio");
-    std::printf("%-36s %-44s %3s %10s %10s %6s\n", "", "", "", "GFLOP/s", "GFLOP/s", "ts/lib");
+    std::printf("\n%-36s %-44s %3s %10s %10s %6s %7s %8s\n", "record", "workload", "thr", "TuneScope", "library",
+        "ratio", "", "compile");
+    std::printf("%-36s %-44s %3s %10s %10s %6s %7s %8s\n", "", "", "", "GFLOP/s", "GFLOP/s", "ts/lib", "ts/peak", "ms");
     for (const fs::path& path : files) {
         std::ifstream in(path, std::ios::binary);
         std::string line;
@@ -262,6 +291,7 @@ int main(int argc, char** argv)
             auto resolved = store::resolveSchedule({ store::RecordRef { path.string(), number }, std::nullopt });
             auto library = baseline(*key);
             bool ok = resolved.hasValue();
+            context.compileMs = resolved ? compileMs(resolved->state) : 0;
             for (int threads : { 1, 2 }) {
                 if (!resolved) {
                     // The resolver's message starts with the file:line the row names already.
@@ -280,7 +310,7 @@ int main(int argc, char** argv)
                     theirs = bench::secondsPerRun(library->run);
                 }
                 printRow(row, threads, resolved->flops, result.ok() ? result.meanCost() : 0, oursError, theirs,
-                    library ? "" : library.error().message);
+                    library ? "" : library.error().message, context);
                 ok = ok && result.ok();
             }
             ++(ok ? measured : failed);

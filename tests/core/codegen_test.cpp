@@ -248,6 +248,39 @@ TEST(Codegen, TheTargetReachesTheCompiler)
     EXPECT_FALSE(object->bytes.empty());
 }
 
+TEST(Codegen, AssemblyIsTheMachineCodeForTheTarget)
+{
+    // 16 lanes of explicit vector code: two ymm registers with AVX2, one zmm register with AVX-512.
+    auto a = ir::placeholder("A", { 1024 });
+    auto b = ir::placeholder("B", { 1024 });
+    const ir::ComputeDAG dag = dagOf({ a, b, ops::add(a, b).value() });
+    sched::State state = sched::State::initial(dag);
+    fixtures::apply(state, sched::SplitStep { 2, 0, 1024, { 16 }, true });
+    fixtures::apply(state, sched::AnnotationStep { 2, 1, sched::Annotation::Vectorize });
+    auto func = lower::lower(state);
+    ASSERT_TRUE(func) << func.error().message;
+
+    auto avx2 = codegen::emitAssembly(*func, x86_64("+avx2,+fma,-avx512f"));
+    ASSERT_TRUE(avx2) << avx2.error().message;
+    EXPECT_NE(avx2->find(func->name + ":"), std::string::npos) << *avx2; // the kernel under its own name
+    EXPECT_NE(avx2->find("vaddps\t"), std::string::npos) << *avx2; // AT&T syntax, as llc prints it
+    EXPECT_NE(avx2->find("%ymm"), std::string::npos) << *avx2;
+    EXPECT_EQ(avx2->find("zmm"), std::string::npos) << *avx2;
+
+    target::Target avx512;
+    avx512.cpuName = "skylake-avx512";
+    avx512.features = "+avx512f";
+    avx512.vectorBytes = 64;
+    auto wide = codegen::emitAssembly(*func, avx512);
+    ASSERT_TRUE(wide) << wide.error().message;
+    EXPECT_NE(wide->find("%zmm"), std::string::npos) << *wide;
+
+    auto cuda = codegen::emitAssembly(*func, target::fromTvm("cuda -arch=sm_86").value());
+    ASSERT_FALSE(cuda);
+    EXPECT_EQ(cuda.error().kind, ErrorKind::Unsupported);
+    EXPECT_EQ(cuda.error().message, "assembly is generated for cpu targets, not cuda");
+}
+
 TEST(Codegen, AnUnknownCpuIsNamed)
 {
     auto a = ir::placeholder("A", { 16 });
