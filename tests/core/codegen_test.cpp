@@ -1,5 +1,6 @@
 // Lowering + LLVM codegen against the reference evaluator: every operator of the library with its default
 // schedule, and random schedules of matmul and conv2d built from steps.
+#include "kernel_check.h"
 #include "schedule_fixtures.h"
 
 #include "core/codegen/code_generator.h"
@@ -16,34 +17,9 @@
 #include <gtest/gtest.h>
 
 using namespace ts;
+using ts::testing::expectMatchesReference;
 
 namespace {
-// Compiles and runs the state in this process; compares every output with the reference evaluator.
-void expectMatchesReference(const ir::ComputeDAG& dag, const sched::State& state, const std::string& what,
-    const target::Target& target = target::Target::host())
-{
-    auto func = lower::lower(state);
-    ASSERT_TRUE(func) << what << ": " << func.error().message;
-    auto kernel = codegen::compile(*func, target);
-    ASSERT_TRUE(kernel) << what << ": " << kernel.error().message << "\n" << lower::toString(*func);
-    std::vector<int64_t> elements;
-    for (const ir::BufferRef& arg : func->args)
-        elements.push_back(arg->allocatedElements());
-    measure::KernelBuffers buffers(elements, func->numInputs, 11);
-    (*kernel)->run(buffers.args());
-    std::vector<std::string> names;
-    std::vector<std::vector<float>> outputs;
-    for (size_t i = static_cast<size_t>(func->numInputs); i < func->args.size(); ++i) {
-        names.push_back(func->args[i]->name);
-        outputs.emplace_back(buffers.data(i), buffers.data(i) + buffers.elements(i));
-    }
-    auto reference = measure::computeReference(dag, 11, 512, 1e9);
-    ASSERT_TRUE(reference) << reference.error().message;
-    auto wrong = measure::compareWithReference(*reference, names, outputs, 1e-4, 1e-4);
-    EXPECT_FALSE(wrong) << what << ": " << *wrong << "\n"
-                        << sched::stepsToText(state.steps()) << "\n"
-                        << lower::toString(*func);
-}
 
 ir::ComputeDAG dagOf(const std::vector<ir::Tensor>& tensors) { return ir::ComputeDAG::create(tensors); }
 } // namespace
