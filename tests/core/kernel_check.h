@@ -6,7 +6,7 @@
 #include "core/lower/lower.h"
 #include "core/measure/kernel_buffers.h"
 #include "core/measure/reference.h"
-#include "core/schedule/step_printer.h"
+#include "core/schedule/step_json.h"
 
 #include <gtest/gtest.h>
 
