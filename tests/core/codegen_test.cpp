@@ -5,6 +5,7 @@
 
 #include "core/codegen/code_generator.h"
 #include "core/codegen/codegen.h"
+#include "core/codegen/runtime.h"
 #include "core/lower/lower.h"
 #include "core/measure/kernel_buffers.h"
 #include "core/measure/reference.h"
@@ -300,6 +301,30 @@ TEST(Codegen, CodeForInstructionsThisCpuLacksIsRefusedBeforeItRuns)
     // compile() links into this process: refused too; compileToObject (for another machine) is not.
     EXPECT_FALSE(codegen::compile(*func, beyond));
     EXPECT_TRUE(codegen::compileToObject(*func, beyond));
+}
+
+TEST(Codegen, WorkspaceBlocksAreAlignedAndReused)
+{
+    void* a = ts_alloc(430'000);
+    ASSERT_NE(a, nullptr);
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(a) % 64, 0u);
+    static_cast<char*>(a)[429'999] = 1; // all of it is ours
+    ts_free(a);
+    void* again = ts_alloc(430'000); // the next call of the same kernel: no new mapping, no page faults
+    EXPECT_EQ(again, a);
+    void* other = ts_alloc(1000); // another size is another block
+    EXPECT_NE(other, again);
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(other) % 64, 0u);
+    ts_free(other);
+    ts_free(again);
+    // The cache is bounded: many different sizes do not pile up (and each comes back aligned).
+    for (int64_t bytes = 64; bytes < 64 * 100; bytes += 64) {
+        void* p = ts_alloc(bytes);
+        ASSERT_NE(p, nullptr);
+        EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % 64, 0u);
+        ts_free(p);
+    }
+    ts_free(nullptr);
 }
 
 TEST(Codegen, OneGeneratorPerTargetKind)
