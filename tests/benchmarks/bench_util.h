@@ -13,7 +13,8 @@
 
 namespace ts::bench {
 
-inline double secondsPerRun(const std::function<void()>& run, int repeat = 5, double minRepeatMs = 300)
+// The seconds per run of each of the `repeat` measurements.
+inline std::vector<double> secondsPerRunEach(const std::function<void()>& run, int repeat, double minRepeatMs)
 {
     using Clock = std::chrono::steady_clock;
     run();
@@ -31,6 +32,12 @@ inline double secondsPerRun(const std::function<void()>& run, int repeat = 5, do
         } while (ms < minRepeatMs);
         costs.push_back(ms / 1e3 / number);
     }
+    return costs;
+}
+
+inline double secondsPerRun(const std::function<void()>& run, int repeat = 5, double minRepeatMs = 300)
+{
+    const std::vector<double> costs = secondsPerRunEach(run, repeat, minRepeatMs);
     return std::accumulate(costs.begin(), costs.end(), 0.0) / static_cast<double>(costs.size());
 }
 
