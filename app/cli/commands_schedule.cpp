@@ -44,12 +44,22 @@ namespace {
     }
 
     // --target: a TVM target string to compile for instead of this machine.
-    Expected<target::Target> targetOption(const Arguments& args)
+    // --target: this machine by default; a TVM target string; or "record", the target the record was tuned
+    // for (its -mcpu and hardware parameters).
+    Expected<target::Target> targetOption(const Arguments& args, const store::ResolvedSchedule& scheduled)
     {
         if (!args.has("target"))
             return target::Target::host();
-        target::Target host = target::Target::host();
-        TS_TRY(target::Target t, target::fromTvm(args.value("target")));
+        const target::Target& host = target::Target::host();
+        Expected<target::Target> chosen = makeError(ErrorKind::InvalidArgument, "");
+        if (args.value("target") == "record") {
+            if (!scheduled.record)
+                return makeError(ErrorKind::InvalidArgument, "--target record needs a --record source");
+            chosen = target::fromTvm(scheduled.record->target, scheduled.record->hardwareParams);
+        } else {
+            chosen = target::fromTvm(args.value("target"));
+        }
+        TS_TRY(target::Target t, std::move(chosen));
         if (t.cores < 0)
             t.cores = host.cores;
         return t;
@@ -79,7 +89,7 @@ namespace {
         std::cout << "\n# steps\n" << sched::printStepsAsCalls(scheduled.dag, scheduled.steps);
         std::cout << "\n# state\n" << bound->toString();
         lower::LowerOptions options;
-        auto target = targetOption(args);
+        auto target = targetOption(args, scheduled);
         if (!target)
             return fail(target.error().message);
         options.target = *target;
@@ -127,13 +137,15 @@ namespace {
         options.timing.minRepeatMs = static_cast<int>(*minRepeat);
         options.kernelThreads = static_cast<int>(*threads);
         options.runTimeoutMs = static_cast<int>(*timeout * 1000);
-        auto target = targetOption(args);
+        auto target = targetOption(args, scheduled);
         if (!target)
             return fail(target.error().message);
         options.target = *target;
         std::cout << scheduled.title << ", " << scheduled.steps.size() << " steps, "
-                  << formatFixed(scheduled.flops / 1e9, 3) << " GFLOP\n"
-                  << std::flush;
+                  << formatFixed(scheduled.flops / 1e9, 3) << " GFLOP\n";
+        if (args.has("target"))
+            std::cout << "target:   " << target::toString(options.target) << "\n";
+        std::cout << std::flush;
 
         // Live: progress on a terminal, Ctrl-C stops the build or the run in flight (the runner is killed).
         std::optional<record::MeasureResult> result;
@@ -182,8 +194,9 @@ namespace {
     }
 
     const OptionSpec kTargetOption { "target", "TVM_TARGET",
-        "compile for this target instead of this machine, e.g. 'llvm -mcpu=haswell' (AVX2 code on an AVX-512 "
-        "host); measure refuses a target whose instructions this CPU lacks" };
+        "compile for this target instead of this machine: a TVM target string, e.g. 'llvm -mcpu=haswell' (AVX2 "
+        "code on an AVX-512 host), or 'record' (the record's own target); measure refuses a target whose "
+        "instructions this CPU lacks" };
 
 } // namespace
 
