@@ -47,7 +47,7 @@ namespace {
 // Each block starts with a 64-byte header holding its size; the caller gets the 64-byte-aligned bytes after.
 constexpr size_t kHeader = 64;
 constexpr size_t kMaxCachedBlocks = 8;
-constexpr size_t kMaxCachedBytes = size_t { 1 } << 30;
+constexpr size_t kMaxCachedBytes = size_t { 256 } << 20;
 
 class WorkspaceCache {
 public:
