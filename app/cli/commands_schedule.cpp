@@ -43,25 +43,20 @@ namespace {
         return source;
     }
 
-    // --target: a TVM target string to compile for instead of this machine.
     // --target: this machine by default; a TVM target string; or "record", the target the record was tuned
     // for (its -mcpu and hardware parameters).
     Expected<target::Target> targetOption(const Arguments& args, const store::ResolvedSchedule& scheduled)
     {
         if (!args.has("target"))
             return target::Target::host();
-        const target::Target& host = target::Target::host();
-        Expected<target::Target> chosen = makeError(ErrorKind::InvalidArgument, "");
-        if (args.value("target") == "record") {
-            if (!scheduled.record)
-                return makeError(ErrorKind::InvalidArgument, "--target record needs a --record source");
-            chosen = target::fromTvm(scheduled.record->target, scheduled.record->hardwareParams);
-        } else {
-            chosen = target::fromTvm(args.value("target"));
-        }
-        TS_TRY(target::Target t, std::move(chosen));
+        const bool ofRecord = args.value("target") == "record";
+        if (ofRecord && !scheduled.record)
+            return makeError(ErrorKind::InvalidArgument, "--target record needs a --record source");
+        TS_TRY(target::Target t,
+            ofRecord ? target::fromTvm(scheduled.record->target, scheduled.record->hardwareParams)
+                     : target::fromTvm(args.value("target")));
         if (t.cores < 0)
-            t.cores = host.cores;
+            t.cores = target::Target::host().cores;
         return t;
     }
 

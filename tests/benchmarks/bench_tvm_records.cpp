@@ -185,7 +185,6 @@ struct Row {
     std::string workload;
 };
 
-// One table row: the figures, or the error in place of a figure (the TuneScope error last, it is longer).
 constexpr int kRounds = 3;
 
 // The measured fp32 FMA peak on 1 and 2 threads, and a record's compile latency (ms), for the row.
@@ -208,6 +207,7 @@ double compileMs(const sched::State& state)
     return bench::percentile(ms, 0.5);
 }
 
+// One table row: the figures, or the error in place of a figure (the TuneScope error last, it is longer).
 void printRow(const Row& row, int threads, double flops, double ours, const std::string& oursError, double theirs,
     const std::string& theirsError, const Context& context)
 {
