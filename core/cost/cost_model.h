@@ -1,0 +1,80 @@
+// The cost-model interface the search ranks candidates with (DESIGN: core/cost), and its registry.
+//
+// A model learns from measured states (update) and scores unmeasured ones (predict): higher is better, as
+// Ansor's models score normalized throughput. It names itself (kind, settings as JSON), and saves and loads
+// its weights as bytes the store keeps in cost_models.weights. Search never knows which model it holds.
+//
+// Threads: a model is used from one thread at a time (the search calls predict from its own thread, and
+// may split a batch over its workers itself). Every random choice a model makes comes from the seed it was
+// made with, so the same seed and the same calls give the same scores.
+//
+// How to add a model: a class deriving from CostModel in its own file here (core/cost/<kind>_model.cpp),
+// a line in the registry table in cost_model.cpp (kind, one-line description, factory), a section in
+// docs/cost-models.md, and tests that it learns (a test that can fail: ranks a held-out set better than
+// chance) and round-trips through save/load.
+#pragma once
+
+#include "core/ir/compute_dag.h"
+#include "core/record/measure_result.h"
+#include "core/schedule/state.h"
+#include "core/support/error.h"
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace ts::cost {
+
+// The task a batch of states belongs to: its DAG and an identity that is the same across sessions (the
+// workload key the store files it under).
+struct CostTask {
+    const ir::ComputeDAG* dag = nullptr;
+    std::string key;
+    double flops = 0.0;
+};
+
+class CostModel {
+public:
+    virtual ~CostModel() = default;
+
+    // "random", "xgboost", ...
+    virtual std::string kind() const = 0;
+    // The model's settings as a JSON object (what the store keeps in cost_models.settings).
+    virtual std::string settings() const { return "{}"; }
+
+    // Learns from states measured on `task`; results[i] belongs to states[i] (failures included: a model
+    // decides what a failure teaches it).
+    virtual Expected<void> update(
+        const CostTask& task, std::span<const sched::State> states, std::span<const record::MeasureResult> results)
+        = 0;
+    // One score per state, higher is better. A state the model cannot score gets -infinity.
+    virtual std::vector<double> predict(const CostTask& task, std::span<const sched::State> states) = 0;
+    // Per-stage scores where the model has them (Ansor's predict_stages); empty otherwise.
+    virtual std::vector<std::vector<double>> predictStages(const CostTask& task, std::span<const sched::State> states)
+    {
+        (void)task;
+        (void)states;
+        return {};
+    }
+
+    // Weights as bytes, and back. A model without weights saves its RNG position, so that a resumed session
+    // continues its stream.
+    virtual Expected<std::vector<uint8_t>> save() const = 0;
+    virtual Expected<void> load(std::span<const uint8_t> bytes) = 0;
+    // Measured records seen so far (Ansor's warm-up counts them).
+    virtual int64_t trainedOn() const = 0;
+};
+
+struct CostModelKind {
+    std::string kind;
+    std::string description;
+};
+
+// The registered kinds, in the order the CLI lists them.
+std::vector<CostModelKind> costModelKinds();
+// A new model of `kind` seeded with `seed`, or InvalidArgument naming the kinds there are.
+Expected<std::unique_ptr<CostModel>> makeCostModel(const std::string& kind, uint64_t seed);
+
+} // namespace ts::cost

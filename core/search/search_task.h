@@ -1,0 +1,57 @@
+// What a search works on and with: the task (a compute DAG, the target it is tuned for) and Ansor's search
+// parameters, with the defaults of TVM's auto_scheduler (python/tvm/auto_scheduler/search_policy.py,
+// ../shared/reference/tuning-systems.md 1.3.4). Every deviation from Ansor is a field here, named and
+// documented in docs/search.md.
+#pragma once
+
+#include "core/ir/compute_dag.h"
+#include "core/target/target.h"
+
+#include <string>
+#include <vector>
+
+namespace ts::search {
+
+struct SearchTask {
+    ir::ComputeDAG dag;
+    target::Target target = target::Target::host();
+    std::string name; // for people: "matmul", "conv2d_nhwc_bias_add_relu"
+    double flops = 0.0; // of one run (dag.flopCount() unless the caller knows better)
+
+    // Threads parallel loops may use: the target's cores, or this machine's when the target does not say.
+    int cores() const;
+    // fp32 lanes in the target's widest vector register.
+    int vectorLanes() const { return static_cast<int>(target.vectorBytes / 4); }
+};
+
+// The mutation rules' weights (Ansor's CPU weights).
+struct MutationWeights {
+    double tileSize = 0.90;
+    double autoUnroll = 0.04;
+    double computeLocation = 0.05;
+    double parallel = 0.01;
+};
+
+struct SearchParams {
+    // --- sketches
+    std::string cpuTilingStructure = "SSRSRS";
+    // --- random annotation (initial population)
+    int maxInnermostSplitFactor = 64;
+    int maxVectorizeSize = 16;
+    std::vector<int> unrollMaxSteps { 0, 16, 64, 512 };
+    bool disableChangeComputeLocation = false;
+    // --- evolutionary search
+    int population = 2048;
+    int numIters = 4;
+    double mutationProb = 0.85;
+    MutationWeights mutationWeights;
+    // Node-based crossover (the paper's, never in upstream TVM): the probability that a new individual is
+    // the crossover of two parents rather than a mutation or a copy. 0 (off) as in TVM.
+    double crossoverProb = 0.0;
+    int sampleInitMinPopulation = 50;
+    double sampleInitUseMeasuredRatio = 0.2;
+    double epsGreedy = 0.05;
+    int retrySearchOneRoundOnEmpty = 10;
+};
+
+} // namespace ts::search

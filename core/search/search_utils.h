@@ -1,0 +1,50 @@
+// Questions the search asks of a state's stage, as Ansor's search_policy/utils.h asks them. The analysis
+// predicates (needs multi-level tiling, element-wise match, ...) are the AccessAnalyzer's, taken on the
+// state's current DAG (after its cache and rfactor steps): a StateAnalysis computes that DAG once, and every
+// state with the same stage-changing steps (all annotations of one sketch) can share it.
+#pragma once
+
+#include "core/ir/compute_dag.h"
+#include "core/schedule/state.h"
+
+#include <cstdint>
+#include <string>
+#include <utility>
+
+namespace ts::search {
+
+class StateAnalysis {
+public:
+    explicit StateAnalysis(const sched::State& state);
+
+    const ir::ComputeDAG& dag() const { return m_dag; }
+    bool needsMultiLevelTiling(int stage) const { return m_dag.access().needsMultiLevelTiling(stage); }
+    bool isStrictInlinable(int stage) const { return m_dag.access().isStrictInlinable(stage); }
+    bool isOutput(int stage) const { return m_dag.access().isOutput(stage); }
+    // The one consumer this stage element-wise matches, or -1 (Ansor's HasSingleElementwiseMatchedConsumer:
+    // not both reducing, the consumer not a ".shared" cache).
+    int singleElementwiseMatchedConsumer(const sched::State& state, int stage) const;
+
+private:
+    ir::ComputeDAG m_dag;
+};
+
+bool hasReduceIter(const sched::Stage& stage);
+// More iterators than the op has axes: split or fused (Ansor's IsTiled).
+bool isTiled(const sched::Stage& stage);
+// Products of the extents of the stage's spatial and of its reduce iterators.
+std::pair<int64_t, int64_t> cumulativeSpaceAndReduceLength(const sched::Stage& stage);
+// Whether a cache_write / rfactor step of the history made the stage now at `stage` (ids followed through
+// the stage-adding steps, as Ansor's HasCacheWriteStage and HasRfactorStage do).
+bool hasCacheWriteStage(const sched::State& state, int stage);
+bool hasRfactorStage(const sched::State& state, int stage);
+// Ansor's NeedsRfactor: a multi-level-tiled stage whose spatial product is small (<= the reduction, and
+// <= cores * 16), or another reduction longer than `cores`.
+bool needsRfactor(const StateAnalysis& analysis, const sched::State& state, int stage, int cores);
+
+// The identity of a state for deduplication and "never measure the same state twice": a 64-bit hash of its
+// step history as JSON text, the form the store keeps (so a resumed session rebuilds the set from records).
+uint64_t stateHash(const sched::State& state);
+uint64_t stepsHash(const std::string& stepsJsonText);
+
+} // namespace ts::search
