@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace ts::search {
 
@@ -18,15 +19,20 @@ public:
     explicit StateAnalysis(const sched::State& state);
 
     const ir::ComputeDAG& dag() const { return m_dag; }
-    bool needsMultiLevelTiling(int stage) const { return m_dag.access().needsMultiLevelTiling(stage); }
-    bool isStrictInlinable(int stage) const { return m_dag.access().isStrictInlinable(stage); }
-    bool isOutput(int stage) const { return m_dag.access().isOutput(stage); }
+    // The DAG op of a stage (the same id while stages and ops keep TVM's topological order).
+    int opIndex(int stage) const { return m_opIndex.at(static_cast<size_t>(stage)); }
+    int stageOf(int op) const { return m_stageOf.at(static_cast<size_t>(op)); }
+    bool needsMultiLevelTiling(int stage) const { return m_dag.access().needsMultiLevelTiling(opIndex(stage)); }
+    bool isStrictInlinable(int stage) const { return m_dag.access().isStrictInlinable(opIndex(stage)); }
+    bool isOutput(int stage) const { return m_dag.access().isOutput(opIndex(stage)); }
     // The one consumer this stage element-wise matches, or -1 (Ansor's HasSingleElementwiseMatchedConsumer:
     // not both reducing, the consumer not a ".shared" cache).
     int singleElementwiseMatchedConsumer(const sched::State& state, int stage) const;
 
 private:
     ir::ComputeDAG m_dag;
+    std::vector<int> m_opIndex; // by stage id
+    std::vector<int> m_stageOf; // by op index
 };
 
 bool hasReduceIter(const sched::Stage& stage);

@@ -1,0 +1,132 @@
+#include "core/search/search_utils.h"
+
+#include "core/schedule/step_json.h"
+#include "core/support/strings.h"
+
+#include <set>
+
+namespace ts::search {
+
+namespace {
+    bool endsWith(const std::string& s, std::string_view suffix)
+    {
+        return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+    }
+
+    // The stages that read `stage`, an inlined reader replaced by its own readers (Ansor's GetConsumers).
+    std::set<int> consumersThroughInlined(const StateAnalysis& analysis, const sched::State& state, int stage)
+    {
+        std::set<int> out;
+        std::vector<int> work { stage };
+        std::set<int> seen;
+        while (!work.empty()) {
+            const int s = work.back();
+            work.pop_back();
+            for (int op : analysis.dag().consumers(analysis.opIndex(s))) {
+                const int c = analysis.stageOf(op);
+                if (!seen.insert(c).second)
+                    continue;
+                if (state.stage(c).computeAt == sched::ComputeAtKind::Inlined)
+                    work.push_back(c);
+                else
+                    out.insert(c);
+            }
+        }
+        return out;
+    }
+
+    // Follows a stage id back through the history's stage-adding steps to the id it had when step `step`
+    // was applied, and asks whether that step is of kind T and made it (HasCacheWriteStage / HasRfactorStage).
+    template <typename T> bool madeBy(const sched::State& state, int stage)
+    {
+        const auto& steps = state.steps();
+        for (size_t i = steps.size(); i-- > 0;) {
+            const sched::Step& step = steps[i];
+            if (const auto* s = std::get_if<T>(&step); s && s->stageId == stage)
+                return true;
+            const bool addsStage = std::holds_alternative<sched::CacheWriteStep>(step)
+                || std::holds_alternative<sched::CacheReadStep>(step) || std::holds_alternative<sched::RfactorStep>(step);
+            if (addsStage && stage > sched::stepStageId(step))
+                --stage;
+        }
+        return false;
+    }
+} // namespace
+
+StateAnalysis::StateAnalysis(const sched::State& state)
+    : m_dag(state.currentDag())
+{
+    // Stages and the current DAG's ops are both in TVM's topological order, so op index = stage id; the
+    // pointer lookup makes that an invariant rather than a hope.
+    for (int stage = 0; stage < state.numStages(); ++stage) {
+        const int index = m_dag.indexOf(state.stage(stage).op.get());
+        m_opIndex.push_back(index >= 0 ? index : stage);
+    }
+    m_stageOf.assign(static_cast<size_t>(m_dag.numOps()), -1);
+    for (int stage = 0; stage < static_cast<int>(m_opIndex.size()); ++stage)
+        if (m_opIndex[static_cast<size_t>(stage)] < m_dag.numOps())
+            m_stageOf[static_cast<size_t>(m_opIndex[static_cast<size_t>(stage)])] = stage;
+}
+
+int StateAnalysis::singleElementwiseMatchedConsumer(const sched::State& state, int stage) const
+{
+    const std::set<int> consumers = consumersThroughInlined(*this, state, stage);
+    if (consumers.size() != 1)
+        return -1;
+    const int target = *consumers.begin();
+    if (!m_dag.access().elementWiseMatch(opIndex(stage), opIndex(target)))
+        return -1;
+    if (hasReduceIter(state.stage(stage)) && hasReduceIter(state.stage(target)))
+        return -1;
+    if (endsWith(state.stage(target).op->name(), ".shared"))
+        return -1;
+    return target;
+}
+
+bool hasReduceIter(const sched::Stage& stage)
+{
+    for (const sched::Iterator& it : stage.iters)
+        if (it.kind != sched::IteratorKind::Spatial)
+            return true;
+    return false;
+}
+
+bool isTiled(const sched::Stage& stage)
+{
+    return stage.iters.size() != stage.op->axes().size() + stage.op->reduceAxes().size();
+}
+
+std::pair<int64_t, int64_t> cumulativeSpaceAndReduceLength(const sched::Stage& stage)
+{
+    int64_t space = 1;
+    int64_t reduce = 1;
+    for (const sched::Iterator& it : stage.iters) {
+        const int64_t extent = it.extent > 0 ? it.extent : 1;
+        if (it.kind == sched::IteratorKind::Spatial)
+            space *= extent;
+        else if (it.kind == sched::IteratorKind::Reduce)
+            reduce *= extent;
+    }
+    return { space, reduce };
+}
+
+bool hasCacheWriteStage(const sched::State& state, int stage) { return madeBy<sched::CacheWriteStep>(state, stage); }
+
+bool hasRfactorStage(const sched::State& state, int stage) { return madeBy<sched::RfactorStep>(state, stage); }
+
+bool needsRfactor(const StateAnalysis& analysis, const sched::State& state, int stage, int cores)
+{
+    const sched::Stage& s = state.stage(stage);
+    if (s.isPlaceholder())
+        return false;
+    const auto [space, reduce] = cumulativeSpaceAndReduceLength(s);
+    if (analysis.needsMultiLevelTiling(stage))
+        return space <= reduce && space <= int64_t { cores } * 16;
+    return reduce > 1 && reduce > cores;
+}
+
+uint64_t stepsHash(const std::string& stepsJsonText) { return fnv1a64(stepsJsonText); }
+
+uint64_t stateHash(const sched::State& state) { return stepsHash(sched::stepsToText(state.steps())); }
+
+} // namespace ts::search
