@@ -1,11 +1,20 @@
 #include "core/search/search_utils.h"
 
 #include "core/schedule/step_json.h"
+#include "core/search/search_task.h"
 #include "core/support/strings.h"
 
 #include <set>
 
 namespace ts::search {
+
+int SearchTask::cores() const
+{
+    if (target.cores > 0)
+        return static_cast<int>(target.cores);
+    const int64_t host = target::Target::host().cores;
+    return host > 0 ? static_cast<int>(host) : 1;
+}
 
 namespace {
     bool endsWith(const std::string& s, std::string_view suffix)
@@ -45,7 +54,8 @@ namespace {
             if (const auto* s = std::get_if<T>(&step); s && s->stageId == stage)
                 return true;
             const bool addsStage = std::holds_alternative<sched::CacheWriteStep>(step)
-                || std::holds_alternative<sched::CacheReadStep>(step) || std::holds_alternative<sched::RfactorStep>(step);
+                || std::holds_alternative<sched::CacheReadStep>(step)
+                || std::holds_alternative<sched::RfactorStep>(step);
             if (addsStage && stage > sched::stepStageId(step))
                 --stage;
         }

@@ -37,12 +37,10 @@ public:
     virtual ~SketchRule() = default;
     virtual std::string name() const = 0;
     virtual RuleResult condition(const SearchTask& task, const SearchParams& params, const sched::State& state,
-        const StateAnalysis& analysis, int stage) const
-        = 0;
+        const StateAnalysis& analysis, int stage) const = 0;
     // The states the rule makes, each with the stage its derivation continues at.
     virtual std::vector<std::pair<sched::State, int>> apply(const SearchTask& task, const SearchParams& params,
-        const sched::State& state, const StateAnalysis& analysis, int stage) const
-        = 0;
+        const sched::State& state, const StateAnalysis& analysis, int stage) const = 0;
 };
 
 // The CPU rules in Ansor's order.

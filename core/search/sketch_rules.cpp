@@ -1,0 +1,418 @@
+// Ansor's sketch derivation rules for the CPU, in its order (sketch.h), and the worklist that applies them.
+#include "core/search/sketch.h"
+#include "core/support/assert.h"
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+#include <sstream>
+
+namespace ts::search {
+
+using sched::State;
+
+namespace {
+
+    int iterId(const sched::Stage& stage, const std::string& name)
+    {
+        for (size_t i = 0; i < stage.iters.size(); ++i)
+            if (stage.iters[i].name == name)
+                return static_cast<int>(i);
+        return -1;
+    }
+
+    std::vector<std::string> iterNames(const sched::Stage& stage)
+    {
+        std::vector<std::string> names;
+        for (const sched::Iterator& it : stage.iters)
+            names.push_back(it.name);
+        return names;
+    }
+
+    // Reorders a stage's iterators to `order` (names).
+    Expected<void> reorder(State& state, int stage, const std::vector<std::string>& order)
+    {
+        sched::ReorderStep step { stage, {} };
+        for (const std::string& name : order)
+            step.afterIds.push_back(iterId(state.stage(stage), name));
+        return state.apply(step);
+    }
+
+    // Splits iterator `name` into `parts` parts with unfilled lengths; the new iterators' names.
+    Expected<std::vector<std::string>> splitUnfilled(State& state, int stage, const std::string& name, int parts)
+    {
+        const int id = iterId(state.stage(stage), name);
+        const sched::Iterator& it = state.stage(stage).iters[static_cast<size_t>(id)];
+        sched::SplitStep step { stage, id, it.extent >= 0 ? std::optional<int64_t>(it.extent) : std::nullopt,
+            std::vector<sched::SplitLength>(static_cast<size_t>(parts - 1), std::nullopt), true };
+        TS_CHECK(state.apply(step));
+        std::vector<std::string> names;
+        for (int i = 0; i < parts; ++i)
+            names.push_back(state.stage(stage).iters[static_cast<size_t>(id + i)].name);
+        return names;
+    }
+
+    // Ansor's DoMultiLevelTiling: every spatial iterator split into one part per 'S' of the structure, every
+    // reduce iterator into one per 'R', and the parts ordered level by level as the structure says.
+    // `spatialSplits` receives the split steps of the spatial iterators, in iterator order.
+    Expected<State> multiLevelTiling(
+        const State& state, int stage, const std::string& structure, std::vector<int>& spatialSplits)
+    {
+        const auto count = [&](char c) {
+            return static_cast<int>(std::count_if(structure.begin(), structure.end(),
+                [c](char s) { return std::tolower(static_cast<unsigned char>(s)) == c; }));
+        };
+        const int nSpace = count('s');
+        const int nReduce = count('r');
+        if (nSpace + nReduce != static_cast<int>(structure.size()) || nSpace == 0)
+            return makeError(ErrorKind::InvalidArgument, "tiling structure '" + structure + "' is not made of S and R");
+        std::vector<std::vector<std::string>> spaceLevels(static_cast<size_t>(nSpace));
+        std::vector<std::vector<std::string>> reduceLevels(static_cast<size_t>(std::max(nReduce, 1)));
+        State s = state;
+        spatialSplits.clear();
+        for (const sched::Iterator& it : state.stage(stage).iters) {
+            const bool spatial = it.kind == sched::IteratorKind::Spatial;
+            if (it.kind == sched::IteratorKind::Mixed)
+                return makeError(ErrorKind::Unsupported, "multi-level tiling of a fused spatial-reduce iterator");
+            auto& levels = spatial ? spaceLevels : reduceLevels;
+            const int parts = spatial ? nSpace : nReduce;
+            if (parts <= 1) {
+                levels[0].push_back(it.name);
+                continue;
+            }
+            TS_TRY(std::vector<std::string> names, splitUnfilled(s, stage, it.name, parts));
+            for (int i = 0; i < parts; ++i)
+                levels[static_cast<size_t>(i)].push_back(names[static_cast<size_t>(i)]);
+            if (spatial)
+                spatialSplits.push_back(static_cast<int>(s.steps().size()) - 1);
+        }
+        std::vector<std::string> order;
+        int space = 0;
+        int reduce = 0;
+        for (char c : structure) {
+            const auto& level = std::tolower(static_cast<unsigned char>(c)) == 's'
+                ? spaceLevels[static_cast<size_t>(space++)]
+                : reduceLevels[static_cast<size_t>(reduce++)];
+            order.insert(order.end(), level.begin(), level.end());
+        }
+        TS_CHECK(reorder(s, stage, order));
+        return s;
+    }
+
+    // Ansor's FollowTiling: the consumer's spatial iterators split like the producer's tiles (its first
+    // nSplit levels, the rest in one), annotations kept (parallel outermost, unroll/vectorize innermost), and
+    // ordered level by level.
+    Expected<State> followTiling(const State& state, int stage, const std::vector<int>& splitSteps, int nSplit)
+    {
+        State s = state;
+        const std::vector<std::string> names = iterNames(state.stage(stage));
+        if (names.size() != splitSteps.size())
+            return makeError(ErrorKind::Internal,
+                "follow tiling: " + std::to_string(names.size()) + " iterators for " + std::to_string(splitSteps.size())
+                    + " splits");
+        std::vector<std::vector<std::string>> levels(static_cast<size_t>(nSplit + 1));
+        for (size_t k = 0; k < names.size(); ++k) {
+            const int id = iterId(s.stage(stage), names[k]);
+            if (s.stage(stage).iters[static_cast<size_t>(id)].kind != sched::IteratorKind::Spatial)
+                return makeError(ErrorKind::Internal, "follow tiling of a reduce iterator");
+            const sched::Annotation annotation = s.stage(stage).iters[static_cast<size_t>(id)].annotation;
+            TS_CHECK(s.apply(sched::FollowSplitStep { stage, id, splitSteps[k], nSplit }));
+            const auto annotate = [&](int part, sched::Annotation a) {
+                return s.apply(sched::AnnotationStep { stage, id + part, a });
+            };
+            if (annotation == sched::Annotation::Unroll || annotation == sched::Annotation::Vectorize)
+                TS_CHECK(annotate(nSplit, annotation));
+            else if (annotation == sched::Annotation::Parallel)
+                TS_CHECK(annotate(0, annotation));
+            for (int part = 0; part <= nSplit; ++part)
+                levels[static_cast<size_t>(part)].push_back(s.stage(stage).iters[static_cast<size_t>(id + part)].name);
+        }
+        std::vector<std::string> order;
+        for (const auto& level : levels)
+            order.insert(order.end(), level.begin(), level.end());
+        TS_CHECK(reorder(s, stage, order));
+        return s;
+    }
+
+    using Derived = std::vector<std::pair<State, int>>;
+
+    // A failure inside a rule that the condition said applies is a bug of ours, not of the task: say so.
+    State orDie(Expected<State> state, const char* rule)
+    {
+        if (!state)
+            throw InternalError(std::string("sketch rule ") + rule + ": " + state.error().message);
+        return std::move(state).value();
+    }
+
+    class AlwaysInline final : public SketchRule {
+    public:
+        std::string name() const override { return "AlwaysInline"; }
+        RuleResult condition(const SearchTask&, const SearchParams&, const State& state, const StateAnalysis& analysis,
+            int stage) const override
+        {
+            const sched::Stage& s = state.stage(stage);
+            const bool inline_ = !s.isPlaceholder() && !analysis.isOutput(stage) && !hasReduceIter(s)
+                && analysis.isStrictInlinable(stage);
+            return inline_ ? RuleResult::ApplyAndSkipRest : RuleResult::Skip;
+        }
+        Derived apply(
+            const SearchTask&, const SearchParams&, const State& state, const StateAnalysis&, int stage) const override
+        {
+            State s = state;
+            if (auto applied = s.apply(sched::ComputeInlineStep { stage }); !applied)
+                throw InternalError("sketch rule AlwaysInline: " + applied.error().message);
+            return { { std::move(s), stage - 1 } };
+        }
+    };
+
+    // Ansor unrolls the index loops of constant tensors (Winograd's transform matrices), marked by an op
+    // attribute. No TuneScope op carries that attribute yet, so the rule never applies; it holds its place
+    // in the order so that the first op that needs it only has to fill in apply().
+    class SimplifyComputeWithConstTensor final : public SketchRule {
+    public:
+        std::string name() const override { return "SimplifyComputeWithConstTensor"; }
+        RuleResult condition(
+            const SearchTask&, const SearchParams&, const State&, const StateAnalysis&, int) const override
+        {
+            return RuleResult::Skip;
+        }
+        Derived apply(const SearchTask&, const SearchParams&, const State&, const StateAnalysis&, int) const override
+        {
+            return {};
+        }
+    };
+
+    class AddRfactor final : public SketchRule {
+    public:
+        std::string name() const override { return "AddRfactor"; }
+        RuleResult condition(const SearchTask& task, const SearchParams&, const State& state,
+            const StateAnalysis& analysis, int stage) const override
+        {
+            return needsRfactor(analysis, state, stage, task.cores()) && !hasCacheWriteStage(state, stage)
+                ? RuleResult::Apply
+                : RuleResult::Skip;
+        }
+        Derived apply(
+            const SearchTask&, const SearchParams&, const State& state, const StateAnalysis&, int stage) const override
+        {
+            State base = state;
+            std::vector<int> reduceIds;
+            int numSpace = 0;
+            for (size_t i = 0; i < state.stage(stage).iters.size(); ++i) {
+                if (state.stage(stage).iters[i].kind == sched::IteratorKind::Reduce)
+                    reduceIds.push_back(static_cast<int>(i));
+                else if (state.stage(stage).iters[i].kind == sched::IteratorKind::Spatial)
+                    ++numSpace;
+            }
+            if (reduceIds.size() > 1)
+                orDie(applied(base, sched::FuseStep { stage, reduceIds }), "AddRfactor");
+            int fused = -1;
+            for (size_t i = 0; i < base.stage(stage).iters.size(); ++i)
+                if (base.stage(stage).iters[i].kind == sched::IteratorKind::Reduce)
+                    fused = static_cast<int>(i);
+            const sched::Iterator& it = base.stage(stage).iters[static_cast<size_t>(fused)];
+            // Length 1 holds the place of the factor the initial population samples (Sketch::openSplits).
+            base = orDie(applied(base, sched::SplitStep { stage, fused, it.extent, { 1 }, true }), "AddRfactor");
+            Derived out;
+            for (int part = 0; part < 2; ++part) {
+                State s = orDie(applied(base, sched::RfactorStep { stage, fused + part, numSpace }), "AddRfactor");
+                if (part == 1) { // the factored axis innermost, for vectorization
+                    std::vector<int> order;
+                    const int n = static_cast<int>(s.stage(stage).iters.size());
+                    for (int i = 0; i < n; ++i)
+                        if (i != numSpace)
+                            order.push_back(i);
+                    order.push_back(numSpace);
+                    s = orDie(applied(s, sched::ReorderStep { stage, order }), "AddRfactor");
+                }
+                out.emplace_back(std::move(s), stage - 1);
+            }
+            return out;
+        }
+
+    private:
+        static Expected<State> applied(State s, const sched::Step& step)
+        {
+            TS_CHECK(s.apply(step));
+            return s;
+        }
+    };
+
+    class AddCacheWrite final : public SketchRule {
+    public:
+        std::string name() const override { return "AddCacheWrite"; }
+        RuleResult condition(const SearchTask&, const SearchParams&, const State& state, const StateAnalysis& analysis,
+            int stage) const override
+        {
+            return analysis.needsMultiLevelTiling(stage) && analysis.singleElementwiseMatchedConsumer(state, stage) < 0
+                ? RuleResult::Apply // the CPU keeps both branches, with and without the cache stage
+                : RuleResult::Skip;
+        }
+        Derived apply(
+            const SearchTask&, const SearchParams&, const State& state, const StateAnalysis&, int stage) const override
+        {
+            State s = state;
+            if (auto applied = s.apply(sched::CacheWriteStep { stage, "local" }); !applied)
+                throw InternalError("sketch rule AddCacheWrite: " + applied.error().message);
+            return { { std::move(s), stage } }; // the cache stage, now at `stage`, is tiled next
+        }
+    };
+
+    class MultiLevelTilingWithFusion final : public SketchRule {
+    public:
+        std::string name() const override { return "MultiLevelTilingWithFusion"; }
+        RuleResult condition(const SearchTask&, const SearchParams&, const State& state, const StateAnalysis& analysis,
+            int stage) const override
+        {
+            if (!analysis.needsMultiLevelTiling(stage) || analysis.singleElementwiseMatchedConsumer(state, stage) < 0)
+                return RuleResult::Skip;
+            return hasCacheWriteStage(state, stage) ? RuleResult::ApplyAndSkipRest : RuleResult::Apply;
+        }
+        Derived apply(const SearchTask&, const SearchParams& params, const State& state, const StateAnalysis& analysis,
+            int stage) const override
+        {
+            const int consumer = analysis.singleElementwiseMatchedConsumer(state, stage);
+            std::vector<int> splits;
+            const State base = orDie(
+                multiLevelTiling(state, stage, params.cpuTilingStructure, splits), "MultiLevelTilingWithFusion");
+            Derived out;
+            for (int level : { 1, 2 }) {
+                if (level > static_cast<int>(params.cpuTilingStructure.size())
+                    || std::tolower(
+                           static_cast<unsigned char>(params.cpuTilingStructure[static_cast<size_t>(level - 1)]))
+                        != 's')
+                    continue;
+                State s = orDie(followTiling(base, consumer, splits, level), "MultiLevelTilingWithFusion");
+                const int target = level * static_cast<int>(splits.size()) - 1;
+                if (auto applied = s.apply(sched::ComputeAtStep { stage, consumer, target }); !applied)
+                    throw InternalError("sketch rule MultiLevelTilingWithFusion: " + applied.error().message);
+                out.emplace_back(std::move(s), stage - 1);
+            }
+            return out;
+        }
+    };
+
+    class MultiLevelTiling final : public SketchRule {
+    public:
+        std::string name() const override { return "MultiLevelTiling"; }
+        RuleResult condition(const SearchTask&, const SearchParams&, const State&, const StateAnalysis& analysis,
+            int stage) const override
+        {
+            return analysis.needsMultiLevelTiling(stage) ? RuleResult::ApplyAndSkipRest : RuleResult::Skip;
+        }
+        Derived apply(const SearchTask&, const SearchParams& params, const State& state, const StateAnalysis&,
+            int stage) const override
+        {
+            std::vector<int> splits;
+            return { { orDie(multiLevelTiling(state, stage, params.cpuTilingStructure, splits), "MultiLevelTiling"),
+                stage - 1 } };
+        }
+    };
+
+    class SkipStage final : public SketchRule {
+    public:
+        std::string name() const override { return "SkipStage"; }
+        RuleResult condition(
+            const SearchTask&, const SearchParams&, const State&, const StateAnalysis&, int) const override
+        {
+            return RuleResult::Apply;
+        }
+        Derived apply(
+            const SearchTask&, const SearchParams&, const State& state, const StateAnalysis&, int stage) const override
+        {
+            return { { state, stage - 1 } };
+        }
+    };
+
+    // The rules that changed a state, for people; SkipStage is left out.
+    std::string describe(const std::vector<std::string>& applied)
+    {
+        std::string out;
+        for (const std::string& rule : applied)
+            out += (out.empty() ? "" : ", ") + rule;
+        return out.empty() ? "no rule (the initial state)" : out;
+    }
+
+} // namespace
+
+const std::vector<std::unique_ptr<SketchRule>>& sketchRules()
+{
+    static const std::vector<std::unique_ptr<SketchRule>> rules = [] {
+        std::vector<std::unique_ptr<SketchRule>> r;
+        r.push_back(std::make_unique<AlwaysInline>());
+        r.push_back(std::make_unique<SimplifyComputeWithConstTensor>());
+        r.push_back(std::make_unique<AddRfactor>());
+        r.push_back(std::make_unique<AddCacheWrite>());
+        r.push_back(std::make_unique<MultiLevelTilingWithFusion>());
+        r.push_back(std::make_unique<MultiLevelTiling>());
+        r.push_back(std::make_unique<SkipStage>());
+        return r;
+    }();
+    return rules;
+}
+
+Expected<std::vector<Sketch>> generateSketches(const SearchTask& task, const SearchParams& params)
+{
+    if (task.target.isGpu())
+        return makeError(ErrorKind::Unsupported, "GPU sketch rules come with the GPU issue; this search is the CPU's");
+    struct Item {
+        State state;
+        int stage = 0;
+        std::vector<std::string> rules;
+    };
+    const State initial = State::initial(task.dag);
+    std::vector<Item> now { { initial, initial.numStages() - 1, {} } };
+    std::vector<Sketch> out;
+    std::set<uint64_t> seen;
+    try {
+        while (!now.empty()) {
+            std::vector<Item> next;
+            for (Item& item : now) {
+                if (item.stage < 0) {
+                    if (!seen.insert(stateHash(item.state)).second)
+                        continue;
+                    Sketch sketch { item.state, {}, describe(item.rules) };
+                    const auto& steps = item.state.steps();
+                    for (size_t i = 1; i < steps.size(); ++i)
+                        if (std::holds_alternative<sched::RfactorStep>(steps[i])
+                            && std::holds_alternative<sched::SplitStep>(steps[i - 1]))
+                            sketch.openSplits.push_back(static_cast<int>(i - 1));
+                    out.push_back(std::move(sketch));
+                    continue;
+                }
+                const StateAnalysis analysis(item.state);
+                for (const auto& rule : sketchRules()) {
+                    const RuleResult result = rule->condition(task, params, item.state, analysis, item.stage);
+                    if (result == RuleResult::Skip)
+                        continue;
+                    auto derived = rule->apply(task, params, item.state, analysis, item.stage);
+                    for (size_t k = 0; k < derived.size(); ++k) {
+                        Item d { std::move(derived[k].first), derived[k].second, item.rules };
+                        if (rule->name() != "SkipStage")
+                            d.rules.push_back(rule->name() + "(" + item.state.stage(item.stage).op->name()
+                                + (derived.size() > 1 ? " #" + std::to_string(k + 1) : "") + ")");
+                        next.push_back(std::move(d));
+                    }
+                    if (result == RuleResult::ApplyAndSkipRest)
+                        break;
+                }
+            }
+            now = std::move(next);
+        }
+    } catch (const InternalError& e) {
+        return makeError(ErrorKind::Internal, e.what());
+    }
+    return out;
+}
+
+std::string toString(const Sketch& sketch)
+{
+    std::ostringstream os;
+    os << "rules: " << sketch.rules << "\n";
+    for (int step : sketch.openSplits)
+        os << "open split: step " << step << " (its length 1 is sampled)\n";
+    os << sketch.state.toString();
+    return os.str();
+}
+
+} // namespace ts::search
