@@ -1,0 +1,318 @@
+#include "core/search/sketch_policy.h"
+
+#include "core/search/annotation.h"
+#include "core/support/thread_pool.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <numeric>
+#include <optional>
+
+namespace ts::search {
+
+namespace {
+    double secondsSince(std::chrono::steady_clock::time_point start)
+    {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    }
+
+    // The generator of individual `index` of a round: independent of which thread draws it.
+    Rng itemRng(uint64_t roundSeed, int64_t index)
+    {
+        return Rng(roundSeed ^ (0x9E3779B97F4A7C15ULL * static_cast<uint64_t>(index + 1)));
+    }
+
+    // Roulette-wheel selection by score (Ansor's ComputePrefixSumProb + RandomChoose): scores below zero
+    // (a state the model cannot score) weigh nothing; all-zero scores choose uniformly.
+    class Roulette {
+    public:
+        explicit Roulette(const std::vector<double>& scores)
+        {
+            double sum = 0.0;
+            for (double s : scores) {
+                sum += std::isfinite(s) && s > 0.0 ? s : 0.0;
+                m_prefix.push_back(sum);
+            }
+        }
+        size_t pick(Rng& rng) const
+        {
+            if (m_prefix.empty())
+                return 0;
+            const double total = m_prefix.back();
+            if (total <= 0.0)
+                return static_cast<size_t>(rng.uniformInt(0, static_cast<int64_t>(m_prefix.size()) - 1));
+            const double x = rng.uniform() * total;
+            const auto it = std::upper_bound(m_prefix.begin(), m_prefix.end(), x);
+            return std::min(static_cast<size_t>(it - m_prefix.begin()), m_prefix.size() - 1);
+        }
+
+    private:
+        std::vector<double> m_prefix;
+    };
+} // namespace
+
+const char* toString(PolicyKind kind) { return kind == PolicyKind::Ansor ? "ansor" : "random"; }
+
+Expected<PolicyKind> policyKindFromString(const std::string& text)
+{
+    if (text == "ansor")
+        return PolicyKind::Ansor;
+    if (text == "random")
+        return PolicyKind::Random;
+    return makeError(ErrorKind::InvalidArgument, "unknown policy '" + text + "' (policies: ansor, random)");
+}
+
+SketchPolicy::SketchPolicy(
+    SearchTask task, PolicyKind kind, SearchParams params, cost::CostModel& model, uint64_t seed, ThreadPool* pool)
+    : m_task(std::move(task))
+    , m_kind(kind)
+    , m_params(std::move(params))
+    , m_model(model)
+    , m_rng(seed)
+    , m_pool(pool)
+{
+    m_costTask = cost::CostTask { &m_task.dag, m_task.dag.workloadKey(), m_task.flops };
+}
+
+SketchPolicy::~SketchPolicy() = default;
+
+Expected<const std::vector<Sketch>*> SketchPolicy::sketches()
+{
+    if (!m_sketches) {
+        TS_TRY(std::vector<Sketch> generated, generateSketches(m_task, m_params));
+        if (generated.empty())
+            return makeError(ErrorKind::Internal, m_task.name + ": no sketch was generated");
+        m_sketches = std::move(generated);
+    }
+    return &*m_sketches;
+}
+
+void SketchPolicy::parallelFor(int64_t n, const std::function<void(int64_t)>& body)
+{
+    if (!m_pool || n < 64) {
+        for (int64_t i = 0; i < n; ++i)
+            body(i);
+        return;
+    }
+    m_pool->parallelFor(n, [&](int64_t begin, int64_t end) {
+        for (int64_t i = begin; i < end; ++i)
+            body(i);
+    });
+}
+
+std::vector<double> SketchPolicy::predict(std::span<const sched::State> states)
+{
+    const auto start = std::chrono::steady_clock::now();
+    std::vector<double> scores = m_model.predict(m_costTask, states);
+    scores.resize(states.size(), -std::numeric_limits<double>::infinity());
+    m_stats.predicted += static_cast<int>(states.size());
+    m_stats.predictSeconds += secondsSince(start);
+    return scores;
+}
+
+std::vector<sched::State> SketchPolicy::sampleInitPopulation(uint64_t roundSeed, std::stop_token stop)
+{
+    const auto start = std::chrono::steady_clock::now();
+    std::vector<sched::State> out;
+    auto sketchList = sketches();
+    if (!sketchList)
+        return out;
+    const std::vector<Sketch>& all = **sketchList;
+    std::unordered_set<uint64_t> seen;
+    int minPopulation = std::max(1, m_params.sampleInitMinPopulation);
+    int unchanged = 0;
+    const int batch = std::max(1, m_params.population);
+    for (int64_t iteration = 0; static_cast<int>(out.size()) < minPopulation && !stop.stop_requested(); ++iteration) {
+        std::vector<std::optional<sched::State>> drawn(static_cast<size_t>(batch));
+        const uint64_t batchSeed = roundSeed + static_cast<uint64_t>(iteration) * 0xD1B54A32D192ED03ULL;
+        parallelFor(batch, [&](int64_t i) {
+            Rng rng = itemRng(batchSeed, i);
+            const Sketch& sketch = all[static_cast<size_t>(rng.uniformInt(0, static_cast<int64_t>(all.size()) - 1))];
+            if (auto state = randomAnnotation(m_task, sketch, m_params, rng))
+                drawn[static_cast<size_t>(i)] = std::move(state).value();
+        });
+        m_stats.sampled += batch;
+        ++unchanged;
+        for (auto& state : drawn) {
+            if (!state)
+                continue;
+            if (seen.insert(stateHash(*state)).second) {
+                out.push_back(std::move(*state));
+                unchanged = 0;
+            }
+        }
+        if (unchanged >= 5) { // nothing new in 5 batches: ask for less (Ansor halves its target)
+            if (minPopulation <= 1)
+                break;
+            minPopulation /= 2;
+            unchanged = 0;
+        }
+    }
+    m_stats.valid += static_cast<int>(out.size());
+    m_stats.sampleSeconds += secondsSince(start);
+    return out;
+}
+
+std::vector<std::pair<sched::State, double>> SketchPolicy::evolutionarySearch(
+    std::vector<sched::State> population, int outSize, uint64_t roundSeed, std::stop_token stop)
+{
+    int numIters = m_params.numIters;
+    if (m_model.kind() == "random") // as Ansor: evolving towards random scores is wasted work
+        numIters = std::min(numIters, 2);
+    // The best outSize states never measured, as a min-heap on score.
+    using Item = std::pair<sched::State, double>;
+    const auto worse = [](const Item& a, const Item& b) { return a.second > b.second; };
+    std::vector<Item> heap;
+    std::vector<uint64_t> heapHashes;
+    std::unordered_set<uint64_t> inHeap(m_measured.begin(), m_measured.end());
+    const int size = std::max(1, m_params.population);
+    for (int k = 0; k <= numIters && !population.empty() && !stop.stop_requested(); ++k) {
+        const std::vector<double> scores = predict(population);
+        for (size_t i = 0; i < population.size(); ++i) {
+            if (!std::isfinite(scores[i]))
+                continue;
+            const uint64_t hash = stateHash(population[i]);
+            if (inHeap.count(hash))
+                continue;
+            if (static_cast<int>(heap.size()) < outSize) {
+                heap.emplace_back(population[i], scores[i]);
+                std::push_heap(heap.begin(), heap.end(), worse);
+                inHeap.insert(hash);
+            } else if (scores[i] > heap.front().second) {
+                inHeap.erase(stateHash(heap.front().first));
+                std::pop_heap(heap.begin(), heap.end(), worse);
+                heap.back() = Item(population[i], scores[i]);
+                std::push_heap(heap.begin(), heap.end(), worse);
+                inHeap.insert(hash);
+            }
+        }
+        if (k == numIters)
+            break;
+
+        // The next generation: roulette selection by score, then crossover, mutation or a copy. A failed
+        // crossover or mutation draws again (up to a bound), so the generation keeps its size.
+        const auto start = std::chrono::steady_clock::now();
+        const Roulette roulette(scores);
+        const uint64_t generationSeed = roundSeed + static_cast<uint64_t>(k + 1) * 0xA0761D6478BD642FULL;
+        std::vector<std::optional<sched::State>> next(static_cast<size_t>(size));
+        std::vector<std::array<int, 4>> counts(static_cast<size_t>(size), { 0, 0, 0, 0 });
+        parallelFor(size, [&](int64_t slot) {
+            Rng rng = itemRng(generationSeed, slot);
+            auto& count = counts[static_cast<size_t>(slot)];
+            for (int attempt = 0; attempt < 8 && !next[static_cast<size_t>(slot)]; ++attempt) {
+                const sched::State& parent = population[roulette.pick(rng)];
+                const double draw = rng.uniform();
+                if (draw < m_params.crossoverProb) {
+                    ++count[2];
+                    const sched::State& other = population[roulette.pick(rng)];
+                    if (auto child = crossover(m_task, parent, other, rng))
+                        next[static_cast<size_t>(slot)] = std::move(child).value();
+                    else
+                        ++count[3];
+                } else if (draw < m_params.crossoverProb + (1.0 - m_params.crossoverProb) * m_params.mutationProb) {
+                    ++count[0];
+                    if (auto child = mutate(m_task, parent, drawMutation(m_params, rng), m_params, rng))
+                        next[static_cast<size_t>(slot)] = std::move(child).value();
+                    else
+                        ++count[1];
+                } else {
+                    next[static_cast<size_t>(slot)] = parent;
+                }
+            }
+        });
+        population.clear();
+        for (auto& state : next)
+            if (state)
+                population.push_back(std::move(*state));
+        for (const auto& count : counts) {
+            m_stats.mutations += count[0];
+            m_stats.mutationFailures += count[1];
+            m_stats.crossovers += count[2];
+            m_stats.crossoverFailures += count[3];
+        }
+        m_stats.evolveSeconds += secondsSince(start);
+    }
+    std::sort(heap.begin(), heap.end(), [](const Item& a, const Item& b) { return a.second > b.second; });
+    return heap;
+}
+
+Expected<std::vector<Candidate>> SketchPolicy::searchOneRound(int numMeasures, std::stop_token stop)
+{
+    m_stats = RoundStats {};
+    TS_CHECK(sketches());
+    if (numMeasures <= 0)
+        return std::vector<Candidate> {};
+    const uint64_t roundSeed = m_rng.next();
+    std::vector<sched::State> init = sampleInitPopulation(roundSeed, stop);
+    std::vector<Candidate> out;
+    const auto take = [&](const sched::State& state, double score, bool random) {
+        if (static_cast<int>(out.size()) >= numMeasures)
+            return;
+        if (m_measured.insert(stateHash(state)).second)
+            out.push_back(Candidate { state, score, random });
+    };
+    if (m_kind == PolicyKind::Random) {
+        m_rng.shuffle(init);
+        for (const sched::State& state : init)
+            take(state, 0.0, true);
+        return out;
+    }
+
+    // The best measured states join the population (Ansor: up to 20% of it).
+    const int useMeasured = std::min(static_cast<int>(m_measuredGood.size()),
+        static_cast<int>(m_params.sampleInitUseMeasuredRatio * m_params.population));
+    std::vector<size_t> order(m_measuredGood.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(),
+        [&](size_t a, size_t b) { return m_measuredGood[a].second > m_measuredGood[b].second; });
+    for (int i = 0; i < useMeasured; ++i)
+        init.push_back(m_measuredGood[order[static_cast<size_t>(i)]].first);
+
+    // eps-greedy: a few random members of the population are measured whatever the model says.
+    const int numRandom = static_cast<int>(m_params.epsGreedy * numMeasures);
+    std::vector<sched::State> randomStates;
+    for (int i = 0; i < numRandom * 3 && !init.empty(); ++i)
+        randomStates.push_back(init[static_cast<size_t>(m_rng.uniformInt(0, static_cast<int64_t>(init.size()) - 1))]);
+
+    const auto best = evolutionarySearch(std::move(init), numMeasures * 2, roundSeed, stop);
+    if (stop.stop_requested())
+        return std::vector<Candidate> {};
+    const std::vector<double> randomScores = predict(randomStates);
+    const int numGood = numMeasures - numRandom;
+    size_t nextBest = 0;
+    size_t nextRandom = 0;
+    while (static_cast<int>(out.size()) < numMeasures) {
+        const bool hasBest = nextBest < best.size();
+        const bool hasRandom = nextRandom < randomStates.size();
+        const bool preferBest = static_cast<int>(out.size()) < numGood;
+        if (hasBest && (preferBest || !hasRandom)) {
+            take(best[nextBest].first, best[nextBest].second, false);
+            ++nextBest;
+        } else if (hasRandom) {
+            take(randomStates[nextRandom], randomScores[nextRandom], true);
+            ++nextRandom;
+        } else {
+            break;
+        }
+    }
+    return out;
+}
+
+void SketchPolicy::recordMeasured(std::span<const sched::State> states, std::span<const record::MeasureResult> results)
+{
+    for (size_t i = 0; i < states.size() && i < results.size(); ++i) {
+        m_measured.insert(stateHash(states[i]));
+        if (results[i].ok())
+            m_measuredGood.emplace_back(states[i], 1.0 / results[i].meanCost());
+    }
+}
+
+void SketchPolicy::restoreMeasured(uint64_t hash, const sched::State* state, double meanCost)
+{
+    m_measured.insert(hash);
+    if (state && meanCost > 0.0 && meanCost < record::kFailedCost)
+        m_measuredGood.emplace_back(*state, 1.0 / meanCost);
+}
+
+} // namespace ts::search

@@ -1,0 +1,115 @@
+// Ansor's search policy for one task (sketch_policy.cc): sketches once, then per round an initial
+// population of random annotations (plus the best measured states), evolutionary search ranked by the cost
+// model, and eps-greedy picks of states never measured before. The session measures what a round
+// proposes and reports the results back (recordMeasured); the policy never measures.
+//
+// Determinism: every random choice comes from the policy's seed. Population work (sampling, mutation) runs
+// on a thread pool, but each individual draws from its own Rng derived from the round's seed and its index,
+// so the candidates do not depend on the number of threads or their timing: same seed, same device, same
+// measured results -> the same candidates. (Ansor gives each worker thread its own generator, so its
+// candidates change with the thread count.)
+//
+// The "random" policy is the baseline a tuning curve is judged against: each round measures uniformly
+// drawn random annotations (the initial population alone, no model, no evolution).
+#pragma once
+
+#include "core/cost/cost_model.h"
+#include "core/record/measure_result.h"
+#include "core/search/sketch.h"
+#include "core/support/rng.h"
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <stop_token>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+namespace ts {
+class ThreadPool;
+}
+
+namespace ts::search {
+
+enum class PolicyKind { Ansor, Random };
+const char* toString(PolicyKind kind);
+Expected<PolicyKind> policyKindFromString(const std::string& text);
+
+// A state proposed for measurement, with what the model predicted and where it came from.
+struct Candidate {
+    sched::State state;
+    double score = 0.0; // the cost model's; 0 for random picks of the random policy
+    bool random = false; // an eps-greedy (or random-policy) pick rather than a best-predicted state
+};
+
+// Where a round's time went and what it did: for the benchmark's phase split and the progress line.
+struct RoundStats {
+    int sampled = 0; // random annotations tried
+    int valid = 0; // of those, valid and new
+    int mutations = 0; // mutations tried
+    int mutationFailures = 0;
+    int crossovers = 0;
+    int crossoverFailures = 0;
+    int predicted = 0; // states scored by the model
+    double sampleSeconds = 0.0; // initial population
+    double evolveSeconds = 0.0; // mutation and crossover
+    double predictSeconds = 0.0; // cost model
+};
+
+class SketchPolicy {
+public:
+    // `model` is shared by every task's policy of a session and outlives the policy; `pool` runs population
+    // work (null: this thread only).
+    SketchPolicy(SearchTask task, PolicyKind kind, SearchParams params, cost::CostModel& model, uint64_t seed,
+        ThreadPool* pool = nullptr);
+    ~SketchPolicy();
+
+    // Generates the sketches (once; later calls return the same).
+    Expected<const std::vector<Sketch>*> sketches();
+
+    // Up to `numMeasures` candidates never measured before, best first (eps-greedy picks last). Empty when
+    // the round found nothing new: the caller retries (retrySearchOneRoundOnEmpty) and then declares the
+    // task dead. Returns early, empty, when `stop` is requested.
+    Expected<std::vector<Candidate>> searchOneRound(int numMeasures, std::stop_token stop = {});
+
+    // What was measured: remembered as measured (never proposed again), and successful states join the
+    // measured pool the next initial populations draw from.
+    void recordMeasured(std::span<const sched::State> states, std::span<const record::MeasureResult> results);
+    // Resume: a state measured by an earlier session (its steps' hash, the state when it replays, its mean
+    // cost or kFailedCost).
+    void restoreMeasured(uint64_t hash, const sched::State* state, double meanCost);
+
+    const SearchTask& task() const { return m_task; }
+    const cost::CostTask& costTask() const { return m_costTask; }
+    PolicyKind kind() const { return m_kind; }
+    const RoundStats& lastRound() const { return m_stats; }
+    int64_t measuredCount() const { return static_cast<int64_t>(m_measured.size()); }
+
+    // The parts of a round, public for tests and the benchmark.
+    // Ansor's SampleInitPopulation: random annotations of random sketches, valid and unique, at least
+    // sampleInitMinPopulation of them (halved after 5 fruitless batches), from one batch of `population`.
+    std::vector<sched::State> sampleInitPopulation(uint64_t roundSeed, std::stop_token stop = {});
+    // Ansor's EvolutionarySearch: the best `outSize` unmeasured states met in numIters generations.
+    std::vector<std::pair<sched::State, double>> evolutionarySearch(
+        std::vector<sched::State> population, int outSize, uint64_t roundSeed, std::stop_token stop = {});
+
+private:
+    void parallelFor(int64_t n, const std::function<void(int64_t)>& body);
+    std::vector<double> predict(std::span<const sched::State> states);
+
+    SearchTask m_task;
+    cost::CostTask m_costTask;
+    PolicyKind m_kind;
+    SearchParams m_params;
+    cost::CostModel& m_model;
+    Rng m_rng;
+    ThreadPool* m_pool;
+    std::optional<std::vector<Sketch>> m_sketches;
+    std::unordered_set<uint64_t> m_measured; // state hashes
+    // Successful measured states and their throughput (1 / mean cost), for the initial population.
+    std::vector<std::pair<sched::State, double>> m_measuredGood;
+    RoundStats m_stats;
+};
+
+} // namespace ts::search
