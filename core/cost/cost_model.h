@@ -9,9 +9,9 @@
 // made with, so the same seed and the same calls give the same scores.
 //
 // How to add a model: a class deriving from CostModel in its own file here (core/cost/<kind>_model.cpp),
-// a line in the registry table in cost_model.cpp (kind, one-line description, factory), a section in
-// docs/cost-models.md, and tests that it learns (a test that can fail: ranks a held-out set better than
-// chance) and round-trips through save/load.
+// a line in the registry table in cost_model.cpp (kind, one-line description, factory), a paragraph in
+// docs/search.md ("Cost models: how to add one"), and tests that it learns (a test that can fail: ranks a held-out set
+// better than chance) and round-trips through save/load.
 #pragma once
 
 #include "core/ir/compute_dag.h"

@@ -10,9 +10,29 @@
 //   next2    = beta * flops_i / max_{j in group(i)} (flops_j / g_j)     (beta * 1e30 without a group)
 //   forward  = min(next1, next2) - g_i
 //   grad_i   = chain * (alpha * backward + (1 - alpha) * forward)
-// Ties (all equal) are broken at random from the scheduler's seed. A task is dead when its search returns no
-// new candidates (or after too many consecutive errors); dead tasks are never picked. A task stops early when
-// its best has not improved for earlyStoppingTrials trials. next() returns -1 when no task is left.
+// Ties (all equal) are broken at random from the scheduler's seed, among the live tasks. A task is dead when
+// its search returns no new candidates (or after too many consecutive errors); dead tasks are never picked.
+// A task stops early (becomes dead) when its best has not improved for more than earlyStoppingTrials trials
+// (TVM's strict ">"). next() returns -1 when no task is left.
+//
+// Decisions where TVM's code gives no usable answer (docs/search.md, "Task scheduler"):
+// - No best yet. TVM starts every best at 1e10 and kills a task that has none after the warm-up. Here a
+//   task without a successful measurement keeps best = infinity and stays live (the session kills it after
+//   its consecutive-error limit), and its gradient is -infinity: an objective that is infinite because of
+//   it can only fall by tuning it, so it is picked first (the lowest index among several). In a group it
+//   adds 0 to the best FLOPS, as 1e10 nearly does in TVM. A best >= record::kFailedCost counts as none.
+// - chain is exactly w_i (the objective is always the weighted sum), not a finite difference that would be
+//   NaN while some other task has no best.
+// - backward is 0 when either end of its window is infinite (no rate can be read from it), and reads the
+//   last window+1 entries of the history; a restored task's history starts with its restored best, so after
+//   a resume the backward term returns once `window` rounds are recorded (TVM's indexing by round count
+//   leaves it 0 for the rest of a resumed run).
+// - restore cannot know when the restored best was found; the early-stopping count starts at the restore.
+// - Similarity groups shrink as in TVM: after a round, a task in a group of two or more that has had more
+//   than 5 rounds more than every other member and still reaches less than 1/beta of the group's best
+//   FLOPS leaves its group for good.
+// - next() is pure in the warm-up (the first live task with no round), so each next() is to be followed by
+//   recordRound() or markDead() for that task.
 //
 // Plain state, one thread, no measurement: the session feeds it each round's outcome, so tests can drive it
 // with a synthetic history.
@@ -44,7 +64,9 @@ struct SchedulerTask {
     std::string name;
     int weight = 1;
     double flops = 0.0; // of one run
-    // Tasks with equal tags form a similarity group; empty: let the scheduler make one (similarityTag).
+    // Tasks with equal tags form a similarity group; empty: the scheduler makes one with
+    // similarityTag(name, flops), so tasks of one kind and a similar size group together. A tag no other
+    // task has keeps a task out of every group.
     std::string tag;
 };
 
@@ -89,7 +111,12 @@ private:
     std::vector<TaskProgress> m_progress;
     SchedulerOptions m_options;
     Rng m_rng;
-    int m_roundRobin = 0;
+    int m_roundRobin = 0; // the task round-robin considers first
+    std::vector<int> m_groupOf; // task -> its similarity group, -1 when in none
+    std::vector<std::vector<int>> m_groups; // group -> its tasks, in order
+
+    double gradient(int task) const;
+    void adjustSimilarityGroup(int task);
 };
 
 } // namespace ts::search

@@ -83,6 +83,13 @@ size_t Rng::weightedChoice(const std::vector<double>& weights)
     return 0;
 }
 
+void Rng::setState(const std::array<uint64_t, 4>& state)
+{
+    TS_ASSERT(state[0] != 0 || state[1] != 0 || state[2] != 0 || state[3] != 0) << "all-zero xoshiro state";
+    for (size_t i = 0; i < 4; ++i)
+        m_state[i] = state[i];
+}
+
 Rng Rng::fork() { return Rng(next() ^ 0x5851f42d4c957f2dULL); }
 
 } // namespace ts

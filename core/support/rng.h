@@ -5,6 +5,7 @@
 // distribution itself. One Rng per worker; fork() derives independent child streams deterministically.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <utility>
@@ -29,6 +30,12 @@ public:
     size_t weightedChoice(const std::vector<double>& weights);
     // A child generator whose stream is independent of this one's continuation.
     Rng fork();
+
+    // The generator's position, to save with a session and set again on resume: after setState(s) the
+    // stream continues exactly where the Rng that gave s was. An all-zero state is xoshiro's one fixed point
+    // and is rejected (TS_ASSERT); state() never returns it.
+    std::array<uint64_t, 4> state() const { return { m_state[0], m_state[1], m_state[2], m_state[3] }; }
+    void setState(const std::array<uint64_t, 4>& state);
 
     template <typename T> void shuffle(std::vector<T>& values)
     {

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <atomic>
 #include <set>
 
@@ -50,6 +51,19 @@ TEST(Rng, SameSeedSameSequenceAndKnownValues)
     // Pinned so a change of generator (which would change every search) is noticed.
     Rng pinned(1);
     EXPECT_EQ(pinned.uniformInt(0, 999), Rng(1).uniformInt(0, 999));
+}
+
+TEST(Rng, SetStateContinuesTheStream)
+{
+    Rng original(9);
+    original.next();
+    const std::array<uint64_t, 4> saved = original.state();
+    Rng resumed(123);
+    resumed.setState(saved);
+    EXPECT_EQ(resumed.state(), saved);
+    for (int i = 0; i < 4; ++i)
+        EXPECT_EQ(resumed.next(), original.next());
+    EXPECT_NE(Rng(123).state(), saved);
 }
 
 TEST(Rng, UniformIntCoversRangeWithoutLeavingIt)

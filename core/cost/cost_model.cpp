@@ -1,0 +1,46 @@
+#include "core/cost/cost_model.h"
+
+#include "core/cost/random_model.h"
+
+#include <functional>
+
+namespace ts::cost {
+
+namespace {
+    struct Registration {
+        const char* kind;
+        const char* description;
+        std::function<std::unique_ptr<CostModel>(uint64_t seed)> make;
+    };
+
+    // The registry: one line per model, in the order the CLI lists them.
+    const std::vector<Registration>& registry()
+    {
+        static const std::vector<Registration> table {
+            { "random", "uniform random scores in [0, 1) (Ansor's RandomModel); learns nothing",
+                [](uint64_t seed) { return std::make_unique<RandomCostModel>(seed); } },
+        };
+        return table;
+    }
+} // namespace
+
+std::vector<CostModelKind> costModelKinds()
+{
+    std::vector<CostModelKind> kinds;
+    for (const Registration& entry : registry())
+        kinds.push_back({ entry.kind, entry.description });
+    return kinds;
+}
+
+Expected<std::unique_ptr<CostModel>> makeCostModel(const std::string& kind, uint64_t seed)
+{
+    std::string known;
+    for (const Registration& entry : registry()) {
+        if (kind == entry.kind)
+            return entry.make(seed);
+        known += (known.empty() ? "" : ", ") + std::string(entry.kind);
+    }
+    return makeError(ErrorKind::InvalidArgument, "unknown cost model \"" + kind + "\"; the kinds are: " + known);
+}
+
+} // namespace ts::cost

@@ -1,0 +1,154 @@
+// The cost-model registry and the "random" model: errors name the kinds, the same seed gives the same
+// scores, and save/load continues the stream where it was.
+#include "tests/core/schedule_fixtures.h"
+
+#include "core/cost/cost_model.h"
+#include "core/support/rng.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <vector>
+
+using namespace ts;
+
+namespace {
+std::unique_ptr<cost::CostModel> randomModel(uint64_t seed)
+{
+    auto model = cost::makeCostModel("random", seed);
+    EXPECT_TRUE(model.hasValue()) << (model ? "" : model.error().toString());
+    return std::move(model).value();
+}
+
+struct Batch {
+    ir::ComputeDAG dag = fixtures::matmulDag(16, 16, 16);
+    cost::CostTask task { &dag, "matmul_16", 2.0 * 16 * 16 * 16 };
+    std::vector<sched::State> states;
+
+    explicit Batch(size_t count)
+        : states(count, sched::State::initial(dag))
+    {
+    }
+};
+
+record::MeasureResult okResult(double cost)
+{
+    record::MeasureResult result;
+    result.status = record::MeasureStatus::Ok;
+    result.costs = { cost };
+    return result;
+}
+} // namespace
+
+TEST(CostModelRegistry, ListsRandomAndMakesIt)
+{
+    const std::vector<cost::CostModelKind> kinds = cost::costModelKinds();
+    ASSERT_FALSE(kinds.empty());
+    EXPECT_EQ(kinds.front().kind, "random");
+    EXPECT_FALSE(kinds.front().description.empty());
+    auto model = cost::makeCostModel("random", 3);
+    ASSERT_TRUE(model.hasValue());
+    EXPECT_EQ(model.value()->kind(), "random");
+    EXPECT_EQ(model.value()->settings(), "{\"seed\":3}");
+    EXPECT_EQ(model.value()->trainedOn(), 0);
+}
+
+TEST(CostModelRegistry, UnknownKindNamesTheKinds)
+{
+    auto model = cost::makeCostModel("xgbost", 1);
+    ASSERT_FALSE(model.hasValue());
+    EXPECT_EQ(model.error().kind, ErrorKind::InvalidArgument);
+    EXPECT_EQ(model.error().message, "unknown cost model \"xgbost\"; the kinds are: random");
+}
+
+TEST(RandomCostModel, ScoresAreTheSeededRngStream)
+{
+    Batch batch(5);
+    auto model = randomModel(42);
+    const std::vector<double> scores = model->predict(batch.task, batch.states);
+    ASSERT_EQ(scores.size(), 5u);
+    Rng rng(42);
+    for (double score : scores) {
+        EXPECT_EQ(score, rng.uniform());
+        EXPECT_GE(score, 0.0);
+        EXPECT_LT(score, 1.0);
+    }
+    EXPECT_NE(scores[0], scores[1]);
+}
+
+TEST(RandomCostModel, SameSeedSameScoresDifferentSeedDiffers)
+{
+    Batch batch(8);
+    auto a = randomModel(7);
+    auto b = randomModel(7);
+    auto c = randomModel(8);
+    const std::vector<double> fromA = a->predict(batch.task, batch.states);
+    EXPECT_EQ(fromA, b->predict(batch.task, batch.states));
+    EXPECT_NE(fromA, c->predict(batch.task, batch.states));
+    // The stream moves on: the next batch is not the first again.
+    EXPECT_NE(fromA, a->predict(batch.task, batch.states));
+}
+
+TEST(RandomCostModel, UpdateCountsRecordsAndChecksPairs)
+{
+    Batch batch(3);
+    auto model = randomModel(1);
+    const std::vector<record::MeasureResult> results { okResult(1e-3),
+        record::failedResult(record::MeasureStatus::RunTimeout, "timeout", 1.0), okResult(2e-3) };
+    ASSERT_TRUE(model->update(batch.task, batch.states, results));
+    ASSERT_TRUE(model->update(batch.task, batch.states, results));
+    EXPECT_EQ(model->trainedOn(), 6);
+
+    const auto mismatch = model->update(batch.task, std::span(batch.states).first(2), results);
+    ASSERT_FALSE(mismatch);
+    EXPECT_EQ(mismatch.error().kind, ErrorKind::InvalidArgument);
+    EXPECT_EQ(mismatch.error().message, "random cost model: update got 2 states and 3 results; they must pair up");
+    EXPECT_EQ(model->trainedOn(), 6);
+}
+
+TEST(RandomCostModel, SaveLoadContinuesTheStream)
+{
+    Batch batch(4);
+    auto original = randomModel(11);
+    (void)original->predict(batch.task, batch.states);
+    const std::vector<record::MeasureResult> results(4, okResult(1e-3));
+    ASSERT_TRUE(original->update(batch.task, batch.states, results));
+
+    auto saved = original->save();
+    ASSERT_TRUE(saved.hasValue());
+    EXPECT_EQ(saved->size(), 45u);
+
+    auto resumed = randomModel(999); // the seed it was made with no longer matters
+    ASSERT_TRUE(resumed->load(*saved)) << resumed->load(*saved).error().toString();
+    EXPECT_EQ(resumed->trainedOn(), 4);
+    const std::vector<double> expected = original->predict(batch.task, batch.states);
+    EXPECT_EQ(resumed->predict(batch.task, batch.states), expected);
+    EXPECT_NE(randomModel(999)->predict(batch.task, batch.states), expected);
+}
+
+TEST(RandomCostModel, LoadRejectsForeignBytes)
+{
+    auto model = randomModel(5);
+    std::vector<uint8_t> bytes = model->save().value();
+
+    const auto truncated = model->load(std::span(bytes).first(44));
+    ASSERT_FALSE(truncated);
+    EXPECT_EQ(truncated.error().kind, ErrorKind::Parse);
+    EXPECT_EQ(truncated.error().message, "random cost model: saved weights are 44 bytes, expected 45");
+
+    std::vector<uint8_t> wrongMagic = bytes;
+    wrongMagic[0] = 'X';
+    const auto magic = model->load(wrongMagic);
+    ASSERT_FALSE(magic);
+    EXPECT_EQ(magic.error().kind, ErrorKind::Parse);
+
+    std::vector<uint8_t> zeroState = bytes;
+    std::fill(zeroState.begin() + 5, zeroState.begin() + 37, uint8_t { 0 });
+    const auto zero = model->load(zeroState);
+    ASSERT_FALSE(zero);
+    EXPECT_EQ(zero.error().message, "random cost model: saved RNG state is all zero");
+
+    // A failed load leaves the model as it was.
+    Batch batch(3);
+    EXPECT_EQ(model->predict(batch.task, batch.states), randomModel(5)->predict(batch.task, batch.states));
+}
