@@ -35,6 +35,9 @@ struct Device {
 std::string deviceKindOf(const std::string& target);
 // A short name from a target string: "cpu core-avx2", "cuda sm_86", "cuda".
 std::string deviceNameOf(const std::string& target);
+// The device row of a target TuneScope itself measures on: its TVM target string, name and hardware
+// parameters (what a tuning session records under, and where `best` looks).
+Device deviceOf(const target::Target& target);
 // The Target a device's records were measured for (its TVM target string and hardware parameters), which
 // lowering, code generation and measurement take; an error names what of the target string is not understood.
 Expected<target::Target> targetOf(const Device& device);
@@ -51,6 +54,11 @@ struct TaskInfo {
     double flops = 0.0; // of one run, when known
     bool rebuildable = false; // the key names a workload TuneScope can rebuild and measure
 };
+
+// The task row of a DAG TuneScope tunes itself: keyed by the DAG's workload key (a hash of its
+// name-independent text), named for people, with the DAG's text and FLOPs. Not rebuildable from the key
+// alone: the session and `best` rebuild it from the network or operator they name.
+TaskInfo taskInfoOf(const std::string& name, const std::string& workloadKey, const std::string& dagText, double flops);
 
 struct NetworkInfo {
     int64_t id = 0;

@@ -29,6 +29,16 @@ namespace {
 
 } // namespace
 
+Device deviceOf(const target::Target& target)
+{
+    Device device;
+    device.target = target::toString(target);
+    device.kind = deviceKindOf(device.target);
+    device.name = deviceNameOf(device.target);
+    device.hardwareParams = target::hardwareParams(target);
+    return device;
+}
+
 Expected<target::Target> targetOf(const Device& device)
 {
     auto target = target::fromTvm(device.target, device.hardwareParams);

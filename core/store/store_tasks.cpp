@@ -5,6 +5,18 @@
 
 namespace ts::store {
 
+TaskInfo taskInfoOf(const std::string& name, const std::string& workloadKey, const std::string& dagText, double flops)
+{
+    TaskInfo info;
+    info.kind = RecordKind::Ansor;
+    info.key = workloadKey;
+    info.name = name;
+    info.dagText = dagText;
+    info.flops = flops;
+    info.rebuildable = false;
+    return info;
+}
+
 namespace {
 
     TaskInfo readTask(const Statement& s)

@@ -1,0 +1,202 @@
+// TuningSession: the one façade the CLI and the GUI drive to tune a network or an operator (DESIGN:
+// core/session). It owns the engine's loop, Ansor's measure loop under the task scheduler:
+//
+//   round: scheduler picks a task -> its SketchPolicy proposes a batch (64) -> the measurer builds in
+//          parallel, runs and checks -> the batch's records go into the store in one transaction, with
+//          their session, predicted score, model and rank in the batch -> the cost model updates
+//
+// with a warm-up round per task, dead tasks (no new candidates after retries, or 150 consecutive errors),
+// early stopping, and at the end a re-measurement of each task's top candidates (more repeats) whose
+// figure is kept as the task's best, so that noise does not crown a winner.
+//
+// Resume: the session opens its workspace and restores, for every task it tunes on this device, the trial
+// count, the best cost, the hashes of every state measured (never measured again) and the measured states
+// the initial populations draw from; the cost model is loaded from the last one the workspace saved for
+// this kind. Records are written one batch per transaction, so a process killed mid-round loses at most
+// the batch in flight.
+//
+// Threads and control: start() runs the loop on a worker thread; events reach the sink on that thread,
+// as immutable values (the GUI forwards them through a queued signal; the CLI prints them). cancel() stops
+// after the batch in flight (its records are kept); abort() also stops the batch in flight (its records are
+// lost, nothing else is); pause() holds the loop between batches until resume(). wait() joins. Destroying a
+// running session aborts it.
+#pragma once
+
+#include "core/ir/compute_dag.h"
+#include "core/measure/measurer.h"
+#include "core/record/measure_result.h"
+#include "core/search/search_task.h"
+#include "core/search/sketch_policy.h"
+#include "core/search/task_scheduler.h"
+#include "core/support/error.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <stop_token>
+#include <string>
+#include <thread>
+#include <variant>
+#include <vector>
+
+namespace ts::session {
+
+struct TuneTask {
+    std::string name; // "conv2d_nhwc_bias_add_relu", "matmul"
+    ir::ComputeDAG dag;
+    int weight = 1; // occurrences in the network
+    std::string tags; // op tags for the scheduler's similarity groups ("conv2d,bias_add,relu")
+};
+
+struct TuneOptions {
+    std::vector<TuneTask> tasks;
+    // The network the tasks come from, recorded in the store ("" for a single operator).
+    std::string network;
+    int64_t batch = 1;
+    std::string layout;
+
+    search::PolicyKind policy = search::PolicyKind::Ansor;
+    std::string model = "random";
+    int trials = 1000; // measurements this session (all tasks), as Ansor's num_measure_trials
+    int measuresPerRound = 64; // Ansor's num_measures_per_round (less when trials / tasks is smaller)
+    uint64_t seed = 1;
+    int searchThreads = 0; // population work; 0: all cores
+    search::SearchParams search;
+    search::SchedulerOptions scheduler;
+    measure::MeasureOptions measure;
+    int maxConsecutiveErrors = 150; // Ansor's DEFAULT_MAX_CONTINUOUS_ERROR, per task
+    // Re-measure the top `remeasureTop` candidates of each task tuned, `remeasureRepeat` repeats each, before
+    // the session reports its best (0: do not).
+    int remeasureTop = 3;
+    int remeasureRepeat = 5;
+    std::string workspace; // the store's path; empty: Store::defaultWorkspacePath()
+};
+
+// ----- events: immutable snapshots, delivered in order on the session's thread
+
+struct TaskStatus {
+    int task = 0;
+    std::string name;
+    int weight = 1;
+    double flops = 0.0;
+    int trials = 0; // all sessions' (restored + this one's)
+    double bestCost = 0.0; // seconds; 0 until one succeeds
+    bool dead = false;
+    std::string deadReason;
+
+    double gflops() const { return bestCost > 0.0 ? flops / bestCost / 1e9 : 0.0; }
+};
+
+// Time spent per phase of a round, seconds.
+struct PhaseTimes {
+    double search = 0.0; // sampling, mutation, crossover (population work)
+    double model = 0.0; // cost-model predictions and update
+    double measure = 0.0; // build + run (the measurer's wall time)
+    double store = 0.0; // the batch's transaction
+};
+
+struct BatchProgress { // while a batch is being measured
+    int task = 0;
+    int built = 0;
+    int done = 0;
+    int total = 0;
+    double bestCost = 0.0;
+};
+struct RecordMeasured {
+    int task = 0;
+    int index = 0; // in the batch
+    int64_t recordId = 0;
+    record::MeasureResult result;
+    double predictedScore = 0.0;
+    int batchRank = 0;
+    bool random = false;
+};
+struct BestImproved {
+    int task = 0;
+    double cost = 0.0;
+    double gflops = 0.0;
+    int64_t recordId = 0;
+    int trial = 0; // the task's trial count when found
+    bool remeasured = false; // a re-measured figure (end of session)
+};
+struct TaskSwitched {
+    int task = 0;
+    std::string name;
+    std::string reason; // "warm-up", "gradient", "round-robin"
+};
+struct ModelUpdated {
+    std::string kind;
+    int64_t trainedOn = 0;
+    double seconds = 0.0;
+};
+struct RoundDone {
+    int round = 0;
+    int task = 0;
+    int measured = 0;
+    int errors = 0;
+    std::vector<TaskStatus> tasks; // every task, after the round
+    double estimatedLatency = 0.0; // seconds: sum of weight * best (0 while some task has none)
+    double elapsed = 0.0; // seconds since start
+    int totalTrials = 0; // this session's
+    search::RoundStats search;
+    PhaseTimes phases;
+};
+struct Finished {
+    std::string status; // "finished", "cancelled", "failed"
+    std::string message;
+    std::vector<TaskStatus> tasks;
+    double estimatedLatency = 0.0;
+    int totalTrials = 0;
+    double elapsed = 0.0;
+};
+
+using TuneEvent
+    = std::variant<BatchProgress, RecordMeasured, BestImproved, TaskSwitched, ModelUpdated, RoundDone, Finished>;
+using EventSink = std::function<void(const TuneEvent&)>;
+
+class TuningSession {
+public:
+    TuningSession(TuneOptions options, EventSink sink);
+    ~TuningSession();
+    TuningSession(const TuningSession&) = delete;
+    TuningSession& operator=(const TuningSession&) = delete;
+
+    // Checks the options, opens the workspace, restores earlier sessions' state and starts the worker.
+    // Errors (bad options, a workspace that is not one) come back here, before any thread starts.
+    Expected<void> start();
+    // Runs the whole session on this thread (what start() runs on the worker): the Finished event.
+    Expected<Finished> run();
+
+    void pause();
+    void resume();
+    void cancel(); // after the batch in flight
+    void abort(); // now; the batch in flight is lost
+    // Joins the worker; the Finished event (also sent to the sink), or the error that ended it.
+    Expected<Finished> wait();
+
+    bool paused() const { return m_paused.load(); }
+    int64_t sessionId() const { return m_sessionId; }
+
+private:
+    struct Engine;
+    Expected<void> prepare();
+    void waitWhilePaused();
+
+    TuneOptions m_options;
+    EventSink m_sink;
+    std::unique_ptr<Engine> m_engine;
+    std::atomic<bool> m_paused { false };
+    std::atomic<bool> m_cancelled { false };
+    std::stop_source m_abort;
+    std::mutex m_pauseMutex;
+    std::condition_variable m_pauseWake;
+    std::optional<Expected<Finished>> m_result;
+    std::thread m_worker;
+    int64_t m_sessionId = 0;
+};
+
+} // namespace ts::session
