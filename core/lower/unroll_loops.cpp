@@ -1,12 +1,17 @@
 // Pass: unroll loops. Under a stage's auto_unroll_max_step N (the PR step), a serial loop with only unrolled
 // (or vectorized) loops inside is marked unrolled when its extent times the statements of its body is at
-// most N, as TVM's UnrollLoop does. Code generation then emits the body once per iteration.
+// most N and at most kAutoMaxDepth unrolled loops nest inside it, as TVM's UnrollLoop does (its
+// auto_max_depth, 8). Code generation then emits the body once per iteration.
 #include "core/lower/lower.h"
 #include "core/lower/stmt_mutator.h"
+
+#include <algorithm>
 
 namespace ts::lower {
 
 namespace {
+    constexpr int kAutoMaxDepth = 8;
+
     class UnrollLoops : public StmtMutator {
     private:
         // What the statement just mutated amounts to: statements run per execution of it, and whether a
@@ -14,6 +19,7 @@ namespace {
         struct Summary {
             int64_t steps = 0;
             bool normalLoopInside = false;
+            int unrolledDepth = 0; // unrolled loops nested inside
         };
 
         Stmt visitStore(const Stmt& s) override
@@ -36,9 +42,11 @@ namespace {
                 m_last = inner;
             } else {
                 m_last.steps = inner.steps * s->extent;
-                if (kind == ForKind::Serial && !inner.normalLoopInside && m > 0 && m_last.steps <= m)
+                if (kind == ForKind::Serial && !inner.normalLoopInside && m > 0 && m_last.steps <= m
+                    && inner.unrolledDepth <= kAutoMaxDepth)
                     kind = ForKind::Unrolled;
                 m_last.normalLoopInside = inner.normalLoopInside || kind != ForKind::Unrolled;
+                m_last.unrolledDepth = inner.unrolledDepth + (kind == ForKind::Unrolled ? 1 : 0);
             }
             if (kind == s->forKind)
                 return withBody(s, std::move(body));
@@ -56,7 +64,8 @@ namespace {
             m_last = {};
             Stmt elseBody = mutate(s->elseBody);
             const Summary b = m_last;
-            m_last = { a.steps + b.steps, a.normalLoopInside || b.normalLoopInside };
+            m_last = { a.steps + b.steps, a.normalLoopInside || b.normalLoopInside,
+                std::max(a.unrolledDepth, b.unrolledDepth) };
             if (thenBody == s->body && elseBody == s->elseBody)
                 return s;
             return makeIf(s->condition, std::move(thenBody), std::move(elseBody));
@@ -73,6 +82,7 @@ namespace {
                 changed |= stmts.back() != c;
                 total.steps += m_last.steps;
                 total.normalLoopInside = total.normalLoopInside || m_last.normalLoopInside;
+                total.unrolledDepth = std::max(total.unrolledDepth, m_last.unrolledDepth);
             }
             m_last = total;
             return changed ? makeSeq(std::move(stmts)) : s;

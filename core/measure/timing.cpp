@@ -8,10 +8,16 @@ namespace ts::measure {
 std::vector<double> timeKernel(codegen::KernelFn kernel, KernelBuffers& buffers, const TimingOptions& options)
 {
     using Clock = std::chrono::steady_clock;
-    for (int i = 0; i < options.warmup; ++i)
+    double warmupMs = 0.0;
+    for (int i = 0; i < options.warmup; ++i) {
+        const auto start = Clock::now();
         kernel(buffers.args());
+        warmupMs = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+    }
     int number = options.flushCache ? 1 : std::max(1, options.number);
     const double minMs = options.flushCache ? 0.0 : options.minRepeatMs;
+    if (options.shrinkSlow && options.warmup > 0 && minMs > 0.0 && warmupMs >= minMs)
+        number = 1;
     std::vector<double> costs;
     for (int r = 0; r < std::max(1, options.repeat); ++r) {
         double durationMs = 0.0;

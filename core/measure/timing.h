@@ -1,6 +1,11 @@
 // Times a kernel the way TVM's time_evaluator does: warm-up runs, then `repeat` measurements, each the mean
 // of `number` back-to-back runs; `number` grows (by the golden ratio or to reach min_repeat_ms) until one
 // measurement lasts at least min_repeat_ms. With cache flushing, number is 1 and every run starts cold.
+//
+// One deviation, for slow kernels: when a warm-up run alone lasts min_repeat_ms or more, `number` is 1
+// (shrinkSlow). A measurement of one such run is already as long as TVM asks a measurement to be, and a
+// search meets many slow candidates (random matmul-1024 schedules average ~300 ms a run): running each
+// 1 + 3 times instead of 1 + 1 spent half of a tuning session's wall time on kernels no one will keep.
 #pragma once
 
 #include "core/codegen/codegen.h"
@@ -16,6 +21,7 @@ struct TimingOptions {
     int minRepeatMs = 100;
     int warmup = 1;
     bool flushCache = false;
+    bool shrinkSlow = true; // number = 1 when a warm-up run lasts min_repeat_ms (see above)
 };
 
 // Seconds per run, one entry per repeat.

@@ -266,8 +266,15 @@ Expected<std::vector<Candidate>> SketchPolicy::searchOneRound(int numMeasures, s
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(),
         [&](size_t a, size_t b) { return m_measuredGood[a].second > m_measuredGood[b].second; });
-    for (int i = 0; i < useMeasured; ++i)
-        init.push_back(m_measuredGood[order[static_cast<size_t>(i)]].first);
+    // Which states join depends on measured times when there are more than fit; the order they join in does
+    // not (by state hash), so that timing noise among states that all join cannot change the candidates.
+    order.resize(static_cast<size_t>(useMeasured));
+    std::vector<std::pair<uint64_t, size_t>> joining;
+    for (size_t i : order)
+        joining.emplace_back(stateHash(m_measuredGood[i].first), i);
+    std::sort(joining.begin(), joining.end());
+    for (const auto& [hash, i] : joining)
+        init.push_back(m_measuredGood[i].first);
 
     // eps-greedy: a few random members of the population are measured whatever the model says.
     const int numRandom = static_cast<int>(m_params.epsGreedy * numMeasures);

@@ -1,0 +1,396 @@
+// The search, measured: tuning curves, tuned kernels against the libraries, and where a trial's time goes.
+// Every figure comes from real tuning sessions (real compilation and measurement, a temporary workspace).
+//   ./build/release/tests/benchmarks/ts_bench_tuning overhead          one matmul-1024 session of 2 rounds:
+//                                                                       wall time per trial by phase, states/s
+//   ./build/release/tests/benchmarks/ts_bench_tuning compile [N]       compile latency of N random annotations
+//                     of matmul 1024 and a ResNet-18 conv2d, by unroll pragma (median, p95, max)
+//   ./build/release/tests/benchmarks/ts_bench_tuning curves [TRIALS]   best GFLOP/s against trials and time
+//                     for matmul 1024^3 and two ResNet-18 conv2d tasks: random sampling, evolutionary search,
+//                     evolutionary search with crossover; same seed and budget (default 256 trials)
+//   ./build/release/tests/benchmarks/ts_bench_tuning matmul [TRIALS]   matmul 1024^3 tuned (default 1000
+//                     trials) against OpenBLAS in the same run, 1 and 2 threads
+//   ./build/release/tests/benchmarks/ts_bench_tuning resnet [PER_TASK] ResNet-18 batch 1 NHWC tuned (default
+//                     200 trials per task): estimated end-to-end latency against LibTorch's inference
+#include "bench_util.h"
+#include "peak_flops.h"
+
+#include "core/codegen/codegen.h"
+#include "core/lower/lower.h"
+#include "core/ops/linear.h"
+#include "core/schedule/step_json.h"
+#include "core/search/annotation.h"
+#include "core/session/tuning_session.h"
+#include "core/store/schedule_source.h"
+#include "core/store/store.h"
+
+#include <torch/torch.h>
+
+#include <cblas.h>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <unistd.h>
+
+using namespace ts;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string freshWorkspace(const std::string& name)
+{
+    const auto dir = std::filesystem::temp_directory_path() / ("ts_bench_tuning_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    const auto path = dir / (name + ".tunescope");
+    for (const char* suffix : { "", "-wal", "-shm" })
+        std::filesystem::remove(path.string() + suffix);
+    return path.string();
+}
+
+session::TuneTask matmulTask(int64_t n)
+{
+    ir::Tensor a = ir::placeholder("A", { n, n });
+    ir::Tensor b = ir::placeholder("B", { n, n });
+    return { "matmul", ir::ComputeDAG::create({ a, b, ops::matmul(a, b).value() }), 1, "matmul" };
+}
+
+std::vector<session::TuneTask> resnetTasks(const std::vector<int>& ids = {})
+{
+    store::NetworkRef ref { "resnet-18", 1, ops::Layout::NHWC };
+    graph::TaskSet set = store::loadNetworkTasks(ref).value();
+    std::vector<session::TuneTask> out;
+    for (const graph::Task& t : set.tasks) {
+        if (!ids.empty() && std::find(ids.begin(), ids.end(), t.id) == ids.end())
+            continue;
+        std::string tags;
+        for (const std::string& op : t.fusedOps)
+            tags += (tags.empty() ? "" : ",") + op;
+        out.push_back({ t.name + " #" + std::to_string(t.id), t.dag, t.weight, tags });
+    }
+    return out;
+}
+
+struct CurvePoint {
+    int trial = 0;
+    double seconds = 0.0;
+    double gflops = 0.0; // best so far
+};
+
+struct Run {
+    session::Finished finished;
+    std::vector<CurvePoint> curve; // one point per improvement
+    session::PhaseTimes phases;
+    search::RoundStats search;
+    double wall = 0.0;
+};
+
+Run tune(session::TuneOptions options, bool quiet = true)
+{
+    Run run;
+    const auto start = Clock::now();
+    int trial = 0;
+    std::vector<double> best(options.tasks.size(), 0.0);
+    session::TuningSession s(options, [&](const session::TuneEvent& event) {
+        if (const auto* r = std::get_if<session::RecordMeasured>(&event)) {
+            ++trial;
+            if (r->result.ok()) {
+                const double flops = options.tasks[static_cast<size_t>(r->task)].dag.flopCount();
+                const double gflops = flops / r->result.meanCost() / 1e9;
+                if (gflops > best[static_cast<size_t>(r->task)]) {
+                    best[static_cast<size_t>(r->task)] = gflops;
+                    if (options.tasks.size() == 1)
+                        run.curve.push_back(
+                            { trial, std::chrono::duration<double>(Clock::now() - start).count(), gflops });
+                }
+            }
+        } else if (const auto* d = std::get_if<session::RoundDone>(&event)) {
+            run.phases.search += d->phases.search;
+            run.phases.model += d->phases.model;
+            run.phases.measure += d->phases.measure;
+            run.phases.store += d->phases.store;
+            run.search.sampled += d->search.sampled;
+            run.search.valid += d->search.valid;
+            run.search.mutations += d->search.mutations;
+            run.search.predicted += d->search.predicted;
+            if (!quiet)
+                std::printf("    round %3d  task %2d  trials %5d  est. latency %8.3f ms  %6.0f s\n", d->round, d->task,
+                    d->totalTrials, d->estimatedLatency * 1e3, d->elapsed);
+            std::fflush(stdout);
+        }
+    });
+    run.finished = s.run().value();
+    run.wall = std::chrono::duration<double>(Clock::now() - start).count();
+    return run;
+}
+
+session::TuneOptions baseOptions(std::vector<session::TuneTask> tasks, int trials, const std::string& workspace)
+{
+    session::TuneOptions o;
+    o.tasks = std::move(tasks);
+    o.trials = trials;
+    o.seed = 1;
+    o.workspace = workspace;
+    return o;
+}
+
+// Trials and seconds until the curve first reaches `fraction` of its final best.
+CurvePoint reached(const std::vector<CurvePoint>& curve, double fraction)
+{
+    if (curve.empty())
+        return {};
+    const double target = curve.back().gflops * fraction;
+    for (const CurvePoint& p : curve)
+        if (p.gflops >= target)
+            return p;
+    return curve.back();
+}
+
+void overhead()
+{
+    std::printf("== wall time per trial by phase: matmul 1024^3, Ansor policy, random model, 2 rounds of 64\n");
+    session::TuneOptions o = baseOptions({ matmulTask(1024) }, 128, freshWorkspace("overhead"));
+    o.remeasureTop = 0;
+    const Run r = tune(o);
+    const int trials = r.finished.totalTrials;
+    const double sum = r.phases.search + r.phases.model + r.phases.measure + r.phases.store;
+    std::printf("  trials %d, wall %.1f s, %.3f s per trial\n", trials, r.wall, r.wall / trials);
+    const auto row = [&](const char* name, double s) {
+        std::printf("    %-32s %8.3f s  %6.1f%%  %7.1f ms/trial\n", name, s, 100.0 * s / r.wall, 1e3 * s / trials);
+    };
+    row("search (sampling, mutation)", r.phases.search);
+    row("cost model (predict, update)", r.phases.model);
+    row("measure (compile + run + check)", r.phases.measure);
+    row("store (one transaction a batch)", r.phases.store);
+    row("other (setup, scheduler, events)", r.wall - sum);
+    std::printf("  states sampled %d (valid and new %d) in %.2f s: %.0f states/s; mutations %d; predictions %d\n",
+        r.search.sampled, r.search.valid, r.phases.search, r.search.sampled / std::max(1e-9, r.phases.search),
+        r.search.mutations, r.search.predicted);
+}
+
+// Compile latency (lower + LLVM O3 + JIT link) of Ansor's random annotations, by unroll pragma: the heavy
+// tail the measurer's build budget has to absorb.
+void compileLatency(int samples)
+{
+    std::printf("== compile latency of random annotations (lower + LLVM O3 + JIT link), ms\n");
+    std::vector<std::pair<std::string, session::TuneTask>> cases { { "matmul 1024^3", matmulTask(1024) },
+        { "resnet-18 NHWC task 2", resnetTasks({ 2 }).at(0) } };
+    for (const auto& [name, task] : cases) {
+        search::SearchTask st { task.dag, target::Target::host(), task.name, task.dag.flopCount() };
+        const auto sketches = search::generateSketches(st).value();
+        std::map<int, std::vector<double>> byUnroll;
+        std::vector<double> all;
+        Rng rng(5);
+        for (int i = 0; i < samples; ++i) {
+            const auto& sketch
+                = sketches[static_cast<size_t>(rng.uniformInt(0, static_cast<int64_t>(sketches.size()) - 1))];
+            auto state = search::randomAnnotation(st, sketch, {}, rng);
+            if (!state)
+                continue;
+            int unroll = 0;
+            for (const sched::Step& step : state->steps())
+                if (const auto* p = std::get_if<sched::PragmaStep>(&step))
+                    unroll = std::atoi(p->pragma.substr(p->pragma.find('$') + 1).c_str());
+            const auto start = Clock::now();
+            auto func = lower::lower(*state);
+            auto kernel
+                = func ? codegen::compile(*func) : Expected<std::shared_ptr<codegen::CompiledKernel>>(func.error());
+            const double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+            if (!kernel)
+                continue;
+            byUnroll[unroll].push_back(ms);
+            all.push_back(ms);
+        }
+        std::printf("  %s\n    %-12s %8s %8s %8s %6s\n", name.c_str(), "unroll", "median", "p95", "max", "count");
+        for (auto& [unroll, ms] : byUnroll)
+            std::printf("    %-12d %8.0f %8.0f %8.0f %6zu\n", unroll, bench::percentile(ms, 0.5),
+                bench::percentile(ms, 0.95), *std::max_element(ms.begin(), ms.end()), ms.size());
+        std::printf("    %-12s %8.0f %8.0f %8.0f %6zu\n", "all", bench::percentile(all, 0.5),
+            bench::percentile(all, 0.95), *std::max_element(all.begin(), all.end()), all.size());
+    }
+}
+
+void curves(int trials)
+{
+    struct Workload {
+        const char* name;
+        std::vector<session::TuneTask> tasks;
+    };
+    const std::vector<Workload> workloads { { "matmul 1024^3", { matmulTask(1024) } },
+        { "resnet-18 NHWC task 2 (conv 56x56, 64->64, 3x3)", resnetTasks({ 2 }) },
+        { "resnet-18 NHWC task 9 (conv 14x14, 256->256, 3x3, residual)", resnetTasks({ 9 }) } };
+    struct Variant {
+        const char* name;
+        search::PolicyKind policy;
+        double crossover;
+    };
+    const std::vector<Variant> variants { { "random sampling", search::PolicyKind::Random, 0.0 },
+        { "evolutionary", search::PolicyKind::Ansor, 0.0 },
+        { "evolutionary + crossover 0.2", search::PolicyKind::Ansor, 0.2 } };
+    std::printf("== tuning curves, %d trials each, seed 1, random cost model, peak fp32 %.0f GFLOP/s (2 threads)\n",
+        trials, bench::peakGflops(2));
+    for (const Workload& w : workloads) {
+        std::printf("\n%s\n", w.name);
+        std::printf("  %-30s %10s %8s %8s %12s %12s   curve (trial: GFLOP/s)\n", "variant", "best GF/s", "wall s",
+            "s/trial", "90%: trials", "90%: wall s");
+        for (const Variant& v : variants) {
+            session::TuneOptions o = baseOptions(w.tasks, trials, freshWorkspace("curve"));
+            o.policy = v.policy;
+            o.search.crossoverProb = v.crossover;
+            o.remeasureTop = 0;
+            const Run r = tune(o);
+            const CurvePoint p90 = reached(r.curve, 0.9);
+            std::string points;
+            for (int checkpoint : { 16, 64, 128, 256, 512, 1000 }) {
+                if (checkpoint > trials)
+                    break;
+                double best = 0;
+                for (const CurvePoint& p : r.curve)
+                    if (p.trial <= checkpoint)
+                        best = p.gflops;
+                points += std::to_string(checkpoint) + ": " + std::to_string(static_cast<int>(best)) + "  ";
+            }
+            std::printf("  %-30s %10.1f %8.0f %8.3f %12d %12.0f   %s\n", v.name,
+                r.curve.empty() ? 0.0 : r.curve.back().gflops, r.wall, r.wall / std::max(1, r.finished.totalTrials),
+                p90.trial, p90.seconds, points.c_str());
+            std::fflush(stdout);
+        }
+    }
+}
+
+sched::State bestState(const std::string& workspace, const session::TuneTask& task)
+{
+    store::Store s = store::Store::open(workspace).value();
+    const auto info = s.findTask(task.dag.workloadKey()).value();
+    const auto device = s.addDevice(store::deviceOf(target::Target::host())).value();
+    const auto best = s.bestRecords(info->id, device, 1).value();
+    return sched::State::replay(task.dag, sched::parseSteps(best.at(0).steps).value()).value();
+}
+
+void matmul(int trials)
+{
+    const int64_t n = 1024;
+    std::printf("== matmul %lld^3 tuned for %d trials (Ansor policy, random model, seed 1, 2 threads)\n",
+        static_cast<long long>(n), trials);
+    const std::string ws = freshWorkspace("matmul");
+    const session::TuneTask task = matmulTask(n);
+    const Run r = tune(baseOptions({ task }, trials, ws));
+    std::printf("  tuning wall %.0f s (%.3f s per trial); best while tuning %.1f GFLOP/s, re-measured %.1f\n", r.wall,
+        r.wall / trials, r.curve.empty() ? 0.0 : r.curve.back().gflops, r.finished.tasks[0].gflops());
+    const sched::State best = bestState(ws, task);
+    std::vector<float> a(static_cast<size_t>(n * n), 1.0f), b(a), c(a);
+    const double flops = 2.0 * n * n * n;
+    for (int threads : { 1, 2 }) {
+        openblas_set_num_threads(threads);
+        double blas = 0, ours = 0;
+        for (int round = 0; round < 3; ++round) { // interleaved; the best of each
+            const double t = bench::secondsPerRun([&] {
+                cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(n), static_cast<int>(n),
+                    static_cast<int>(n), 1.0f, a.data(), static_cast<int>(n), b.data(), static_cast<int>(n), 0.0f,
+                    c.data(), static_cast<int>(n));
+            });
+            const double o = bench::tuneScopeSeconds(task.dag, best, threads);
+            blas = blas == 0 ? t : std::min(blas, t);
+            ours = ours == 0 || (o > 0 && o < ours) ? o : ours;
+        }
+        std::printf(
+            "  %d thread%s: TuneScope %6.1f GFLOP/s, OpenBLAS %6.1f GFLOP/s -> %5.1f%% of OpenBLAS (peak %.0f)\n",
+            threads, threads == 1 ? " " : "s", flops / ours / 1e9, flops / blas / 1e9, 100.0 * blas / ours,
+            bench::peakGflops(threads));
+    }
+}
+
+// ResNet-18 in LibTorch's functional ops, NCHW (its fastest layout on the CPU), batch norm folded into the
+// convolutions' bias, as TuneScope's model zoo builds it.
+double torchResnetSeconds(int threads)
+{
+    torch::NoGradGuard noGrad;
+    torch::set_num_threads(threads);
+    struct Conv {
+        torch::Tensor w, b;
+        int stride, pad;
+    };
+    const auto conv = [](int64_t in, int64_t out, int k, int stride) {
+        return Conv { torch::randn({ out, in, k, k }) * 0.05, torch::randn({ out }) * 0.05, stride, k / 2 };
+    };
+    const auto apply
+        = [](const Conv& c, const torch::Tensor& x) { return torch::conv2d(x, c.w, c.b, c.stride, c.pad); };
+    struct Block {
+        Conv c1, c2;
+        std::optional<Conv> down;
+    };
+    std::vector<Block> blocks;
+    int64_t channels = 64;
+    for (int64_t width : { 64, 128, 256, 512 })
+        for (int i = 0; i < 2; ++i) {
+            const int stride = (i == 0 && width != 64) ? 2 : 1;
+            Block blk { conv(channels, width, 3, stride), conv(width, width, 3, 1), std::nullopt };
+            if (stride != 1 || channels != width)
+                blk.down = conv(channels, width, 1, stride);
+            blocks.push_back(blk);
+            channels = width;
+        }
+    const Conv stem = conv(3, 64, 7, 2);
+    const torch::Tensor fcW = torch::randn({ 1000, 512 }) * 0.05, fcB = torch::randn({ 1000 });
+    const torch::Tensor input = torch::randn({ 1, 3, 224, 224 });
+    const auto forward = [&] {
+        torch::Tensor x = torch::relu(apply(stem, input));
+        x = torch::max_pool2d(x, 3, 2, 1);
+        for (const Block& blk : blocks) {
+            torch::Tensor y = torch::relu(apply(blk.c1, x));
+            y = apply(blk.c2, y);
+            x = torch::relu(y + (blk.down ? apply(*blk.down, x) : x));
+        }
+        x = torch::adaptive_avg_pool2d(x, { 1, 1 }).flatten(1);
+        return torch::linear(x, fcW, fcB);
+    };
+    return bench::secondsPerRun([&] { forward(); }, 5, 500);
+}
+
+void resnet(int perTask)
+{
+    const auto tasks = resnetTasks();
+    const int trials = perTask * static_cast<int>(tasks.size());
+    std::printf("== resnet-18 batch 1 NHWC: %zu tasks, %d trials (%d per task), gradient scheduler, random model, "
+                "2 threads\n",
+        tasks.size(), trials, perTask);
+    session::TuneOptions o = baseOptions(tasks, trials, freshWorkspace("resnet"));
+    const Run r = tune(o, false);
+    std::printf("  tuning wall %.0f s (%.3f s per trial)\n", r.wall, r.wall / std::max(1, r.finished.totalTrials));
+    for (const session::TaskStatus& t : r.finished.tasks)
+        std::printf("    %-40s weight %d  trials %4d  %8.3f ms  %6.1f GFLOP/s%s\n", t.name.c_str(), t.weight, t.trials,
+            t.bestCost * 1e3, t.gflops(), t.dead ? (" (" + t.deadReason + ")").c_str() : "");
+    const double torchMs = torchResnetSeconds(2) * 1e3;
+    std::printf("  estimated end-to-end latency %.3f ms (sum of weight x best); LibTorch inference %.3f ms "
+                "(2 threads, same run) -> TuneScope at %.0f%% of LibTorch's time\n",
+        r.finished.estimatedLatency * 1e3, torchMs, 100.0 * r.finished.estimatedLatency * 1e3 / torchMs);
+    std::printf(
+        "  (the estimate leaves out the one element-wise node task extraction does not tune, as Ansor's does)\n");
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    const std::string what = argc > 1 ? argv[1] : "overhead";
+    const int count = argc > 2 ? std::atoi(argv[2]) : 0;
+    std::printf("CPU: %s\n", target::Target::host().cpuName.c_str());
+    if (what == "overhead")
+        overhead();
+    else if (what == "compile")
+        compileLatency(count > 0 ? count : 120);
+    else if (what == "curves")
+        curves(count > 0 ? count : 256);
+    else if (what == "matmul")
+        matmul(count > 0 ? count : 1000);
+    else if (what == "resnet")
+        resnet(count > 0 ? count : 200);
+    else {
+        std::fprintf(stderr,
+            "usage: ts_bench_tuning [overhead|compile [N]|curves [TRIALS]|matmul [TRIALS]|resnet [PER_TASK]]\n");
+        return 2;
+    }
+    return 0;
+}
