@@ -8,8 +8,12 @@
 // auto_unroll_max_step with a value from unrollMaxSteps on stages with reductions), vectorize (fuse inner
 // spatial iterators up to maxVectorizeSize lanes, annotate vectorize). Every random choice comes from `rng`.
 //
-// A result that does not replay, or whose bounds cannot be inferred, is an error value (the caller drops
-// the state), never an exception.
+// A result that does not replay, or whose bounds cannot be inferred, or that nests a parallel loop inside a
+// parallel loop, is an error value (the caller drops the state), never an exception. Results carry their
+// inferred bounds. Deviations from Ansor (docs/search.md): a mutation never returns the state it was given
+// (unroll, compute location and parallel redraw among the other choices), a compute_at mutation names the
+// loop as it was when the step was applied, and InitParallel leaves serial the outer loops that run once
+// when it parallelizes the stages computed inside them.
 #pragma once
 
 #include "core/schedule/state.h"
@@ -18,11 +22,19 @@
 #include "core/support/error.h"
 #include "core/support/rng.h"
 
+#include <cstdint>
+#include <vector>
+
 namespace ts::search {
 
 // One random annotation of a sketch; the result is filled (checkFilled passes) and its bounds infer.
 Expected<sched::State> randomAnnotation(
     const SearchTask& task, const Sketch& sketch, const SearchParams& params, Rng& rng);
+
+// Ansor's SplitFactorizationMemo: every way to choose the `parts` lengths of a split of `extent` (outermost
+// first; the rest of the extent is the outer loop) whose product divides the extent and whose innermost
+// length is <= maxInnermost. Memoized per thread; the reference stays valid on the calling thread.
+const std::vector<std::vector<int64_t>>& splitFactorizations(int64_t extent, int parts, int64_t maxInnermost);
 
 enum class MutationKind { TileSize, AutoUnroll, ComputeLocation, Parallel };
 const char* toString(MutationKind kind);

@@ -1,0 +1,230 @@
+// Ansor's CPU initial-population rules (InitFillTileSize, InitChangeComputeLocation, InitParallel, InitUnroll,
+// InitVectorization), applied in that order to a copy of the sketch. The mutations and crossover are in
+// mutation.cpp; the helpers both use in annotation_rules.cpp.
+#include "core/search/annotation.h"
+
+#include "core/lower/lower.h"
+#include "core/search/annotation_rules.h"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+namespace ts::search {
+
+using sched::Annotation;
+using sched::ComputeAtKind;
+using sched::IteratorKind;
+using sched::State;
+
+const std::vector<std::vector<int64_t>>& splitFactorizations(int64_t extent, int parts, int64_t maxInnermost)
+{
+    using Key = std::tuple<int64_t, int, int64_t>;
+    thread_local std::map<Key, std::vector<std::vector<int64_t>>> memo;
+    auto [entry, inserted] = memo.try_emplace(Key { extent, parts, maxInnermost });
+    if (!inserted || parts < 1 || extent < 1)
+        return entry->second;
+    std::vector<std::vector<int64_t>>& out = entry->second;
+    std::vector<int64_t> lengths(static_cast<size_t>(parts), 1);
+    // Depth-first, each length a divisor of what the outer ones leave (the order of Ansor's DfsEnumerate).
+    auto enumerate = [&](auto&& self, size_t level, int64_t remaining) -> void {
+        if (level == lengths.size()) {
+            if (lengths.back() <= maxInnermost)
+                out.push_back(lengths);
+            return;
+        }
+        for (int64_t d : detail::divisors(remaining)) {
+            lengths[level] = d;
+            self(self, level + 1, remaining / d);
+        }
+    };
+    enumerate(enumerate, 0, extent);
+    return out;
+}
+
+namespace {
+    // InitFillTileSize: every unfilled or open split gets one factorization drawn uniformly.
+    Expected<State> initFillTileSize(const Sketch& sketch, const SearchParams& params, Rng& rng)
+    {
+        const auto& steps = sketch.state.steps();
+        std::vector<sched::SplitFill> fills;
+        for (size_t i = 0; i < steps.size(); ++i) {
+            const auto* split = std::get_if<sched::SplitStep>(&steps[i]);
+            const bool open = std::find(sketch.openSplits.begin(), sketch.openSplits.end(), static_cast<int>(i))
+                != sketch.openSplits.end();
+            if (!split || (split->filled() && !open))
+                continue;
+            if (!split->extent || *split->extent < 1)
+                return makeError(ErrorKind::InvalidArgument,
+                    "step " + std::to_string(i) + " (SP): the extent of an open split is unknown");
+            const auto& schemes = splitFactorizations(
+                *split->extent, static_cast<int>(split->lengths.size()), params.maxInnermostSplitFactor);
+            if (schemes.empty())
+                return makeError(ErrorKind::InvalidArgument,
+                    "step " + std::to_string(i) + " (SP): no factorization of " + std::to_string(*split->extent)
+                        + " with innermost <= " + std::to_string(params.maxInnermostSplitFactor));
+            const auto pick = static_cast<size_t>(rng.uniformInt(0, static_cast<int64_t>(schemes.size()) - 1));
+            fills.push_back(sched::SplitFill { static_cast<int>(i), schemes[pick] });
+        }
+        if (fills.empty())
+            return sketch.state;
+        return sketch.state.withSplitLengths(fills);
+    }
+
+    // InitChangeComputeLocation: from the last stage to the first, each stage that is neither tiled nor
+    // multi-level tiled nor inlined is inlined (only when it is computed at a loop and does not reduce, as
+    // Ansor), computed at root, or computed at one of its candidate loops, uniformly.
+    Expected<void> initChangeComputeLocation(const StateAnalysis& analysis, State& state, Rng& rng)
+    {
+        for (int stage = state.numStages() - 1; stage >= 0; --stage) {
+            const sched::Stage& s = state.stage(stage);
+            if (s.isPlaceholder() || s.computeAt == ComputeAtKind::Inlined)
+                continue;
+            if (isTiled(s) || analysis.needsMultiLevelTiling(stage))
+                continue;
+            const auto candidates = detail::computeLocationCandidates(analysis, state, stage);
+            const auto choice = rng.uniformInt(0, static_cast<int64_t>(candidates.size()) + 1);
+            if (choice == 0) {
+                if (!hasReduceIter(s) && s.computeAt == ComputeAtKind::Iter)
+                    TS_CHECK(state.apply(sched::ComputeInlineStep { stage }));
+            } else if (choice == 1) {
+                TS_CHECK(state.apply(sched::ComputeRootStep { stage }));
+            } else {
+                const auto& [target, iter] = candidates[static_cast<size_t>(choice - 2)];
+                TS_CHECK(state.apply(sched::ComputeAtStep { stage, target, iter }));
+            }
+        }
+        return {};
+    }
+
+    // InitParallel for one stage from iterator `offset`: fuse the outer spatial loops until a reduction, an
+    // annotated loop, an attach point (included) or enough parallelism; annotate the fused loop parallel.
+    // When that loop would run once, the stages computed at its end and the loops after it are tried first.
+    Expected<void> annotateParallel(const SearchTask& task, State& state, int stage, int offset)
+    {
+        const int64_t enough = int64_t { task.cores() } * 16;
+        std::vector<int> toFuse;
+        int64_t degree = 1;
+        int iter = offset;
+        const int numIters = static_cast<int>(state.stage(stage).iters.size());
+        for (; iter < numIters; ++iter) {
+            const sched::Iterator& it = state.stage(stage).iters[static_cast<size_t>(iter)];
+            // Ansor stops at reduce iterators only; a fused mixed iterator also carries a reduction.
+            if (it.kind != IteratorKind::Spatial || it.annotation != Annotation::None)
+                break;
+            toFuse.push_back(iter);
+            degree *= std::max<int64_t>(it.extent, 1);
+            if (degree > enough)
+                break;
+            if (!state.attachedAt(stage, iter).empty())
+                break;
+        }
+        if (degree == 1 && iter < numIters) {
+            const std::vector<int> attached = state.attachedAt(stage, iter);
+            if (!attached.empty()) {
+                for (int child : attached)
+                    TS_CHECK(annotateParallel(task, state, child, 0));
+                TS_CHECK(annotateParallel(task, state, stage, iter + 1));
+                // Ansor also marks the outer loops (which run once) parallel. A tile-size mutation can make
+                // them run more than once around the parallel loops inside, which TVM's codegen then refuses
+                // (nested parallel loops); we leave them serial.
+                return {};
+            }
+        }
+        if (toFuse.empty())
+            return {};
+        if (toFuse.size() > 1)
+            TS_CHECK(state.apply(sched::FuseStep { stage, toFuse }));
+        return state.apply(sched::AnnotationStep { stage, toFuse.front(), Annotation::Parallel });
+    }
+
+    Expected<void> initParallel(const SearchTask& task, State& state)
+    {
+        for (int stage = 0; stage < state.numStages(); ++stage) {
+            const sched::Stage& s = state.stage(stage);
+            if (s.computeAt != ComputeAtKind::Root || s.isPlaceholder())
+                continue;
+            TS_CHECK(annotateParallel(task, state, stage, 0));
+        }
+        return {};
+    }
+
+    // InitUnroll: stages with a reduction get auto_unroll_max_step on their outermost loop. (Ansor's
+    // always_unroll_inner op attribute has no counterpart in our ops.)
+    Expected<void> initUnroll(const SearchParams& params, State& state, Rng& rng)
+    {
+        if (params.unrollMaxSteps.empty())
+            return {};
+        for (int stage = 0; stage < state.numStages(); ++stage) {
+            const sched::Stage& s = state.stage(stage);
+            if (s.computeAt == ComputeAtKind::Inlined || s.isPlaceholder() || !hasReduceIter(s))
+                continue;
+            const int value = params.unrollMaxSteps[static_cast<size_t>(
+                rng.uniformInt(0, static_cast<int64_t>(params.unrollMaxSteps.size()) - 1))];
+            TS_CHECK(state.apply(
+                sched::PragmaStep { stage, 0, std::string(detail::kAutoUnrollPragma) + "$" + std::to_string(value) }));
+        }
+        return {};
+    }
+
+    // InitVectorization: fuse the innermost spatial loops (stopping at an attach point, a reduction, an
+    // annotated loop, more than maxVectorizeSize lanes, and after one loop in a tiled stage, whose inner two
+    // loops are not contiguous), keep a random number of them as Ansor does, and vectorize.
+    Expected<void> initVectorization(const SearchParams& params, State& state, Rng& rng)
+    {
+        for (int stage = 0; stage < state.numStages(); ++stage) {
+            const sched::Stage& s = state.stage(stage);
+            if (s.computeAt == ComputeAtKind::Inlined || s.isPlaceholder())
+                continue;
+            const int numIters = static_cast<int>(s.iters.size());
+            const bool tiled = isTiled(s);
+            int64_t lanes = 1;
+            int fusible = 0;
+            while (fusible < numIters) {
+                const int iter = numIters - 1 - fusible;
+                if (!state.attachedAt(stage, iter).empty())
+                    break;
+                const sched::Iterator& it = s.iters[static_cast<size_t>(iter)];
+                if (it.kind != IteratorKind::Spatial || it.annotation != Annotation::None)
+                    break;
+                if (tiled && fusible != 0)
+                    break;
+                lanes *= std::max<int64_t>(it.extent, 1);
+                if (lanes > params.maxVectorizeSize)
+                    break;
+                ++fusible;
+            }
+            // As Ansor: 1 + rand % (n - 1), so n loops are never all fused when more than one could be.
+            if (fusible > 1)
+                fusible = 1 + static_cast<int>(rng.uniformInt(0, fusible - 2));
+            if (fusible == 0)
+                continue;
+            const int first = numIters - fusible;
+            if (fusible > 1) {
+                std::vector<int> ids;
+                for (int i = first; i < numIters; ++i)
+                    ids.push_back(i);
+                TS_CHECK(state.apply(sched::FuseStep { stage, ids }));
+            }
+            TS_CHECK(state.apply(sched::AnnotationStep { stage, first, Annotation::Vectorize }));
+        }
+        return {};
+    }
+} // namespace
+
+Expected<State> randomAnnotation(const SearchTask& task, const Sketch& sketch, const SearchParams& params, Rng& rng)
+{
+    TS_TRY(State state, initFillTileSize(sketch, params, rng));
+    if (!params.disableChangeComputeLocation) {
+        const StateAnalysis analysis(state);
+        TS_CHECK(initChangeComputeLocation(analysis, state, rng));
+    }
+    // The later rules read loop extents, those of stages computed inside others included.
+    TS_TRY(state, lower::inferBound(state));
+    TS_CHECK(initParallel(task, state));
+    TS_CHECK(initUnroll(params, state, rng));
+    TS_CHECK(initVectorization(params, state, rng));
+    return detail::checked(state);
+}
+
+} // namespace ts::search

@@ -1,0 +1,374 @@
+// Random annotation and mutation (core/search/annotation.h): the states drawn from the sketches of the
+// operators TuneScope tunes are filled, lower, compile and compute the reference's result; the same seed
+// gives the same states; each mutation changes exactly what it names; crossover mixes per stage.
+#include "kernel_check.h"
+
+#include "core/lower/lower.h"
+#include "core/ops/conv.h"
+#include "core/ops/elementwise.h"
+#include "core/ops/linear.h"
+#include "core/ops/normalization.h"
+#include "core/schedule/step_json.h"
+#include "core/search/annotation.h"
+#include "core/search/sketch.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+using namespace ts;
+using namespace ts::search;
+using sched::State;
+using sched::Step;
+
+namespace {
+
+template <typename T> T value(Expected<T> e)
+{
+    if (!e)
+        throw std::runtime_error(e.error().message);
+    return std::move(e).value();
+}
+
+SearchTask task(const std::string& name, std::vector<ir::Tensor> tensors)
+{
+    SearchTask t;
+    t.name = name;
+    t.dag = ir::ComputeDAG::create(tensors);
+    t.target.cores = 4;
+    t.flops = t.dag.flopCount();
+    return t;
+}
+
+SearchTask matmul()
+{
+    ir::Tensor a = ir::placeholder("A", { 64, 32 });
+    ir::Tensor b = ir::placeholder("B", { 32, 48 });
+    return task("matmul", { a, b, value(ops::matmul(a, b)) });
+}
+
+SearchTask conv2dNhwcBiasRelu()
+{
+    ir::Tensor data = ir::placeholder("data", { 1, 8, 8, 16 });
+    ir::Tensor weight = ir::placeholder("weight", { 3, 3, 16, 16 });
+    ir::Tensor bias = ir::placeholder("bias", { 16 });
+    ops::Conv2dParams p;
+    p.layout = ops::Layout::NHWC;
+    p.padding = ops::Conv2dParams::symmetric(1, 1);
+    ir::Tensor conv = value(ops::conv2d(data, weight, p));
+    return task("conv2d_nhwc_bias_relu", { data, weight, bias, value(ops::relu(value(ops::biasAdd(conv, bias, 3)))) });
+}
+
+SearchTask dense()
+{
+    ir::Tensor x = ir::placeholder("x", { 4, 64 });
+    ir::Tensor w = ir::placeholder("w", { 32, 64 });
+    return task("dense", { x, w, value(ops::dense(x, w)) });
+}
+
+SearchTask depthwise()
+{
+    ir::Tensor data = ir::placeholder("data", { 1, 16, 8, 8 });
+    ir::Tensor weight = ir::placeholder("weight", { 16, 1, 3, 3 });
+    ops::Conv2dParams p;
+    p.padding = ops::Conv2dParams::symmetric(1, 1);
+    p.groups = 16;
+    return task("depthwise", { data, weight, value(ops::depthwiseConv2d(data, weight, p)) });
+}
+
+SearchTask batchMatmul()
+{
+    ir::Tensor a = ir::placeholder("a", { 2, 16, 32 });
+    ir::Tensor b = ir::placeholder("b", { 2, 24, 32 });
+    return task("batch_matmul", { a, b, value(ops::batchMatmul(a, b)) });
+}
+
+SearchTask softmax()
+{
+    ir::Tensor x = ir::placeholder("x", { 8, 64 });
+    return task("softmax", { x, value(ops::softmax(x)) });
+}
+
+std::string text(const State& s) { return sched::stepsToText(s.steps()); }
+
+// A parallel loop that runs more than once never encloses another parallel loop (of its own stage or of a
+// stage computed inside it).
+std::string nestedParallel(const State& state)
+{
+    auto outerParallel = [&](int stage, int downTo) {
+        const auto& iters = state.stage(stage).iters;
+        for (int i = 0; i <= downTo && i < static_cast<int>(iters.size()); ++i)
+            if (iters[static_cast<size_t>(i)].annotation == sched::Annotation::Parallel
+                && iters[static_cast<size_t>(i)].extent != 1)
+                return true;
+        return false;
+    };
+    for (int s = 0; s < state.numStages(); ++s) {
+        const auto& iters = state.stage(s).iters;
+        for (int i = 0; i < static_cast<int>(iters.size()); ++i) {
+            if (iters[static_cast<size_t>(i)].annotation != sched::Annotation::Parallel)
+                continue;
+            if (outerParallel(s, i - 1))
+                return state.stage(s).op->name() + ": parallel inside parallel";
+            for (int cur = s; state.stage(cur).computeAt == sched::ComputeAtKind::Iter;
+                 cur = state.stage(cur).attachStage)
+                if (outerParallel(state.stage(cur).attachStage, state.stage(cur).attachIter))
+                    return state.stage(s).op->name() + ": parallel inside a parallel loop of another stage";
+        }
+    }
+    return {};
+}
+
+// What every state the rules return must be: filled, bounds inferred, no nested parallelism, lowerable.
+void expectValid(const SearchTask& t, const State& state, const std::string& what)
+{
+    EXPECT_EQ(state.firstUnfilledSplit(), -1) << what << "\n" << text(state);
+    EXPECT_EQ(nestedParallel(state), "") << what << "\n" << text(state);
+    auto func = lower::lower(state);
+    EXPECT_TRUE(func) << what << ": " << (func ? "" : func.error().message) << "\n" << text(state);
+    (void)t;
+}
+
+std::vector<size_t> differingSteps(const State& a, const State& b)
+{
+    std::vector<size_t> out;
+    EXPECT_EQ(a.steps().size(), b.steps().size());
+    for (size_t i = 0; i < std::min(a.steps().size(), b.steps().size()); ++i)
+        if (!(a.steps()[i] == b.steps()[i]))
+            out.push_back(i);
+    return out;
+}
+
+} // namespace
+
+TEST(Annotation, SplitFactorizationsCountsAndOrder)
+{
+    // 512 = 2^9 into three lengths (a four-level tile): exponents e1 + e2 + e3 <= 9 with e3 <= 6 (64).
+    EXPECT_EQ(splitFactorizations(512, 3, 64).size(), 210U);
+    // Four lengths: C(13, 4) = 715 less the 15 with an innermost of 128 or more.
+    EXPECT_EQ(splitFactorizations(512, 4, 64).size(), 700U);
+    EXPECT_EQ(splitFactorizations(8, 2, 2).size(), 7U);
+    EXPECT_EQ(splitFactorizations(12, 1, 64),
+        (std::vector<std::vector<int64_t>> { { 1 }, { 2 }, { 3 }, { 4 }, { 6 }, { 12 } }));
+    EXPECT_EQ(splitFactorizations(4, 2, 64),
+        (std::vector<std::vector<int64_t>> { { 1, 1 }, { 1, 2 }, { 1, 4 }, { 2, 1 }, { 2, 2 }, { 4, 1 } }));
+    EXPECT_TRUE(splitFactorizations(128, 1, 64).size() == 7U); // 1 .. 64
+}
+
+TEST(Annotation, SampledAndMutatedStatesComputeTheReferenceResult)
+{
+    const SearchParams params;
+    for (const SearchTask& t : { matmul(), conv2dNhwcBiasRelu(), dense(), depthwise(), batchMatmul(), softmax() }) {
+        const std::vector<Sketch> sketches = value(generateSketches(t, params));
+        ASSERT_FALSE(sketches.empty()) << t.name;
+        Rng rng(42);
+        std::set<std::string> seen;
+        std::map<MutationKind, int> mutated;
+        int sampled = 0;
+        int checked = 0;
+        for (int i = 0; i < 160; ++i) {
+            const Sketch& sketch = sketches[static_cast<size_t>(i) % sketches.size()];
+            auto state = randomAnnotation(t, sketch, params, rng);
+            ASSERT_TRUE(state) << t.name << " sketch " << sketch.rules << ": " << state.error().message;
+            ++sampled;
+            expectValid(t, *state, t.name + " sample " + std::to_string(i));
+            const auto kind = static_cast<MutationKind>(i % 4);
+            auto child = mutate(t, *state, kind, params, rng);
+            if (child) {
+                ++mutated[kind];
+                expectValid(t, *child, t.name + " " + toString(kind) + " of sample " + std::to_string(i));
+            }
+            // Compile and run a few distinct states of each operator (compiling is the slow part).
+            for (const State* s : { &state.value(), child ? &child.value() : nullptr }) {
+                if (s && checked < 12 && seen.insert(text(*s)).second && i % 6 == 0) {
+                    ++checked;
+                    ts::testing::expectMatchesReference(t.dag, *s, t.name + "\n" + text(*s));
+                }
+            }
+        }
+        EXPECT_EQ(sampled, 160);
+        EXPECT_GT(mutated[MutationKind::TileSize], 20) << t.name;
+        EXPECT_GE(checked, 10) << t.name;
+    }
+}
+
+TEST(Annotation, SameSeedSameStates)
+{
+    const SearchTask t = conv2dNhwcBiasRelu();
+    const std::vector<Sketch> sketches = value(generateSketches(t));
+    auto run = [&](uint64_t seed) {
+        Rng rng(seed);
+        std::vector<std::string> out;
+        for (int i = 0; i < 20; ++i) {
+            const State s = value(randomAnnotation(t, sketches[static_cast<size_t>(i) % sketches.size()], {}, rng));
+            out.push_back(text(s));
+            auto m = mutate(t, s, drawMutation({}, rng), {}, rng);
+            out.push_back(m ? text(*m) : m.error().message);
+        }
+        return out;
+    };
+    EXPECT_EQ(run(7), run(7));
+    EXPECT_NE(run(7), run(8));
+}
+
+TEST(Annotation, EachMutationChangesWhatItNames)
+{
+    const SearchParams params;
+    std::map<MutationKind, int> seen;
+    for (const SearchTask& t : { matmul(), conv2dNhwcBiasRelu(), depthwise(), softmax() }) {
+        const std::vector<Sketch> sketches = value(generateSketches(t, params));
+        Rng rng(3);
+        for (int i = 0; i < 120; ++i) {
+            const State parent
+                = value(randomAnnotation(t, sketches[static_cast<size_t>(i) % sketches.size()], params, rng));
+            const auto kind = static_cast<MutationKind>(i % 4);
+            auto child = mutate(t, parent, kind, params, rng);
+            if (!child) {
+                EXPECT_NE(child.error().message.find(toString(kind)), std::string::npos) << child.error().message;
+                continue;
+            }
+            ++seen[kind];
+            const std::string what
+                = std::string(toString(kind)) + " " + t.name + "\n" + text(parent) + "\n" + text(*child);
+            if (kind == MutationKind::Parallel) {
+                // The fuse before the parallel annotation fuses another number of loops; later steps of that
+                // stage may shift.
+                const auto diff = differingSteps(parent, *child);
+                ASSERT_FALSE(diff.empty()) << what;
+                const auto* before = std::get_if<sched::FuseStep>(&parent.steps()[diff[0]]);
+                const auto* after = std::get_if<sched::FuseStep>(&child->steps()[diff[0]]);
+                ASSERT_TRUE(before && after) << what;
+                EXPECT_NE(before->fusedIds.size(), after->fusedIds.size()) << what;
+                EXPECT_EQ(after->fusedIds.front(), 0) << what;
+                const auto& an = std::get<sched::AnnotationStep>(child->steps()[diff[0] + 1]);
+                EXPECT_EQ(an.annotation, sched::Annotation::Parallel) << what;
+                continue;
+            }
+            const auto diff = differingSteps(parent, *child);
+            ASSERT_EQ(diff.size(), 1U) << what;
+            const Step& before = parent.steps()[diff[0]];
+            const Step& after = child->steps()[diff[0]];
+            switch (kind) {
+            case MutationKind::TileSize: {
+                const auto& a = std::get<sched::SplitStep>(before);
+                const auto& b = std::get<sched::SplitStep>(after);
+                EXPECT_EQ(a.stageId, b.stageId);
+                EXPECT_EQ(a.iterId, b.iterId);
+                EXPECT_EQ(a.extent, b.extent);
+                EXPECT_NE(a.lengths, b.lengths);
+                int64_t product = 1;
+                for (const auto& l : b.lengths)
+                    product *= *l;
+                EXPECT_EQ(*a.extent % product, 0) << what;
+                EXPECT_LE(*b.lengths.back(), params.maxInnermostSplitFactor);
+                break;
+            }
+            case MutationKind::AutoUnroll: {
+                const auto& a = std::get<sched::PragmaStep>(before);
+                const auto& b = std::get<sched::PragmaStep>(after);
+                EXPECT_EQ(a.stageId, b.stageId);
+                EXPECT_NE(a.pragma, b.pragma);
+                EXPECT_EQ(b.pragma.rfind("auto_unroll_max_step$", 0), 0U);
+                break;
+            }
+            case MutationKind::ComputeLocation: {
+                const auto& a = std::get<sched::ComputeAtStep>(before);
+                const auto& b = std::get<sched::ComputeAtStep>(after);
+                EXPECT_EQ(a.stageId, b.stageId);
+                EXPECT_TRUE(a.targetStageId != b.targetStageId || a.targetIterId != b.targetIterId) << what;
+                break;
+            }
+            case MutationKind::Parallel:
+                break;
+            }
+        }
+    }
+    for (auto kind :
+        { MutationKind::TileSize, MutationKind::AutoUnroll, MutationKind::ComputeLocation, MutationKind::Parallel })
+        EXPECT_GT(seen[kind], 0) << toString(kind);
+}
+
+TEST(Annotation, DrawMutationFollowsTheWeights)
+{
+    SearchParams params;
+    params.mutationWeights = { 0.0, 1.0, 0.0, 0.0 };
+    Rng rng(1);
+    for (int i = 0; i < 20; ++i)
+        EXPECT_EQ(drawMutation(params, rng), MutationKind::AutoUnroll);
+    params.mutationWeights = {};
+    std::map<MutationKind, int> counts;
+    for (int i = 0; i < 2000; ++i)
+        ++counts[drawMutation(params, rng)];
+    EXPECT_GT(counts[MutationKind::TileSize], 1700);
+    EXPECT_LT(counts[MutationKind::TileSize], 1900);
+    EXPECT_GT(counts[MutationKind::Parallel], 0);
+    EXPECT_STREQ(toString(MutationKind::ComputeLocation), "MutateComputeLocation");
+}
+
+TEST(Annotation, CrossoverTakesEachStageFromOneParent)
+{
+    const SearchTask t = matmul();
+    const SearchParams params;
+    const std::vector<Sketch> sketches = value(generateSketches(t, params));
+    Rng rng(5);
+    int crossed = 0;
+    for (int i = 0; i < 40; ++i) {
+        const State a = value(randomAnnotation(t, sketches[0], params, rng));
+        State b = a;
+        // Same structure: tile sizes and unroll values differ.
+        for (int k = 0; k < 4; ++k)
+            if (auto m = mutate(t, b, k % 2 ? MutationKind::AutoUnroll : MutationKind::TileSize, params, rng))
+                b = *m;
+        auto child = crossover(t, a, b, rng);
+        ASSERT_TRUE(child) << child.error().message;
+        expectValid(t, *child, "crossover");
+        ++crossed;
+        for (size_t s = 0; s < child->steps().size(); ++s)
+            EXPECT_TRUE(child->steps()[s] == a.steps()[s] || child->steps()[s] == b.steps()[s]);
+        // The two splits of one stage come from the same parent.
+        const auto& steps = child->steps();
+        int fromA = 0;
+        int fromB = 0;
+        for (size_t s = 0; s < steps.size(); ++s)
+            if (sched::stepStageId(steps[s]) == 2 && std::holds_alternative<sched::SplitStep>(steps[s])
+                && !(a.steps()[s] == b.steps()[s]))
+                (steps[s] == a.steps()[s] ? fromA : fromB)++;
+        EXPECT_TRUE(fromA == 0 || fromB == 0) << text(a) << "\n" << text(b) << "\n" << text(*child);
+    }
+    EXPECT_EQ(crossed, 40);
+
+    // Parents from different sketches (or other fuse choices) are refused.
+    const State x = value(randomAnnotation(t, sketches[0], params, rng));
+    State y = value(randomAnnotation(t, sketches.back(), params, rng));
+    for (int i = 0; i < 20 && y.steps().size() == x.steps().size(); ++i)
+        y = value(randomAnnotation(t, sketches[static_cast<size_t>(i) % sketches.size()], params, rng));
+    auto refused = crossover(t, x, y, rng);
+    ASSERT_FALSE(refused);
+    EXPECT_NE(refused.error().message.find("parents differ in structure"), std::string::npos);
+}
+
+TEST(Annotation, ChangeComputeLocationVisitsInlineRootAndLoops)
+{
+    // conv2d NHWC: the padding stage is neither tiled nor multi-level tiled; over many samples it lands at
+    // root, at loops of its consumer, and (when it was computed at a loop) inlined.
+    const SearchTask t = conv2dNhwcBiasRelu();
+    const std::vector<Sketch> sketches = value(generateSketches(t));
+    Rng rng(11);
+    std::set<sched::ComputeAtKind> kinds;
+    for (int i = 0; i < 120; ++i) {
+        const State s = value(randomAnnotation(t, sketches[static_cast<size_t>(i) % sketches.size()], {}, rng));
+        const int pad = s.stageIndex("PaddedInput");
+        ASSERT_GE(pad, 0);
+        kinds.insert(s.stage(pad).computeAt);
+    }
+    EXPECT_TRUE(kinds.count(sched::ComputeAtKind::Root));
+    EXPECT_TRUE(kinds.count(sched::ComputeAtKind::Iter));
+
+    SearchParams off;
+    off.disableChangeComputeLocation = true;
+    for (int i = 0; i < 10; ++i) {
+        const State s = value(randomAnnotation(t, sketches[0], off, rng));
+        EXPECT_EQ(s.stage(s.stageIndex("PaddedInput")).computeAt,
+            sketches[0].state.stage(s.stageIndex("PaddedInput")).computeAt);
+    }
+}
