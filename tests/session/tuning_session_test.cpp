@@ -1,0 +1,311 @@
+// TuningSession end to end on a small matmul: real search, real compilation and measurement in the runner
+// process, a real SQLite workspace. Records, ranks and sessions are stored; a rerun resumes without
+// measuring a state twice; the same seed gives the same batches; cancel, pause and abort; a process killed
+// with SIGKILL mid-round loses at most the batch in flight.
+#include "core/ops/linear.h"
+#include "core/schedule/step_json.h"
+#include "core/session/tuning_session.h"
+#include "core/store/store.h"
+
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <thread>
+
+using namespace ts;
+using namespace std::chrono_literals;
+
+namespace {
+
+std::string tempWorkspace(const std::string& name)
+{
+    const auto dir = std::filesystem::temp_directory_path() / ("ts_tuning_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    const auto path = dir / (name + ".tunescope");
+    std::filesystem::remove(path);
+    std::filesystem::remove(path.string() + "-wal");
+    std::filesystem::remove(path.string() + "-shm");
+    return path.string();
+}
+
+session::TuneTask matmulTask(int64_t n = 32)
+{
+    ir::Tensor a = ir::placeholder("A", { n, n });
+    ir::Tensor b = ir::placeholder("B", { n, n });
+    auto c = ops::matmul(a, b);
+    EXPECT_TRUE(c);
+    return session::TuneTask { "matmul", ir::ComputeDAG::create({ a, b, *c }), 1, "matmul" };
+}
+
+session::TuneOptions smallOptions(const std::string& workspace, int trials = 16, uint64_t seed = 1)
+{
+    session::TuneOptions o;
+    o.tasks = { matmulTask() };
+    o.trials = trials;
+    o.measuresPerRound = 8;
+    o.seed = seed;
+    o.workspace = workspace;
+    o.search.population = 128;
+    o.search.sampleInitMinPopulation = 16;
+    o.measure.timing.minRepeatMs = 1;
+    o.measure.runnerPath = TS_RUNNER_PATH;
+    o.remeasureTop = 2;
+    o.remeasureRepeat = 2;
+    return o;
+}
+
+session::Finished tune(const session::TuneOptions& options, const session::EventSink& sink = {})
+{
+    session::TuningSession s(options, sink);
+    auto finished = s.run();
+    EXPECT_TRUE(finished) << finished.error().message;
+    return finished ? *finished : session::Finished {};
+}
+
+std::vector<store::Record> storedRecords(const std::string& workspace)
+{
+    auto store = store::Store::open(workspace);
+    EXPECT_TRUE(store) << store.error().message;
+    auto records = store->records({});
+    EXPECT_TRUE(records) << records.error().message;
+    return records ? *records : std::vector<store::Record> {};
+}
+
+} // namespace
+
+TEST(TuningSession, TunesAMatmulAndStoresEveryRecordWithItsPrediction)
+{
+    const std::string ws = tempWorkspace("store");
+    int measured = 0;
+    int rounds = 0;
+    const session::Finished f = tune(smallOptions(ws), [&](const session::TuneEvent& event) {
+        if (std::holds_alternative<session::RecordMeasured>(event))
+            ++measured;
+        if (std::holds_alternative<session::RoundDone>(event))
+            ++rounds;
+    });
+    EXPECT_EQ(f.status, "finished") << f.message;
+    EXPECT_EQ(f.totalTrials, 16);
+    EXPECT_EQ(measured, 16);
+    EXPECT_EQ(rounds, 2);
+    ASSERT_EQ(f.tasks.size(), 1u);
+    EXPECT_GT(f.tasks[0].bestCost, 0.0);
+    EXPECT_GT(f.estimatedLatency, 0.0);
+
+    const auto records = storedRecords(ws);
+    ASSERT_EQ(records.size(), 16u);
+    std::map<int, int> ranks;
+    for (const store::Record& r : records) {
+        EXPECT_TRUE(r.sessionId.has_value());
+        EXPECT_TRUE(r.predictedBy.has_value());
+        ASSERT_TRUE(r.batchRank.has_value());
+        ++ranks[*r.batchRank];
+        EXPECT_TRUE(r.result.ok()) << r.steps << ": " << record::toString(r.result.status);
+        EXPECT_TRUE(sched::parseSteps(r.steps)) << r.steps;
+    }
+    EXPECT_EQ(ranks.size(), 8u) << "ranks 0..7 in each of the two batches";
+    auto store = store::Store::open(ws);
+    ASSERT_TRUE(store);
+    auto sessions = store->sessions();
+    ASSERT_TRUE(sessions);
+    ASSERT_EQ(sessions->size(), 1u);
+    EXPECT_EQ(sessions->front().status, "finished");
+    EXPECT_EQ(sessions->front().policy, "ansor");
+}
+
+TEST(TuningSession, RerunResumesWithoutMeasuringAStateTwice)
+{
+    const std::string ws = tempWorkspace("resume");
+    tune(smallOptions(ws, 16));
+    const session::Finished second = tune(smallOptions(ws, 16));
+    EXPECT_EQ(second.status, "finished");
+    EXPECT_EQ(second.totalTrials, 16);
+    ASSERT_EQ(second.tasks.size(), 1u);
+    EXPECT_EQ(second.tasks[0].trials, 32) << "trial counts add up across sessions";
+    const auto records = storedRecords(ws);
+    ASSERT_EQ(records.size(), 32u);
+    std::set<std::string> steps;
+    for (const store::Record& r : records)
+        EXPECT_TRUE(steps.insert(r.steps).second) << "measured twice: " << r.steps;
+}
+
+TEST(TuningSession, SameSeedGivesTheSameFirstThreeBatches)
+{
+    const auto batches = [](const std::string& ws, uint64_t seed) {
+        tune(smallOptions(ws, 24, seed));
+        std::vector<std::string> steps;
+        for (const store::Record& r : storedRecords(ws))
+            steps.push_back(r.steps);
+        return steps;
+    };
+    const auto a = batches(tempWorkspace("seed_a"), 7);
+    const auto b = batches(tempWorkspace("seed_b"), 7);
+    const auto c = batches(tempWorkspace("seed_c"), 8);
+    ASSERT_EQ(a.size(), 24u);
+    EXPECT_EQ(a, b);
+    EXPECT_NE(a, c);
+}
+
+TEST(TuningSession, CancelStopsAfterTheBatchInFlightAndKeepsIt)
+{
+    const std::string ws = tempWorkspace("cancel");
+    session::TuningSession* self = nullptr;
+    session::TuningSession s(smallOptions(ws, 64), [&](const session::TuneEvent& event) {
+        if (std::holds_alternative<session::RecordMeasured>(event) && self)
+            self->cancel();
+    });
+    self = &s;
+    ASSERT_TRUE(s.start());
+    auto finished = s.wait();
+    ASSERT_TRUE(finished) << finished.error().message;
+    EXPECT_EQ(finished->status, "cancelled");
+    EXPECT_EQ(finished->totalTrials, 8);
+    EXPECT_EQ(storedRecords(ws).size(), 8u);
+}
+
+TEST(TuningSession, PauseHoldsBetweenBatchesAndResumeContinuesTheSameSession)
+{
+    const std::string ws = tempWorkspace("pause");
+    std::atomic<int> rounds { 0 };
+    session::TuningSession* self = nullptr;
+    session::TuningSession s(smallOptions(ws, 24), [&](const session::TuneEvent& event) {
+        if (std::holds_alternative<session::RoundDone>(event) && ++rounds == 1)
+            self->pause();
+    });
+    self = &s;
+    ASSERT_TRUE(s.start());
+    const auto deadline = std::chrono::steady_clock::now() + 60s;
+    while (rounds.load() < 1 && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(5ms);
+    std::this_thread::sleep_for(300ms);
+    EXPECT_EQ(rounds.load(), 1) << "no round while paused";
+    EXPECT_TRUE(s.paused());
+    s.resume();
+    auto finished = s.wait();
+    ASSERT_TRUE(finished);
+    EXPECT_EQ(finished->status, "finished");
+    EXPECT_EQ(rounds.load(), 3);
+    auto store = store::Store::open(ws);
+    ASSERT_TRUE(store);
+    EXPECT_EQ(store->sessions()->size(), 1u) << "one session, paused and resumed";
+}
+
+TEST(TuningSession, AbortLosesOnlyTheBatchInFlight)
+{
+    const std::string ws = tempWorkspace("abort");
+    std::atomic<int> rounds { 0 };
+    session::TuningSession* self = nullptr;
+    session::TuningSession s(smallOptions(ws, 64), [&](const session::TuneEvent& event) {
+        if (std::holds_alternative<session::RoundDone>(event))
+            ++rounds;
+        if (const auto* p = std::get_if<session::BatchProgress>(&event); p && rounds == 1 && p->done >= 2)
+            self->abort();
+    });
+    self = &s;
+    ASSERT_TRUE(s.start());
+    auto finished = s.wait();
+    ASSERT_TRUE(finished);
+    EXPECT_EQ(finished->status, "cancelled");
+    EXPECT_EQ(storedRecords(ws).size(), 8u) << "the first batch is kept, the second was in flight";
+    auto store = store::Store::open(ws);
+    ASSERT_TRUE(store);
+    EXPECT_TRUE(store->verify());
+}
+
+// The child tunes; the parent kills it with SIGKILL while its second batch is being measured; the rerun
+// continues from the first batch: trials add up, no state is measured twice, the workspace is intact.
+TEST(TuningSession, SigkillMidRoundLosesAtMostTheBatchInFlight)
+{
+    const std::string ws = tempWorkspace("sigkill");
+    int pipeFds[2];
+    ASSERT_EQ(::pipe(pipeFds), 0);
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        ::close(pipeFds[0]);
+        int rounds = 0;
+        session::TuningSession s(smallOptions(ws, 64), [&](const session::TuneEvent& event) {
+            if (std::holds_alternative<session::RoundDone>(event))
+                ++rounds;
+            if (const auto* p = std::get_if<session::BatchProgress>(&event); p && rounds == 1 && p->done >= 1) {
+                const char byte = 1;
+                (void)::write(pipeFds[1], &byte, 1);
+                std::this_thread::sleep_for(60s); // killed here, mid-round
+            }
+        });
+        (void)s.run();
+        ::_exit(0);
+    }
+    ::close(pipeFds[1]);
+    char byte = 0;
+    ASSERT_EQ(::read(pipeFds[0], &byte, 1), 1) << "the child never reached its second batch";
+    ::kill(child, SIGKILL);
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    ::close(pipeFds[0]);
+    ASSERT_TRUE(WIFSIGNALED(status));
+
+    EXPECT_EQ(storedRecords(ws).size(), 8u) << "the first batch survives; the second was in flight";
+    const session::Finished rerun = tune(smallOptions(ws, 16));
+    EXPECT_EQ(rerun.status, "finished");
+    ASSERT_EQ(rerun.tasks.size(), 1u);
+    EXPECT_EQ(rerun.tasks[0].trials, 24);
+    const auto records = storedRecords(ws);
+    EXPECT_EQ(records.size(), 24u);
+    std::set<std::string> steps;
+    for (const store::Record& r : records)
+        EXPECT_TRUE(steps.insert(r.steps).second) << "measured twice: " << r.steps;
+    auto store = store::Store::open(ws);
+    ASSERT_TRUE(store);
+    EXPECT_TRUE(store->verify());
+}
+
+TEST(TuningSession, BadOptionsAreClearErrorsBeforeAnyWork)
+{
+    const std::string ws = tempWorkspace("bad");
+    const auto error = [](session::TuneOptions o) {
+        session::TuningSession s(std::move(o), {});
+        auto started = s.start();
+        return started ? std::string() : started.error().message;
+    };
+    session::TuneOptions o = smallOptions(ws);
+    o.trials = 0;
+    EXPECT_NE(error(o).find("trials must be > 0"), std::string::npos) << error(o);
+    o = smallOptions(ws);
+    o.model = "oracle";
+    EXPECT_NE(error(o).find("oracle"), std::string::npos) << error(o);
+    o = smallOptions(ws);
+    o.tasks.clear();
+    EXPECT_NE(error(o).find("no tasks"), std::string::npos);
+    const std::string text = tempWorkspace("not_a_workspace");
+    std::ofstream(text) << "this is not a database\n";
+    o = smallOptions(text);
+    EXPECT_FALSE(error(o).empty());
+    std::ifstream in(text);
+    std::string line;
+    std::getline(in, line);
+    EXPECT_EQ(line, "this is not a database") << "the file is left as it was";
+}
+
+TEST(TuningSession, ATaskThatOnlyFailsStopsAfterTheConsecutiveErrorLimit)
+{
+    const std::string ws = tempWorkspace("errors");
+    session::TuneOptions o = smallOptions(ws, 64);
+    o.measure.buildTimeoutMs = 0; // every build times out
+    o.maxConsecutiveErrors = 8;
+    const session::Finished f = tune(o);
+    EXPECT_EQ(f.status, "finished") << f.message;
+    ASSERT_EQ(f.tasks.size(), 1u);
+    EXPECT_TRUE(f.tasks[0].dead);
+    EXPECT_NE(f.tasks[0].deadReason.find("consecutive errors"), std::string::npos) << f.tasks[0].deadReason;
+    EXPECT_EQ(f.totalTrials, 8);
+}
