@@ -299,11 +299,14 @@ namespace {
         return finished->status == "finished" ? 0 : kExitFailure;
     }
 
+    // From graph::operators(), so that a new operator shows here by itself.
     const OptionSpec kOpOption { "op", "OP",
-        "one operator instead of a network: matmul, dense, batch_matmul, conv2d, depthwise" };
+        "one operator instead of a network: "
+            + join(graph::operators(), ", ", [](const graph::OperatorInfo& i) { return i.name; }) };
     const OptionSpec kShapeOption { "shape", "S",
-        "the operator's shape values: matmul N,L,M; dense N,K,M; batch_matmul B,N,K,M; conv2d "
-        "N,H,W,CI,CO,KH,KW,stride,pad; depthwise N,H,W,C,KH,KW,stride,pad" };
+        "the operator's shape values: " + join(graph::operators(), "; ", [](const graph::OperatorInfo& i) {
+            return i.name + " " + i.shapeValues;
+        }) + " (pad may be 0)" };
     const OptionSpec kTaskOption { "task", "ID", "task id from 'tunescope-cli tasks'" };
 
 } // namespace
