@@ -4,7 +4,7 @@
 // How to add a command: write `int runX(const Arguments&)` in the group's .cpp (or a new commands_*.cpp
 // listed in app/CMakeLists.txt), add its Command to that group's list, and add a contract test to
 // tests/cli/CMakeLists.txt. main.cpp shows the groups in the order graphCommands, scheduleCommands,
-// storeCommands.
+// tuneCommands, storeCommands.
 #pragma once
 
 #include "app/cli/arguments.h"
@@ -40,9 +40,15 @@ extern const OptionSpec kLayoutOption;
 extern const OptionSpec kHelpOption;
 extern const OptionSpec kWorkspaceOption;
 
+// --layout: NCHW (the default) or NHWC.
+Expected<ops::Layout> layoutOption(const Arguments& args);
+
 // --network (required), --batch and --layout, checked for form; the network itself is checked when it is
 // built (store::loadNetworkTasks).
 Expected<store::NetworkRef> networkRef(const Arguments& args);
+
+// "3" or "1,2,5" -> ids; `what` names the option in errors.
+Expected<std::vector<int64_t>> parseIds(const std::string& text, const std::string& what);
 
 // --workspace (or the default workspace), opened.
 Expected<store::Store> openWorkspace(const Arguments& args, bool readOnly);
@@ -51,6 +57,8 @@ Expected<store::Store> openWorkspace(const Arguments& args, bool readOnly);
 std::vector<Command> graphCommands();
 // lower, measure (commands_schedule.cpp).
 std::vector<Command> scheduleCommands();
+// sketches, best, tune (commands_tune.cpp).
+std::vector<Command> tuneCommands();
 // import, export, stats (commands_store.cpp).
 std::vector<Command> storeCommands();
 

@@ -8,6 +8,16 @@
 
 namespace ts::cli {
 
+Expected<ops::Layout> layoutOption(const Arguments& args)
+{
+    const std::string layoutText = args.value("layout", "NCHW");
+    if (layoutText == "NCHW" || layoutText == "nchw")
+        return ops::Layout::NCHW;
+    if (layoutText == "NHWC" || layoutText == "nhwc")
+        return ops::Layout::NHWC;
+    return makeError(ErrorKind::InvalidArgument, "--layout must be NCHW or NHWC, got '" + layoutText + "'");
+}
+
 Expected<store::NetworkRef> networkRef(const Arguments& args)
 {
     if (!args.has("network"))
@@ -15,13 +25,7 @@ Expected<store::NetworkRef> networkRef(const Arguments& args)
     store::NetworkRef ref;
     ref.name = args.value("network");
     TS_TRY(ref.batch, args.intValue("batch", 1));
-    const std::string layoutText = args.value("layout", "NCHW");
-    if (layoutText == "NCHW" || layoutText == "nchw")
-        ref.layout = ops::Layout::NCHW;
-    else if (layoutText == "NHWC" || layoutText == "nhwc")
-        ref.layout = ops::Layout::NHWC;
-    else
-        return makeError(ErrorKind::InvalidArgument, "--layout must be NCHW or NHWC, got '" + layoutText + "'");
+    TS_TRY(ref.layout, layoutOption(args));
     return ref;
 }
 

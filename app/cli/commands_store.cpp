@@ -22,6 +22,16 @@ Expected<store::Store> openWorkspace(const Arguments& args, bool readOnly)
     return store::Store::open(args.value("workspace", store::Store::defaultWorkspacePath()), options);
 }
 
+Expected<std::vector<int64_t>> parseIds(const std::string& text, const std::string& what)
+{
+    std::vector<int64_t> ids;
+    for (const std::string& part : split(text, ',')) {
+        TS_TRY(int64_t id, parseInt(part, what));
+        ids.push_back(id);
+    }
+    return ids;
+}
+
 namespace {
 
     int runImport(const Arguments& args)
@@ -54,17 +64,6 @@ namespace {
                 std::cout << "  note: " << note << "\n";
         }
         return status;
-    }
-
-    // "3" or "1,2,5" -> ids.
-    Expected<std::vector<int64_t>> parseIds(const std::string& text, const std::string& what)
-    {
-        std::vector<int64_t> ids;
-        for (const std::string& part : split(text, ',')) {
-            TS_TRY(int64_t id, parseInt(part, what));
-            ids.push_back(id);
-        }
-        return ids;
     }
 
     int runExport(const Arguments& args)

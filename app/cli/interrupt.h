@@ -4,6 +4,7 @@
 // Private to tunescope-cli.
 #pragma once
 
+#include <functional>
 #include <stop_token>
 #include <thread>
 
@@ -22,6 +23,24 @@ public:
 
 private:
     std::stop_source m_source;
+    std::jthread m_watcher;
+};
+
+// Every Ctrl-C (or SIGTERM) while it lives, counted: the watcher thread calls onSignal(count, signal) once per
+// signal, count 1 for the first. For commands whose first Ctrl-C asks to stop softly and the second hard
+// (tune: stop after the batch in flight, then abort it). Only one of InterruptStop and InterruptCount lives
+// at a time.
+class InterruptCount {
+public:
+    explicit InterruptCount(std::function<void(int count, int signal)> onSignal);
+    ~InterruptCount();
+    InterruptCount(const InterruptCount&) = delete;
+    InterruptCount& operator=(const InterruptCount&) = delete;
+
+    // Signals seen so far.
+    int count() const;
+
+private:
     std::jthread m_watcher;
 };
 

@@ -6,6 +6,13 @@
 //           [--asm] [--passes]
 //   measure (same selection) [--number N] [--repeat N] [--min-repeat-ms MS] [--threads N] [--timeout S]
 //           [--target T]
+//   sketches (--network N --task ID | --op OP --shape S) [--samples K] [--seed S]
+//                                              Ansor's sketches of a task and random annotations of each
+//   best (--network N [--task ID] | --op OP --shape S) [--workspace PATH]
+//                                              the best schedule stored for each task on this machine
+//   tune (--network N [--tasks IDS] | --op OP --shape S) --trials T [--measures-per-round B]
+//        [--policy ansor|random] [--model M] [--seed S] [--threads K] [--early-stopping N] [--workspace PATH]
+//                                              Ansor's search, measured here, resumable; Ctrl-C stops it
 //   import FILE... [--workspace PATH]          TVM logs into the workspace
 //   export --out FILE [--task IDS] [--device ID] [--session ID] [--ok-only] [--workspace PATH]
 //   stats [--check] [--workspace PATH]         per task: records, failures, best cost and GFLOP/s, device
@@ -38,7 +45,7 @@ using namespace ts::cli;
 std::vector<Command> commands()
 {
     std::vector<Command> all;
-    for (std::vector<Command> group : { graphCommands(), scheduleCommands(), storeCommands() })
+    for (std::vector<Command> group : { graphCommands(), scheduleCommands(), tuneCommands(), storeCommands() })
         all.insert(all.end(), std::make_move_iterator(group.begin()), std::make_move_iterator(group.end()));
     return all;
 }

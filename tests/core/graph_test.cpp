@@ -1,7 +1,9 @@
 // Networks: task counts and weights (pinned, so a change in fusion or dedup is seen), and total
 // multiply-accumulates within 3% of the published figures.
 #include "core/graph/model_zoo.h"
+#include "core/graph/op_tasks.h"
 #include "core/graph/task_extraction.h"
+#include "core/graph/workload_registry.h"
 
 #include <gtest/gtest.h>
 
@@ -125,4 +127,91 @@ TEST(Graph, InvalidNodeIsRecordedOnce)
     ASSERT_TRUE(g.error().has_value());
     EXPECT_NE(g.error()->message.find("tiny, node conv2d_1: conv2d_nchw: window of 7"), std::string::npos);
     EXPECT_FALSE(extractTasks(g));
+}
+
+// Single-operator tasks (tune --op): names, shapes text and work as a network's tasks have them; the
+// same DAG as the workload registry's matmul (so the same workload key); errors that say what to type.
+TEST(OperatorTask, MatmulIsTheRegistryWorkload)
+{
+    auto task = operatorTask("matmul", { 64, 32, 48 }, ops::Layout::NCHW);
+    ASSERT_TRUE(task) << task.error().toString();
+    EXPECT_EQ(task->name, "matmul");
+    EXPECT_EQ(task->fusedOps, (std::vector<std::string> { "matmul" }));
+    EXPECT_EQ(task->shapes, "A [64, 32], B [32, 48] -> [64, 48]");
+    EXPECT_EQ(task->weight, 1);
+    EXPECT_DOUBLE_EQ(task->flops, 2.0 * 64 * 32 * 48);
+    auto key = parseWorkloadSpec("matmul:64,32,48");
+    ASSERT_TRUE(key);
+    auto dag = buildWorkload(*key);
+    ASSERT_TRUE(dag);
+    EXPECT_EQ(task->dag.workloadKey(), dag->workloadKey());
+}
+
+TEST(OperatorTask, EveryOperatorBuilds)
+{
+    struct Case {
+        std::string op;
+        std::vector<int64_t> shape;
+        ops::Layout layout;
+        std::string name;
+        std::string shapes;
+        double macs;
+    };
+    const std::vector<Case> cases {
+        { "dense", { 16, 512, 1000 }, ops::Layout::NCHW, "dense", "data [16, 512], weight [1000, 512] -> [16, 1000]",
+            16.0 * 512 * 1000 },
+        { "batch_matmul", { 12, 128, 64, 128 }, ops::Layout::NCHW, "batch_matmul",
+            "A [12, 128, 64], B [12, 128, 64] -> [12, 128, 128]", 12.0 * 128 * 64 * 128 },
+        { "conv2d", { 1, 56, 56, 64, 128, 3, 3, 2, 1 }, ops::Layout::NCHW, "conv2d_nchw",
+            "data [1, 64, 56, 56], weight [128, 64, 3, 3], stride 2 pad 1 -> [1, 128, 28, 28]",
+            128.0 * 28 * 28 * 64 * 9 },
+        { "conv2d", { 1, 56, 56, 64, 128, 3, 3, 2, 1 }, ops::Layout::NHWC, "conv2d_nhwc",
+            "data [1, 56, 56, 64], weight [3, 3, 64, 128], stride 2 pad 1 -> [1, 28, 28, 128]",
+            128.0 * 28 * 28 * 64 * 9 },
+        { "depthwise", { 1, 112, 112, 32, 3, 3, 1, 1 }, ops::Layout::NCHW, "depthwise_conv2d_nchw",
+            "data [1, 32, 112, 112], weight [32, 1, 3, 3], stride 1 pad 1 -> [1, 32, 112, 112]", 32.0 * 112 * 112 * 9 },
+        { "depthwise", { 1, 112, 112, 32, 3, 3, 2, 0 }, ops::Layout::NHWC, "depthwise_conv2d_nhwc",
+            "data [1, 112, 112, 32], weight [3, 3, 32, 1], stride 2 pad 0 -> [1, 55, 55, 32]", 32.0 * 55 * 55 * 9 },
+    };
+    for (const Case& c : cases) {
+        auto task = operatorTask(c.op, c.shape, c.layout);
+        ASSERT_TRUE(task) << c.op << ": " << task.error().toString();
+        EXPECT_EQ(task->name, c.name);
+        EXPECT_EQ(task->shapes, c.shapes);
+        EXPECT_DOUBLE_EQ(task->dag.multiplyAccumulateCount(), c.macs) << c.name;
+        EXPECT_DOUBLE_EQ(task->flops, task->dag.flopCount());
+        EXPECT_GE(task->flops, 2.0 * c.macs);
+    }
+}
+
+TEST(OperatorTask, BadRequestsSayWhatToType)
+{
+    auto unknown = operatorTask("conv3d", { 1 }, ops::Layout::NCHW);
+    ASSERT_FALSE(unknown);
+    EXPECT_EQ(unknown.error().kind, ErrorKind::InvalidArgument);
+    EXPECT_EQ(
+        unknown.error().message, "unknown operator 'conv3d' (known: matmul, dense, batch_matmul, conv2d, depthwise)");
+    auto count = operatorTask("conv2d", { 1, 2, 3 }, ops::Layout::NCHW);
+    ASSERT_FALSE(count);
+    EXPECT_EQ(count.error().message, "conv2d takes N,H,W,CI,CO,KH,KW,stride,pad (9 values), got 3");
+    auto zero = operatorTask("matmul", { 64, 0, 64 }, ops::Layout::NCHW);
+    ASSERT_FALSE(zero);
+    EXPECT_EQ(zero.error().message, "matmul: L must be >= 1, got 0");
+    auto pad = operatorTask("depthwise", { 1, 8, 8, 4, 3, 3, 1, -1 }, ops::Layout::NCHW);
+    ASSERT_FALSE(pad);
+    EXPECT_EQ(pad.error().message, "depthwise: pad must be >= 0, got -1");
+    auto window = operatorTask("conv2d", { 1, 4, 4, 8, 8, 7, 7, 1, 0 }, ops::Layout::NCHW);
+    ASSERT_FALSE(window);
+    EXPECT_EQ(window.error().kind, ErrorKind::InvalidArgument);
+    EXPECT_EQ(window.error().message, "conv2d_nchw: window of 7 along height does not fit the padded input of 4");
+}
+
+TEST(OperatorTask, ShapeValuesParse)
+{
+    auto values = parseShapeValues("64,32,48");
+    ASSERT_TRUE(values);
+    EXPECT_EQ(*values, (std::vector<int64_t> { 64, 32, 48 }));
+    auto bad = parseShapeValues("64,x,48");
+    ASSERT_FALSE(bad);
+    EXPECT_NE(bad.error().message.find("'x'"), std::string::npos) << bad.error().message;
 }

@@ -1,0 +1,349 @@
+// sketches, best, tune: Ansor on this machine's CPU from a shell. Each works on a network's tasks (all, or
+// those named) or on one operator (core/graph/op_tasks.h). `tune` drives a session::TuningSession and
+// prints what it reports (tune_printer.h); `best` reads what sessions stored, keyed as the session keys it
+// (the DAG's workload key, the host's device row); `sketches` shows what the search starts from.
+#include "app/cli/commands.h"
+#include "app/cli/interrupt.h"
+#include "app/cli/tune_printer.h"
+#include "core/graph/op_tasks.h"
+#include "core/lower/lower.h"
+#include "core/schedule/step_json.h"
+#include "core/schedule/step_printer.h"
+#include "core/search/annotation.h"
+#include "core/search/sketch.h"
+#include "core/session/tuning_session.h"
+#include "core/support/rng.h"
+#include "core/support/strings.h"
+
+#include <algorithm>
+#include <iostream>
+#include <optional>
+
+namespace ts::cli {
+
+namespace {
+
+    // The tasks a command works on, with their ids as `tunescope-cli tasks` prints them (an operator's is 0).
+    struct Selection {
+        std::string title; // "resnet-18, batch 1, layout NCHW", "matmul 64,64,64"
+        std::optional<store::NetworkRef> network;
+        ops::Layout layout = ops::Layout::NCHW;
+        std::vector<graph::Task> tasks;
+    };
+
+    // --network [--batch] [--layout] [--<idsOption> IDS], or --op --shape [--layout]. `idsOption` is "task"
+    // (one id) or "tasks" (a list); `idsRequired`: whether --network needs it.
+    Expected<Selection> selectTasks(const Arguments& args, const std::string& idsOption, bool idsRequired)
+    {
+        const bool byOp = args.has("op");
+        if (byOp && args.has("network"))
+            return makeError(ErrorKind::InvalidArgument, "give --network or --op, not both");
+        if (!byOp && !args.has("network"))
+            return makeError(ErrorKind::InvalidArgument, "--network or --op is required");
+        Selection selection;
+        TS_TRY(selection.layout, layoutOption(args));
+        if (byOp) {
+            for (const std::string& option : { std::string("batch"), idsOption })
+                if (args.has(option))
+                    return makeError(ErrorKind::InvalidArgument, "--" + option + " goes with --network, not --op");
+            const std::string op = args.value("op");
+            const auto& known = graph::operators();
+            auto info
+                = std::find_if(known.begin(), known.end(), [&](const graph::OperatorInfo& i) { return i.name == op; });
+            if (!args.has("shape"))
+                return makeError(ErrorKind::InvalidArgument,
+                    "--op needs --shape" + (info == known.end() ? "" : " " + info->shapeValues));
+            auto shape = graph::parseShapeValues(args.value("shape"));
+            if (!shape)
+                return makeError(ErrorKind::InvalidArgument, "--shape: " + shape.error().message);
+            TS_TRY(graph::Task task, graph::operatorTask(op, *shape, selection.layout));
+            selection.title = op + " " + args.value("shape");
+            if (task.anchor == graph::NodeKind::Conv2d || task.anchor == graph::NodeKind::DepthwiseConv2d)
+                selection.title += ", layout " + std::string(ops::toString(selection.layout));
+            selection.tasks.push_back(std::move(task));
+            return selection;
+        }
+        if (args.has("shape"))
+            return makeError(ErrorKind::InvalidArgument, "--shape goes with --op, not --network");
+        TS_TRY(store::NetworkRef network, networkRef(args));
+        TS_TRY(graph::TaskSet set, store::loadNetworkTasks(network));
+        selection.title = network.name + ", batch " + std::to_string(network.batch) + ", layout "
+            + std::string(ops::toString(network.layout));
+        selection.network = network;
+        if (!args.has(idsOption)) {
+            if (idsRequired)
+                return makeError(ErrorKind::InvalidArgument, "--" + idsOption + " is required with --network");
+            selection.tasks = std::move(set.tasks);
+            return selection;
+        }
+        TS_TRY(std::vector<int64_t> ids, parseIds(args.value(idsOption), "--" + idsOption));
+        for (size_t i = 0; i < ids.size(); ++i) {
+            if (std::find(ids.begin(), ids.begin() + static_cast<ptrdiff_t>(i), ids[i]) != ids.begin() + i)
+                return makeError(
+                    ErrorKind::InvalidArgument, "--" + idsOption + " names task " + std::to_string(ids[i]) + " twice");
+            TS_TRY(const graph::Task* task, store::findTask(set, ids[i], "--" + idsOption));
+            selection.tasks.push_back(*task);
+        }
+        return selection;
+    }
+
+    // An integer option within [lo, hi].
+    Expected<int64_t> boundedInt(
+        const Arguments& args, const std::string& name, int64_t fallback, int64_t lo, int64_t hi)
+    {
+        TS_TRY(int64_t value, args.intValue(name, fallback));
+        if (value < lo || value > hi)
+            return makeError(ErrorKind::InvalidArgument,
+                "--" + name + " must be between " + std::to_string(lo) + " and " + std::to_string(hi) + ", got "
+                    + std::to_string(value));
+        return value;
+    }
+
+    std::string indented(const std::string& text, const std::string& prefix)
+    {
+        std::string out;
+        for (const std::string& line : split(text, '\n'))
+            if (!line.empty())
+                out += prefix + line + "\n";
+        return out;
+    }
+
+    int runSketches(const Arguments& args)
+    {
+        auto selection = selectTasks(args, "task", true);
+        if (!selection)
+            return fail(selection.error().message);
+        auto samples = boundedInt(args, "samples", 0, 0, 1000);
+        auto seed = boundedInt(args, "seed", 1, 0, INT64_MAX);
+        for (const auto* v : { &samples, &seed })
+            if (!*v)
+                return fail(v->error().message);
+        const graph::Task& task = selection->tasks.front();
+        const search::SearchTask searchTask { task.dag, target::Target::host(), task.name, task.flops };
+        const search::SearchParams params;
+        auto sketches = search::generateSketches(searchTask, params);
+        if (!sketches)
+            return fail(sketches.error().message);
+        std::cout << "# " << selection->title << ", task " << task.id << " (" << task.name << "): " << task.shapes
+                  << "\n# " << sketches->size() << (sketches->size() == 1 ? " sketch" : " sketches") << " for "
+                  << store::deviceOf(searchTask.target).name << "\n";
+        Rng rng(static_cast<uint64_t>(*seed));
+        for (size_t i = 0; i < sketches->size(); ++i) {
+            const search::Sketch& sketch = (*sketches)[i];
+            std::cout << "\n## sketch " << i + 1 << " of " << sketches->size() << "\n"
+                      << search::toString(sketch) << "steps:\n"
+                      << indented(sched::printStepsAsCalls(task.dag, sketch.state.steps()), "  ");
+            for (int64_t k = 0; k < *samples; ++k) {
+                std::cout << "\n### sketch " << i + 1 << ", annotation " << k + 1;
+                auto state = search::randomAnnotation(searchTask, sketch, params, rng);
+                if (!state) {
+                    std::cout << ": failed: " << state.error().message << "\n";
+                    continue;
+                }
+                auto bound = lower::inferBound(*state);
+                std::cout << "\n"
+                          << (bound ? bound->toString() : state->toString()) << "steps:\n"
+                          << indented(sched::printStepsAsCalls(task.dag, state->steps()), "  ");
+            }
+        }
+        return 0;
+    }
+
+    // The device row a session on this machine records under: same target string, the same hardware
+    // parameters preferred.
+    std::optional<store::Device> hostDevice(const std::vector<store::Device>& devices)
+    {
+        const store::Device here = store::deviceOf(target::Target::host());
+        std::optional<store::Device> found;
+        for (const store::Device& d : devices) {
+            if (d.target != here.target || !d.targetHost.empty())
+                continue;
+            if (d.hardwareParams == here.hardwareParams)
+                return d;
+            if (!found)
+                found = d;
+        }
+        return found;
+    }
+
+    int runBest(const Arguments& args)
+    {
+        auto selection = selectTasks(args, "task", false);
+        if (!selection)
+            return fail(selection.error().message);
+        auto workspace = openWorkspace(args, true);
+        if (!workspace) {
+            const bool missing = workspace.error().kind == ErrorKind::NotFound;
+            return fail(
+                workspace.error().message + (missing ? " (nothing tuned there; 'tunescope-cli tune' makes one)" : ""));
+        }
+        auto devices = workspace->devices();
+        auto summaries = workspace->bestPerTask();
+        if (!devices)
+            return fail(devices.error().message);
+        if (!summaries)
+            return fail(summaries.error().message);
+        const std::optional<store::Device> device = hostDevice(*devices);
+        const store::Device here = store::deviceOf(target::Target::host());
+        std::cout << "# " << selection->title << ", on " << here.name << "\n# workspace " << workspace->path() << "\n";
+        for (const graph::Task& task : selection->tasks) {
+            std::cout << "\ntask " << task.id << " (" << task.name << "): " << task.shapes << "\n";
+            auto row = workspace->findTask(task.dag.workloadKey());
+            if (!row)
+                return fail(row.error().message);
+            auto summary = std::find_if(summaries->begin(), summaries->end(), [&](const store::TaskSummary& s) {
+                return *row && device && s.taskId == (*row)->id && s.deviceId == device->id;
+            });
+            if (summary == summaries->end()) {
+                std::cout << "  not tuned on this machine\n";
+                continue;
+            }
+            auto best = workspace->bestRecords((*row)->id, device->id, 1);
+            if (!best)
+                return fail(best.error().message);
+            if (best->empty()) {
+                std::cout << "  not tuned: " << summary->records << " trials, none succeeded\n";
+                continue;
+            }
+            const store::Record& record = best->front();
+            const double cost = record.result.meanCost();
+            std::cout << "  best:   " << formatFixed(cost * 1e3, 4) << " ms, "
+                      << formatFixed(task.flops / cost / 1e9, 2) << " GFLOP/s (record " << record.id << ")\n"
+                      << "  trials: " << summary->records << " (" << summary->failures << " failed)\n";
+            auto steps = sched::parseSteps(record.steps);
+            if (!steps)
+                return fail("record " + std::to_string(record.id) + ": " + steps.error().message);
+            std::cout << "  steps:\n" << indented(sched::printStepsAsCalls(task.dag, *steps), "    ");
+        }
+        return 0;
+    }
+
+    int runTune(const Arguments& args)
+    {
+        auto selection = selectTasks(args, "tasks", false);
+        if (!selection)
+            return fail(selection.error().message);
+        if (!args.has("trials"))
+            return fail("--trials is required (measurements in all, e.g. --trials 1000)");
+        auto trials = args.intValue("trials", 0);
+        if (trials && *trials <= 0)
+            return fail("--trials must be > 0, got " + std::to_string(*trials));
+        auto perRound = boundedInt(args, "measures-per-round", 64, 1, 4096);
+        auto seed = boundedInt(args, "seed", 1, 0, INT64_MAX);
+        auto threads = boundedInt(args, "threads", 0, 0, 4096);
+        auto earlyStopping = boundedInt(args, "early-stopping", 0, 0, INT32_MAX);
+        for (const auto* v : { &trials, &perRound, &seed, &threads, &earlyStopping })
+            if (!*v)
+                return fail(v->error().message);
+        if (*trials > INT32_MAX)
+            return fail("--trials must be at most " + std::to_string(INT32_MAX));
+        auto policy = search::policyKindFromString(args.value("policy", "ansor"));
+        if (!policy)
+            return fail("--policy: " + policy.error().message);
+
+        session::TuneOptions options;
+        std::vector<int> ids;
+        for (const graph::Task& task : selection->tasks) {
+            options.tasks.push_back({ task.name, task.dag, task.weight, join(task.fusedOps, ",") });
+            ids.push_back(task.id);
+        }
+        if (selection->network) {
+            options.network = selection->network->name;
+            options.batch = selection->network->batch;
+        }
+        options.layout = ops::toString(selection->layout);
+        options.policy = *policy;
+        options.model = args.value("model", "random");
+        options.trials = static_cast<int>(*trials);
+        options.measuresPerRound = static_cast<int>(*perRound);
+        options.seed = static_cast<uint64_t>(*seed);
+        options.searchThreads = static_cast<int>(*threads);
+        options.measure.buildParallelism = static_cast<int>(*threads);
+        options.scheduler.earlyStoppingTrials = static_cast<int>(*earlyStopping);
+        options.workspace = args.value("workspace", store::Store::defaultWorkspacePath());
+
+        TunePrinter printer(std::move(ids));
+        const std::string header = "Tuning " + selection->title + ": " + std::to_string(options.tasks.size())
+            + (options.tasks.size() == 1 ? " task, " : " tasks, ") + std::to_string(options.trials) + " trials ("
+            + std::to_string(options.measuresPerRound) + " per round), policy " + search::toString(options.policy)
+            + ", model " + options.model + ", seed " + std::to_string(options.seed);
+        const std::string workspacePath = options.workspace;
+        session::TuningSession session(std::move(options), [&](const session::TuneEvent& e) { printer.print(e); });
+        // Ctrl-C: the first stops after the batch in flight (its records are kept), the second aborts it.
+        InterruptCount interrupt([&](int count, int) {
+            if (count == 1) {
+                session.cancel();
+                printer.note("stopping after the batch in flight; run the same command to resume (Ctrl-C again "
+                             "to abort the batch)");
+            } else if (count == 2) {
+                session.abort();
+                printer.note("aborting the batch in flight");
+            }
+        });
+        {
+            auto held = printer.hold(); // the header first, then the session's events
+            auto started = session.start();
+            if (!started)
+                return fail(started.error().message);
+            std::cout << header << "\nworkspace " << workspacePath << ", session " << session.sessionId() << ", on "
+                      << store::deviceOf(target::Target::host()).name << "\n"
+                      << std::flush;
+        }
+        auto finished = session.wait();
+        if (!finished)
+            return fail(finished.error().message);
+        if (finished->status == "failed")
+            return fail("tuning failed: " + finished->message);
+        if (finished->status == "cancelled" && interrupt.count() > 0)
+            return kExitInterrupted;
+        return finished->status == "finished" ? 0 : kExitFailure;
+    }
+
+    // From graph::operators(), so that a new operator shows here by itself.
+    const OptionSpec kOpOption { "op", "OP",
+        "one operator instead of a network: "
+            + join(graph::operators(), ", ", [](const graph::OperatorInfo& i) { return i.name; }) };
+    const OptionSpec kShapeOption { "shape", "S",
+        "the operator's shape values: " + join(graph::operators(), "; ", [](const graph::OperatorInfo& i) {
+            return i.name + " " + i.shapeValues;
+        }) + " (pad may be 0)" };
+    const OptionSpec kTaskOption { "task", "ID", "task id from 'tunescope-cli tasks'" };
+
+} // namespace
+
+std::vector<Command> tuneCommands()
+{
+    return {
+        { "sketches", "print Ansor's sketches of a task and random annotations of each",
+            "tunescope-cli sketches (--network NAME [--batch N] [--layout L] --task ID | --op OP --shape S "
+            "[--layout L]) [--samples K] [--seed S]",
+            { kNetworkOption, kBatchOption, kLayoutOption, kTaskOption, kOpOption, kShapeOption,
+                { "samples", "K", "random annotations printed per sketch (default 0)" },
+                { "seed", "S", "seed of the annotations (default 1)" }, kHelpOption },
+            runSketches },
+        { "best", "print the best schedule stored for each task on this machine",
+            "tunescope-cli best (--network NAME [--batch N] [--layout L] [--task ID] | --op OP --shape S "
+            "[--layout L]) [--workspace PATH]",
+            { kNetworkOption, kBatchOption, kLayoutOption, { "task", "ID", "only this task (default: every task)" },
+                kOpOption, kShapeOption, kWorkspaceOption, kHelpOption },
+            runBest },
+        { "tune", "tune a network's tasks or one operator on this machine (Ansor); resumes where it stopped",
+            "tunescope-cli tune (--network NAME [--batch N] [--layout L] [--tasks IDS] | --op OP --shape S "
+            "[--layout L]) --trials T [--measures-per-round B] [--policy ansor|random] [--model M] [--seed S] "
+            "[--threads K] [--early-stopping N] [--workspace PATH]",
+            { kNetworkOption, kBatchOption, kLayoutOption,
+                { "tasks", "IDS", "only these tasks, e.g. 0,3,5 (default: every task)" }, kOpOption, kShapeOption,
+                { "trials", "T", "measurements in all, over every task (Ansor's num_measure_trials)" },
+                { "measures-per-round", "B",
+                    "measurements per round (Ansor's num_measures_per_round, default 64; --batch is the "
+                    "network's batch size)" },
+                { "policy", "ansor|random", "search policy (default ansor)" },
+                { "model", "M", "cost model (default random)" }, { "seed", "S", "random seed (default 1)" },
+                { "threads", "K", "threads of the search and of compiling candidates (default: all cores)" },
+                { "early-stopping", "N", "stop a task after N trials without improvement (default: never)" },
+                kWorkspaceOption, kHelpOption },
+            runTune },
+    };
+}
+
+} // namespace ts::cli
