@@ -16,6 +16,7 @@
 #include "core/support/strings.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <iostream>
 #include <optional>
 
@@ -240,6 +241,14 @@ namespace {
         auto policy = search::policyKindFromString(args.value("policy", "ansor"));
         if (!policy)
             return fail("--policy: " + policy.error().message);
+        const std::string crossoverText = args.value("crossover", "0");
+        char* crossoverEnd = nullptr;
+        const double crossover = std::strtod(crossoverText.c_str(), &crossoverEnd);
+        if (crossoverText.empty() || *crossoverEnd != '\0' || !(crossover >= 0.0 && crossover <= 1.0))
+            return fail("--crossover must be a probability in [0, 1], got '" + crossoverText + "'");
+        const std::string scheduler = args.value("scheduler", "gradient");
+        if (scheduler != "gradient" && scheduler != "round-robin")
+            return fail("--scheduler must be gradient or round-robin, got '" + scheduler + "'");
 
         session::TuneOptions options;
         std::vector<int> ids;
@@ -260,9 +269,13 @@ namespace {
         options.searchThreads = static_cast<int>(*threads);
         options.measure.buildParallelism = static_cast<int>(*threads);
         options.scheduler.earlyStoppingTrials = static_cast<int>(*earlyStopping);
+        options.scheduler.strategy
+            = scheduler == "gradient" ? search::SchedulerStrategy::Gradient : search::SchedulerStrategy::RoundRobin;
+        options.search.crossoverProb = crossover;
         options.workspace = args.value("workspace", store::Store::defaultWorkspacePath());
 
         TunePrinter printer(std::move(ids));
+        const int trialsTotal = options.trials;
         const std::string header = "Tuning " + selection->title + ": " + std::to_string(options.tasks.size())
             + (options.tasks.size() == 1 ? " task, " : " tasks, ") + std::to_string(options.trials) + " trials ("
             + std::to_string(options.measuresPerRound) + " per round), policy " + search::toString(options.policy)
@@ -286,8 +299,11 @@ namespace {
             if (!started)
                 return fail(started.error().message);
             std::cout << header << "\nworkspace " << workspacePath << ", session " << session.sessionId() << ", on "
-                      << store::deviceOf(target::Target::host()).name << "\n"
-                      << std::flush;
+                      << store::deviceOf(target::Target::host()).name << "\n";
+            if (session.restoredTrials() > 0)
+                std::cout << "resuming: " << session.restoredTrials() << " of " << trialsTotal
+                          << " trials already in the workspace\n";
+            std::cout << std::flush;
         }
         auto finished = session.wait();
         if (!finished)
@@ -330,7 +346,8 @@ std::vector<Command> tuneCommands()
         { "tune", "tune a network's tasks or one operator on this machine (Ansor); resumes where it stopped",
             "tunescope-cli tune (--network NAME [--batch N] [--layout L] [--tasks IDS] | --op OP --shape S "
             "[--layout L]) --trials T [--measures-per-round B] [--policy ansor|random] [--model M] [--seed S] "
-            "[--threads K] [--early-stopping N] [--workspace PATH]",
+            "[--threads K] [--early-stopping N] [--crossover P] [--scheduler gradient|round-robin] "
+            "[--workspace PATH]",
             { kNetworkOption, kBatchOption, kLayoutOption,
                 { "tasks", "IDS", "only these tasks, e.g. 0,3,5 (default: every task)" }, kOpOption, kShapeOption,
                 { "trials", "T", "measurements in all, over every task (Ansor's num_measure_trials)" },
@@ -341,7 +358,11 @@ std::vector<Command> tuneCommands()
                 { "model", "M", "cost model (default random)" }, { "seed", "S", "random seed (default 1)" },
                 { "threads", "K", "threads of the search and of compiling candidates (default: all cores)" },
                 { "early-stopping", "N", "stop a task after N trials without improvement (default: never)" },
-                kWorkspaceOption, kHelpOption },
+                { "crossover", "P",
+                    "probability that an individual is the node-based crossover of two parents (the paper's; "
+                    "default 0, as TVM)" },
+                { "scheduler", "gradient|round-robin", "task scheduler (default gradient)" }, kWorkspaceOption,
+                kHelpOption },
             runTune },
     };
 }

@@ -186,6 +186,7 @@ Expected<void> TuningSession::prepare()
             }
         }
         const int trials = static_cast<int>(records.size());
+        m_restoredTrials += trials;
         e.scheduler->restore(static_cast<int>(i), trials, std::max(1, trials / perRound), best);
         e.status[i].trials = trials;
         e.status[i].bestCost = std::isfinite(best) ? best : 0.0;
@@ -235,7 +236,7 @@ Expected<Finished> TuningSession::run()
     };
     const auto finish = [&](std::string status, std::string message) -> Expected<Finished> {
         Finished f { std::move(status), std::move(message), e.status, estimated(), e.totalTrials,
-            secondsSince(e.started) };
+            secondsSince(e.started), m_restoredTrials };
         if (auto weights = e.model->save())
             (void)e.store.saveCostModel(store::CostModelInfo { 0, e.model->kind(), e.model->kind() + " (session end)",
                 e.model->settings(), nlohmann::json { { "records", e.model->trainedOn() } }.dump(),
@@ -248,7 +249,8 @@ Expected<Finished> TuningSession::run()
     int round = 0;
     int lastTask = -1;
     std::string failure;
-    while (e.totalTrials < o.trials && !m_cancelled) {
+    const int budget = std::max(0, o.trials - m_restoredTrials);
+    while (e.totalTrials < budget && !m_cancelled) {
         waitWhilePaused();
         if (m_cancelled)
             break;
@@ -261,7 +263,7 @@ Expected<Finished> TuningSession::run()
                 t, o.tasks[static_cast<size_t>(t)].name, warmUp ? "warm-up" : search::toString(o.scheduler.strategy) });
         lastTask = t;
         search::SketchPolicy& policy = *e.policies[static_cast<size_t>(t)];
-        const int count = std::min(perRound, o.trials - e.totalTrials);
+        const int count = std::min(perRound, budget - e.totalTrials);
 
         // Search: retry a round that finds nothing new, then give the task up.
         PhaseTimes phases;
@@ -440,6 +442,10 @@ Expected<Finished> TuningSession::run()
     }
     if (m_cancelled)
         return finish("cancelled", "stopped after the batch in flight; run the same command again to resume");
+    if (budget == 0)
+        return finish("finished",
+            "the trial budget is already spent (" + std::to_string(m_restoredTrials) + " of " + std::to_string(o.trials)
+                + " trials in the workspace); raise it to tune further");
     bool allDead = true;
     for (const TaskStatus& s : e.status)
         allDead = allDead && s.dead;

@@ -10,10 +10,10 @@
 // figure is kept as the task's best, so that noise does not crown a winner.
 //
 // Resume: the session opens its workspace and restores, for every task it tunes on this device, the trial
-// count, the best cost, the hashes of every state measured (never measured again) and the measured states
-// the initial populations draw from; the cost model is loaded from the last one the workspace saved for
-// this kind. Records are written one batch per transaction, so a process killed mid-round loses at most
-// the batch in flight.
+// count (which counts toward the budget, TuneOptions::trials), the best cost, the hashes of every state measured (never
+// measured again) and the measured states the initial populations draw from; the cost model is loaded from the last one
+// the workspace saved for this kind. Records are written one batch per transaction, so a process killed mid-round loses
+// at most the batch in flight.
 //
 // Threads and control: start() runs the loop on a worker thread; events reach the sink on that thread,
 // as immutable values (the GUI forwards them through a queued signal; the CLI prints them). cancel() stops
@@ -61,7 +61,11 @@ struct TuneOptions {
 
     search::PolicyKind policy = search::PolicyKind::Ansor;
     std::string model = "random";
-    int trials = 1000; // measurements this session (all tasks), as Ansor's num_measure_trials
+    // The tasks' measurement budget on this device, all tasks together (Ansor's num_measure_trials), counting
+    // the trials earlier sessions stored for them: a rerun of an interrupted command finishes its budget, and
+    // a larger value tunes further. (Ansor's own resume adds a fresh budget each run; "run the same command
+    // again" then never ends.)
+    int trials = 1000;
     int measuresPerRound = 64; // Ansor's num_measures_per_round (less when trials / tasks is smaller)
     uint64_t seed = 1;
     int searchThreads = 0; // population work; 0: all cores
@@ -150,8 +154,9 @@ struct Finished {
     std::string message;
     std::vector<TaskStatus> tasks;
     double estimatedLatency = 0.0;
-    int totalTrials = 0;
+    int totalTrials = 0; // this session's
     double elapsed = 0.0;
+    int restoredTrials = 0; // earlier sessions'
 };
 
 using TuneEvent
@@ -180,6 +185,8 @@ public:
 
     bool paused() const { return m_paused.load(); }
     int64_t sessionId() const { return m_sessionId; }
+    // Trials earlier sessions stored for these tasks on this device (known after start()).
+    int restoredTrials() const { return m_restoredTrials; }
 
 private:
     struct Engine;
@@ -197,6 +204,7 @@ private:
     std::optional<Expected<Finished>> m_result;
     std::thread m_worker;
     int64_t m_sessionId = 0;
+    int m_restoredTrials = 0;
 };
 
 } // namespace ts::session

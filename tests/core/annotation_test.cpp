@@ -192,6 +192,59 @@ TEST(Annotation, SampledAndMutatedStatesComputeTheReferenceResult)
     }
 }
 
+// A few hundred distinct states per operator, sampled and mutated, each compiled and run in this process and
+// compared with the reference evaluator (one reference per operator).
+namespace {
+void expectDistinctStatesComputeTheReference(const SearchTask& t)
+{
+    const SearchParams params;
+    {
+        const std::vector<Sketch> sketches = value(generateSketches(t, params));
+        auto reference = measure::computeReference(t.dag, 11, 512, 1e9);
+        ASSERT_TRUE(reference) << reference.error().message;
+        Rng rng(1234);
+        std::set<uint64_t> seen;
+        int checked = 0;
+        for (int i = 0; checked < 200 && i < 2000; ++i) {
+            auto state = randomAnnotation(t, sketches[static_cast<size_t>(i) % sketches.size()], params, rng);
+            ASSERT_TRUE(state) << t.name << ": " << state.error().message;
+            auto child = mutate(t, *state, drawMutation(params, rng), params, rng);
+            for (const State* s : { &state.value(), child ? &child.value() : nullptr }) {
+                if (!s || !seen.insert(stateHash(*s)).second)
+                    continue;
+                ++checked;
+                auto func = lower::lower(*s);
+                ASSERT_TRUE(func) << t.name << ": " << func.error().message << "\n" << text(*s);
+                auto kernel = codegen::compile(*func);
+                ASSERT_TRUE(kernel) << t.name << ": " << kernel.error().message << "\n" << text(*s);
+                std::vector<int64_t> elements;
+                for (const ir::BufferRef& arg : func->args)
+                    elements.push_back(arg->allocatedElements());
+                measure::KernelBuffers buffers(elements, func->numInputs, 11);
+                (*kernel)->run(buffers.args());
+                std::vector<std::string> names;
+                std::vector<std::vector<float>> outputs;
+                for (size_t k = static_cast<size_t>(func->numInputs); k < func->args.size(); ++k) {
+                    names.push_back(func->args[k]->name);
+                    outputs.emplace_back(buffers.data(k), buffers.data(k) + buffers.elements(k));
+                }
+                auto wrong = measure::compareWithReference(*reference, names, outputs, 1e-4, 1e-4);
+                ASSERT_FALSE(wrong) << t.name << ": " << *wrong << "\n" << text(*s);
+            }
+        }
+        EXPECT_GE(checked, 200) << t.name << ": too few distinct states";
+    }
+}
+} // namespace
+
+// One test per operator, so that ctest runs them side by side.
+TEST(AnnotationKernels, Matmul) { expectDistinctStatesComputeTheReference(matmul()); }
+TEST(AnnotationKernels, Conv2dNhwcBiasRelu) { expectDistinctStatesComputeTheReference(conv2dNhwcBiasRelu()); }
+TEST(AnnotationKernels, Dense) { expectDistinctStatesComputeTheReference(dense()); }
+TEST(AnnotationKernels, Depthwise) { expectDistinctStatesComputeTheReference(depthwise()); }
+TEST(AnnotationKernels, BatchMatmul) { expectDistinctStatesComputeTheReference(batchMatmul()); }
+TEST(AnnotationKernels, Softmax) { expectDistinctStatesComputeTheReference(softmax()); }
+
 TEST(Annotation, SameSeedSameStates)
 {
     const SearchTask t = conv2dNhwcBiasRelu();

@@ -125,9 +125,10 @@ TEST(TuningSession, RerunResumesWithoutMeasuringAStateTwice)
 {
     const std::string ws = tempWorkspace("resume");
     tune(smallOptions(ws, 16));
-    const session::Finished second = tune(smallOptions(ws, 16));
+    const session::Finished second = tune(smallOptions(ws, 32));
     EXPECT_EQ(second.status, "finished");
-    EXPECT_EQ(second.totalTrials, 16);
+    EXPECT_EQ(second.restoredTrials, 16);
+    EXPECT_EQ(second.totalTrials, 16) << "the budget counts the earlier session's trials";
     ASSERT_EQ(second.tasks.size(), 1u);
     EXPECT_EQ(second.tasks[0].trials, 32) << "trial counts add up across sessions";
     const auto records = storedRecords(ws);
@@ -254,8 +255,10 @@ TEST(TuningSession, SigkillMidRoundLosesAtMostTheBatchInFlight)
     ASSERT_TRUE(WIFSIGNALED(status));
 
     EXPECT_EQ(storedRecords(ws).size(), 8u) << "the first batch survives; the second was in flight";
-    const session::Finished rerun = tune(smallOptions(ws, 16));
+    const session::Finished rerun = tune(smallOptions(ws, 24)); // the same command, budget 24 this time
     EXPECT_EQ(rerun.status, "finished");
+    EXPECT_EQ(rerun.restoredTrials, 8);
+    EXPECT_EQ(rerun.totalTrials, 16) << "the rerun finishes the budget";
     ASSERT_EQ(rerun.tasks.size(), 1u);
     EXPECT_EQ(rerun.tasks[0].trials, 24);
     const auto records = storedRecords(ws);
@@ -266,6 +269,17 @@ TEST(TuningSession, SigkillMidRoundLosesAtMostTheBatchInFlight)
     auto store = store::Store::open(ws);
     ASSERT_TRUE(store);
     EXPECT_TRUE(store->verify());
+}
+
+TEST(TuningSession, ASpentBudgetMeasuresNothingAndSaysSo)
+{
+    const std::string ws = tempWorkspace("spent");
+    tune(smallOptions(ws, 8));
+    const session::Finished again = tune(smallOptions(ws, 8));
+    EXPECT_EQ(again.status, "finished");
+    EXPECT_EQ(again.totalTrials, 0);
+    EXPECT_NE(again.message.find("already spent (8 of 8"), std::string::npos) << again.message;
+    EXPECT_EQ(storedRecords(ws).size(), 8u);
 }
 
 TEST(TuningSession, BadOptionsAreClearErrorsBeforeAnyWork)
