@@ -51,33 +51,9 @@ int stageIdAtStep(const sched::State& state, int stepIndex, int stageNow)
     return -1;
 }
 
-namespace {
-    // Ansor's GetConsumers: the readers of a stage, an inlined reader replaced by its own readers.
-    std::set<int> consumers(const StateAnalysis& analysis, const sched::State& state, int stage)
-    {
-        std::set<int> out;
-        std::set<int> seen;
-        std::vector<int> work { stage };
-        while (!work.empty()) {
-            const int s = work.back();
-            work.pop_back();
-            for (int op : analysis.dag().consumers(analysis.opIndex(s))) {
-                const int c = analysis.stageOf(op);
-                if (c < 0 || !seen.insert(c).second)
-                    continue;
-                if (state.stage(c).computeAt == sched::ComputeAtKind::Inlined)
-                    work.push_back(c);
-                else
-                    out.insert(c);
-            }
-        }
-        return out;
-    }
-} // namespace
-
 int singleConsumerRoot(const StateAnalysis& analysis, const sched::State& state, int stage)
 {
-    const std::set<int> readers = consumers(analysis, state, stage);
+    const std::set<int> readers = analysis.consumersThroughInlined(state, stage);
     if (readers.empty())
         return -1;
     if (readers.size() == 1)

@@ -22,28 +22,6 @@ namespace {
         return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
     }
 
-    // The stages that read `stage`, an inlined reader replaced by its own readers (Ansor's GetConsumers).
-    std::set<int> consumersThroughInlined(const StateAnalysis& analysis, const sched::State& state, int stage)
-    {
-        std::set<int> out;
-        std::vector<int> work { stage };
-        std::set<int> seen;
-        while (!work.empty()) {
-            const int s = work.back();
-            work.pop_back();
-            for (int op : analysis.dag().consumers(analysis.opIndex(s))) {
-                const int c = analysis.stageOf(op);
-                if (!seen.insert(c).second)
-                    continue;
-                if (state.stage(c).computeAt == sched::ComputeAtKind::Inlined)
-                    work.push_back(c);
-                else
-                    out.insert(c);
-            }
-        }
-        return out;
-    }
-
     // Follows a stage id back through the history's stage-adding steps to the id it had when step `step`
     // was applied, and asks whether that step is of kind T and made it (HasCacheWriteStage / HasRfactorStage).
     template <typename T> bool madeBy(const sched::State& state, int stage)
@@ -78,9 +56,30 @@ StateAnalysis::StateAnalysis(const sched::State& state)
             m_stageOf[static_cast<size_t>(m_opIndex[static_cast<size_t>(stage)])] = stage;
 }
 
+std::set<int> StateAnalysis::consumersThroughInlined(const sched::State& state, int stage) const
+{
+    std::set<int> out;
+    std::set<int> seen;
+    std::vector<int> work { stage };
+    while (!work.empty()) {
+        const int s = work.back();
+        work.pop_back();
+        for (int op : m_dag.consumers(opIndex(s))) {
+            const int c = stageOf(op);
+            if (c < 0 || !seen.insert(c).second)
+                continue;
+            if (state.stage(c).computeAt == sched::ComputeAtKind::Inlined)
+                work.push_back(c);
+            else
+                out.insert(c);
+        }
+    }
+    return out;
+}
+
 int StateAnalysis::singleElementwiseMatchedConsumer(const sched::State& state, int stage) const
 {
-    const std::set<int> consumers = consumersThroughInlined(*this, state, stage);
+    const std::set<int> consumers = consumersThroughInlined(state, stage);
     if (consumers.size() != 1)
         return -1;
     const int target = *consumers.begin();

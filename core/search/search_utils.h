@@ -8,6 +8,7 @@
 #include "core/schedule/state.h"
 
 #include <cstdint>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -25,6 +26,8 @@ public:
     bool needsMultiLevelTiling(int stage) const { return m_dag.access().needsMultiLevelTiling(opIndex(stage)); }
     bool isStrictInlinable(int stage) const { return m_dag.access().isStrictInlinable(opIndex(stage)); }
     bool isOutput(int stage) const { return m_dag.access().isOutput(opIndex(stage)); }
+    // The stages that read `stage`, an inlined reader replaced by its own readers (Ansor's GetConsumers).
+    std::set<int> consumersThroughInlined(const sched::State& state, int stage) const;
     // The one consumer this stage element-wise matches, or -1 (Ansor's HasSingleElementwiseMatchedConsumer:
     // not both reducing, the consumer not a ".shared" cache).
     int singleElementwiseMatchedConsumer(const sched::State& state, int stage) const;
