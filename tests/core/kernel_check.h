@@ -12,8 +12,10 @@
 
 namespace ts::testing {
 
-inline void expectMatchesReference(const ir::ComputeDAG& dag, const sched::State& state, const std::string& what = "",
-    const target::Target& target = target::Target::host(), double wholeFlops = 1e9)
+// Compiles and runs `state` once and compares its outputs with a reference computed before (one reference
+// serves every schedule of the same DAG).
+inline void expectMatches(const measure::Reference& reference, const sched::State& state, const std::string& what = "",
+    const target::Target& target = target::Target::host())
 {
     auto func = lower::lower(state);
     ASSERT_TRUE(func) << what << ": " << func.error().message;
@@ -30,12 +32,18 @@ inline void expectMatchesReference(const ir::ComputeDAG& dag, const sched::State
         names.push_back(func->args[i]->name);
         outputs.emplace_back(buffers.data(i), buffers.data(i) + buffers.elements(i));
     }
-    auto reference = measure::computeReference(dag, 11, 512, wholeFlops);
-    ASSERT_TRUE(reference) << reference.error().message;
-    auto wrong = measure::compareWithReference(*reference, names, outputs, 1e-4, 1e-4);
+    auto wrong = measure::compareWithReference(reference, names, outputs, 1e-4, 1e-4);
     EXPECT_FALSE(wrong) << what << ": " << *wrong << "\n"
                         << sched::stepsToText(state.steps()) << "\n"
                         << lower::toString(*func);
+}
+
+inline void expectMatchesReference(const ir::ComputeDAG& dag, const sched::State& state, const std::string& what = "",
+    const target::Target& target = target::Target::host(), double wholeFlops = 1e9)
+{
+    auto reference = measure::computeReference(dag, 11, 512, wholeFlops);
+    ASSERT_TRUE(reference) << reference.error().message;
+    expectMatches(*reference, state, what, target);
 }
 
 } // namespace ts::testing
