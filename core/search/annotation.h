@@ -51,5 +51,8 @@ MutationKind drawMutation(const SearchParams& params, Rng& rng);
 // chosen at random (or by the better per-stage score when the caller has them), and the result is replayed
 // and checked. Errors when the parents do not share a sketch or the child is not valid.
 Expected<sched::State> crossover(const SearchTask& task, const sched::State& a, const sched::State& b, Rng& rng);
+// Equal for two states crossover can combine: their step lists agree but for split lengths, unroll values and
+// compute_at targets. Evolution draws a crossover's second parent among states of the first's structure.
+uint64_t structureHash(const sched::State& state);
 
 } // namespace ts::search

@@ -2,8 +2,10 @@
 // paper's node-based crossover. Each edits the step history and replays it from the task's DAG; a result
 // that does not replay or whose bounds do not infer is an error, and the caller drops it.
 #include "core/lower/lower.h"
+#include "core/schedule/step_json.h"
 #include "core/search/annotation.h"
 #include "core/search/annotation_rules.h"
+#include "core/support/strings.h"
 
 #include <limits>
 #include <map>
@@ -318,6 +320,26 @@ namespace {
         return a == b;
     }
 } // namespace
+
+uint64_t structureHash(const State& state)
+{
+    // The fields sameStructure compares, and nothing else.
+    std::string text;
+    for (const Step& step : state.steps()) {
+        if (const auto* split = std::get_if<sched::SplitStep>(&step))
+            text += "SP" + std::to_string(split->stageId) + "," + std::to_string(split->iterId) + ","
+                + std::to_string(split->lengths.size()) + (split->innerToOuter ? "i" : "o");
+        else if (const auto* pragma = std::get_if<sched::PragmaStep>(&step))
+            text += "PR" + std::to_string(pragma->stageId) + "," + std::to_string(pragma->iterId)
+                + (detail::startsWith(pragma->pragma, detail::kAutoUnrollPragma) ? "u" : pragma->pragma);
+        else if (const auto* at = std::get_if<sched::ComputeAtStep>(&step))
+            text += "CA" + std::to_string(at->stageId);
+        else
+            text += sched::stepToJson(step).dump();
+        text += ';';
+    }
+    return fnv1a64(text);
+}
 
 Expected<State> mutate(
     const SearchTask& task, const State& state, MutationKind kind, const SearchParams& params, Rng& rng)

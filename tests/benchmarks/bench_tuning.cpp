@@ -4,7 +4,9 @@
 //                                                                       wall time per trial by phase, states/s
 //   ./build/release/tests/benchmarks/ts_bench_tuning compile [N]       compile latency of N random annotations
 //                     of matmul 1024 and a ResNet-18 conv2d, by unroll pragma (median, p95, max)
-//   ./build/release/tests/benchmarks/ts_bench_tuning curves [TRIALS]   best GFLOP/s against trials and time
+//   ./build/release/tests/benchmarks/ts_bench_tuning crossover         one search round with crossover 0.2:
+//                     how many crossovers give a valid child
+//   ./build/release/tests/benchmarks/ts_bench_tuning curves [TRIALS [VARIANT]]   best GFLOP/s against trials and time
 //                     for matmul 1024^3 and two ResNet-18 conv2d tasks: random sampling, evolutionary search,
 //                     evolutionary search with crossover; same seed and budget (default 256 trials)
 //   ./build/release/tests/benchmarks/ts_bench_tuning matmul [TRIALS]   matmul 1024^3 tuned (default 1000
@@ -15,6 +17,7 @@
 #include "peak_flops.h"
 
 #include "core/codegen/codegen.h"
+#include "core/cost/cost_model.h"
 #include "core/lower/lower.h"
 #include "core/ops/linear.h"
 #include "core/schedule/step_json.h"
@@ -22,6 +25,7 @@
 #include "core/session/tuning_session.h"
 #include "core/store/schedule_source.h"
 #include "core/store/store.h"
+#include "core/support/thread_pool.h"
 
 #include <torch/torch.h>
 
@@ -212,7 +216,33 @@ void compileLatency(int samples)
     }
 }
 
-void curves(int trials)
+// What crossover does inside a round: one search round (no measurement) of each workload with crossover
+// probability 0.2, and how many crossovers gave a valid child.
+void crossoverStats()
+{
+    std::printf("== one search round with crossover 0.2 (population 2048, random model, no measurement)\n");
+    std::vector<std::pair<std::string, session::TuneTask>> cases { { "matmul 1024^3", matmulTask(1024) },
+        { "resnet-18 NHWC task 2", resnetTasks({ 2 }).at(0) }, { "resnet-18 NHWC task 9", resnetTasks({ 9 }).at(0) } };
+    ThreadPool pool(0);
+    for (const auto& [name, task] : cases) {
+        search::SearchParams params;
+        params.crossoverProb = 0.2;
+        auto model = cost::makeCostModel("random", 1).value();
+        search::SketchPolicy policy(
+            search::SearchTask { task.dag, target::Target::host(), task.name, task.dag.flopCount() },
+            search::PolicyKind::Ansor, params, *model, 1, &pool);
+        const auto start = Clock::now();
+        const auto candidates = policy.searchOneRound(64).value();
+        const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+        const search::RoundStats& r = policy.lastRound();
+        std::printf("  %-24s %zu candidates in %.2f s; crossovers %d (valid %d, %.0f%%), mutations %d (valid %.0f%%)\n",
+            name.c_str(), candidates.size(), seconds, r.crossovers, r.crossovers - r.crossoverFailures,
+            100.0 * (r.crossovers - r.crossoverFailures) / std::max(1, r.crossovers), r.mutations,
+            100.0 * (r.mutations - r.mutationFailures) / std::max(1, r.mutations));
+    }
+}
+
+void curves(int trials, const std::string& only)
 {
     struct Workload {
         const char* name;
@@ -236,6 +266,8 @@ void curves(int trials)
         std::printf("  %-30s %10s %8s %8s %12s %12s   curve (trial: GFLOP/s)\n", "variant", "best GF/s", "wall s",
             "s/trial", "90%: trials", "90%: wall s");
         for (const Variant& v : variants) {
+            if (!only.empty() && std::string(v.name).find(only) == std::string::npos)
+                continue;
             session::TuneOptions o = baseOptions(w.tasks, trials, freshWorkspace("curve"));
             o.policy = v.policy;
             o.search.crossoverProb = v.crossover;
@@ -381,15 +413,18 @@ int main(int argc, char** argv)
         overhead();
     else if (what == "compile")
         compileLatency(count > 0 ? count : 120);
+    else if (what == "crossover")
+        crossoverStats();
     else if (what == "curves")
-        curves(count > 0 ? count : 256);
+        curves(count > 0 ? count : 256, argc > 3 ? argv[3] : "");
     else if (what == "matmul")
         matmul(count > 0 ? count : 1000);
     else if (what == "resnet")
         resnet(count > 0 ? count : 200);
     else {
         std::fprintf(stderr,
-            "usage: ts_bench_tuning [overhead|compile [N]|curves [TRIALS]|matmul [TRIALS]|resnet [PER_TASK]]\n");
+            "usage: ts_bench_tuning [overhead|compile [N]|crossover|curves [TRIALS [VARIANT]]|matmul [TRIALS]|resnet "
+            "[PER_TASK]]\n");
         return 2;
     }
     return 0;

@@ -386,6 +386,32 @@ TEST(Annotation, CrossoverTakesEachStageFromOneParent)
     EXPECT_NE(refused.error().message.find("parents differ in structure"), std::string::npos);
 }
 
+// structureHash groups exactly the states crossover can combine: over many random annotations, two states of
+// equal structure always cross, two of different structure never do.
+TEST(Annotation, StructureHashGroupsTheStatesCrossoverCombines)
+{
+    const SearchTask t = conv2dNhwcBiasRelu();
+    const SearchParams params;
+    const std::vector<Sketch> sketches = value(generateSketches(t, params));
+    Rng rng(17);
+    std::vector<State> states;
+    for (int i = 0; i < 300; ++i)
+        if (auto s = randomAnnotation(t, sketches[static_cast<size_t>(i) % sketches.size()], params, rng))
+            states.push_back(*s);
+    int same = 0;
+    int different = 0;
+    for (size_t i = 0; i + 1 < states.size(); ++i) {
+        for (size_t j = i + 1; j < states.size() && j < i + 40; ++j) {
+            const bool equal = structureHash(states[i]) == structureHash(states[j]);
+            const bool crossed = static_cast<bool>(crossover(t, states[i], states[j], rng));
+            EXPECT_EQ(equal, crossed) << text(states[i]) << "\n" << text(states[j]);
+            (equal ? same : different)++;
+        }
+    }
+    EXPECT_GT(same, 20) << "too few pairs of equal structure to test";
+    EXPECT_GT(different, 20);
+}
+
 TEST(Annotation, ChangeComputeLocationVisitsInlineRootAndLoops)
 {
     // conv2d NHWC: the padding stage is neither tiled nor multi-level tiled; over many samples it lands at
