@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # TuneScope set-up on Debian 12. One script, four verbs:
 #   ./setup.sh run [--headless]   install dependencies, build, start the workbench on its demo workspace
-#                                 (--headless, or no display: print the demo's content instead)
+#                                 (--headless, or no display: print the demo's content and a short
+#                                 tuning run instead)
 #   ./setup.sh test               install dependencies, build, run every test (CTest)
 #   ./setup.sh deps               install the Debian packages only
 #   ./setup.sh build              configure and build only
@@ -42,6 +43,7 @@ build() {
 }
 
 app="build/$PRESET/app/gui/tunescope"
+cli="build/$PRESET/app/tunescope-cli"
 
 case "${1:-}" in
   deps) deps ;;
@@ -56,7 +58,11 @@ case "${1:-}" in
     build
     if [ "${2:-}" = "--headless" ] || { [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; }; then
       [ "${2:-}" = "--headless" ] || echo "setup: no display found, printing the demo workspace instead (--headless)"
-      exec "$app" --headless
+      "$app" --headless
+      ws="$(mktemp -d)/demo.tunescope"
+      echo
+      echo "setup: a short tuning run: ResNet-18's 3x3 conv2d (NHWC task 2), 32 trials, into $ws"
+      exec "$cli" tune --network resnet-18 --layout NHWC --tasks 2 --trials 32 --measures-per-round 16 --workspace "$ws"
     fi
     exec "$app"
     ;;
