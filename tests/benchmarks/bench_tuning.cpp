@@ -6,7 +6,8 @@
 //                     of matmul 1024 and a ResNet-18 conv2d, by unroll pragma (median, p95, max)
 //   ./build/release/tests/benchmarks/ts_bench_tuning crossover         one search round with crossover 0.2:
 //                     how many crossovers give a valid child
-//   ./build/release/tests/benchmarks/ts_bench_tuning curves [TRIALS [VARIANT]]   best GFLOP/s against trials and time
+//   ./build/release/tests/benchmarks/ts_bench_tuning curves [TRIALS [VARIANT [SEED]]]   best GFLOP/s against trials and
+//   time
 //                     for matmul 1024^3 and two ResNet-18 conv2d tasks: random sampling, evolutionary search,
 //                     evolutionary search with crossover; same seed and budget (default 256 trials)
 //   ./build/release/tests/benchmarks/ts_bench_tuning matmul [TRIALS]   matmul 1024^3 tuned (default 1000
@@ -242,7 +243,7 @@ void crossoverStats()
     }
 }
 
-void curves(int trials, const std::string& only)
+void curves(int trials, const std::string& only, uint64_t seed)
 {
     struct Workload {
         const char* name;
@@ -259,8 +260,8 @@ void curves(int trials, const std::string& only)
     const std::vector<Variant> variants { { "random sampling", search::PolicyKind::Random, 0.0 },
         { "evolutionary", search::PolicyKind::Ansor, 0.0 },
         { "evolutionary + crossover 0.2", search::PolicyKind::Ansor, 0.2 } };
-    std::printf("== tuning curves, %d trials each, seed 1, random cost model, peak fp32 %.0f GFLOP/s (2 threads)\n",
-        trials, bench::peakGflops(2));
+    std::printf("== tuning curves, %d trials each, seed %llu, random cost model, peak fp32 %.0f GFLOP/s (2 threads)\n",
+        trials, static_cast<unsigned long long>(seed), bench::peakGflops(2));
     for (const Workload& w : workloads) {
         std::printf("\n%s\n", w.name);
         std::printf("  %-30s %10s %8s %8s %12s %12s   curve (trial: GFLOP/s)\n", "variant", "best GF/s", "wall s",
@@ -269,6 +270,7 @@ void curves(int trials, const std::string& only)
             if (!only.empty() && std::string(v.name).find(only) == std::string::npos)
                 continue;
             session::TuneOptions o = baseOptions(w.tasks, trials, freshWorkspace("curve"));
+            o.seed = seed;
             o.policy = v.policy;
             o.search.crossoverProb = v.crossover;
             o.remeasureTop = 0;
@@ -416,14 +418,15 @@ int main(int argc, char** argv)
     else if (what == "crossover")
         crossoverStats();
     else if (what == "curves")
-        curves(count > 0 ? count : 256, argc > 3 ? argv[3] : "");
+        curves(count > 0 ? count : 256, argc > 3 ? argv[3] : "", argc > 4 ? std::strtoull(argv[4], nullptr, 10) : 1);
     else if (what == "matmul")
         matmul(count > 0 ? count : 1000);
     else if (what == "resnet")
         resnet(count > 0 ? count : 200);
     else {
         std::fprintf(stderr,
-            "usage: ts_bench_tuning [overhead|compile [N]|crossover|curves [TRIALS [VARIANT]]|matmul [TRIALS]|resnet "
+            "usage: ts_bench_tuning [overhead|compile [N]|crossover|curves [TRIALS [VARIANT [SEED]]]|matmul "
+            "[TRIALS]|resnet "
             "[PER_TASK]]\n");
         return 2;
     }
