@@ -209,6 +209,209 @@ Expected<void> TuningSession::prepare()
     return {};
 }
 
+void TuningSession::emit(TuneEvent event) const
+{
+    if (m_sink)
+        m_sink(event);
+}
+
+double TuningSession::estimatedLatency() const
+{
+    double sum = 0.0;
+    for (const TaskStatus& s : m_engine->status) {
+        if (s.bestCost <= 0.0)
+            return 0.0;
+        sum += s.weight * s.bestCost;
+    }
+    return sum;
+}
+
+Finished TuningSession::finish(std::string status, std::string message)
+{
+    Engine& e = *m_engine;
+    Finished f { std::move(status), std::move(message), e.status, estimatedLatency(), e.totalTrials,
+        secondsSince(e.started), m_restoredTrials };
+    // The model as the session leaves it, for later sessions and model comparisons; a failure to save it
+    // does not undo the records already stored.
+    if (auto weights = e.model->save())
+        (void)e.store.saveCostModel(store::CostModelInfo { 0, e.model->kind(), e.model->kind() + " (session end)",
+            e.model->settings(), nlohmann::json { { "records", e.model->trainedOn() } }.dump(),
+            std::move(weights).value(), record::unixNow() });
+    (void)e.store.endSession(m_sessionId, f.status, record::unixNow());
+    emit(f);
+    return f;
+}
+
+Expected<std::vector<search::Candidate>> TuningSession::propose(int task, int count, Round& round)
+{
+    search::SketchPolicy& policy = *m_engine->policies[static_cast<size_t>(task)];
+    const std::stop_token abortToken = m_abort.get_token();
+    std::vector<search::Candidate> candidates;
+    // A round that finds nothing new is retried (Ansor's retry_search_one_round_on_empty).
+    for (int attempt = 0; attempt <= m_options.search.retrySearchOneRoundOnEmpty && candidates.empty(); ++attempt) {
+        auto found = policy.searchOneRound(count, abortToken);
+        if (!found)
+            return makeError(
+                found.error().kind, m_options.tasks[static_cast<size_t>(task)].name + ": " + found.error().message);
+        candidates = std::move(found).value();
+        round.search = policy.lastRound();
+        round.phases.search += round.search.sampleSeconds + round.search.evolveSeconds;
+        round.phases.model += round.search.predictSeconds;
+        if (abortToken.stop_requested())
+            break;
+    }
+    return candidates;
+}
+
+std::optional<std::vector<record::MeasureResult>> TuningSession::measureBatch(
+    measure::Measurer& measurer, int task, const std::vector<sched::State>& states, Round& round)
+{
+    std::vector<std::optional<record::MeasureResult>> results(states.size());
+    measure::MeasureCallbacks callbacks;
+    callbacks.onResult
+        = [&](int index, record::MeasureResult r) { results[static_cast<size_t>(index)] = std::move(r); };
+    callbacks.onProgress = [&](const measure::MeasureProgress& p) {
+        emit(BatchProgress { task, p.built, p.done, p.total, m_engine->status[static_cast<size_t>(task)].bestCost });
+    };
+    const auto start = Clock::now();
+    const std::stop_token abortToken = m_abort.get_token();
+    const int delivered
+        = measurer.measure(m_options.tasks[static_cast<size_t>(task)].dag, states, callbacks, abortToken);
+    round.phases.measure = secondsSince(start);
+    if (delivered < static_cast<int>(states.size()) || abortToken.stop_requested())
+        return std::nullopt; // aborted: the batch in flight is lost
+    std::vector<record::MeasureResult> out;
+    for (auto& r : results)
+        out.push_back(std::move(*r));
+    return out;
+}
+
+Expected<std::vector<store::Record>> TuningSession::storeBatch(int task,
+    const std::vector<search::Candidate>& candidates, const std::vector<record::MeasureResult>& results, Round& round)
+{
+    Engine& e = *m_engine;
+    // Ranks by predicted score within the batch, 0 = best.
+    std::vector<size_t> order(candidates.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(
+        order.begin(), order.end(), [&](size_t a, size_t b) { return candidates[a].score > candidates[b].score; });
+    std::vector<int> rank(candidates.size());
+    for (size_t r = 0; r < order.size(); ++r)
+        rank[order[r]] = static_cast<int>(r);
+    std::vector<store::Record> records;
+    for (size_t i = 0; i < candidates.size(); ++i) {
+        store::Record r;
+        r.taskId = e.taskIds[static_cast<size_t>(task)];
+        r.deviceId = e.deviceId;
+        r.sessionId = m_sessionId;
+        r.kind = store::RecordKind::Ansor;
+        r.steps = sched::stepsToText(candidates[i].state.steps());
+        r.stepCount = static_cast<int>(candidates[i].state.steps().size());
+        r.result = results[i];
+        r.predictedScore
+            = std::isfinite(candidates[i].score) ? std::optional<double>(candidates[i].score) : std::nullopt;
+        r.predictedBy = e.modelId;
+        r.batchRank = rank[i];
+        r.extra = candidates[i].random ? R"({"pick":"random"})" : R"({"pick":"best"})";
+        records.push_back(std::move(r));
+    }
+    const auto start = Clock::now();
+    if (auto added = e.store.addRecords(records); !added) // one transaction
+        return makeError(added.error().kind, "storing the batch: " + added.error().message);
+    round.phases.store = secondsSince(start);
+    return records;
+}
+
+int TuningSession::absorb(int task, const std::vector<search::Candidate>& candidates,
+    const std::vector<store::Record>& records, const std::vector<record::MeasureResult>& results)
+{
+    Engine& e = *m_engine;
+    TaskStatus& status = e.status[static_cast<size_t>(task)];
+    int errors = 0;
+    for (size_t i = 0; i < records.size(); ++i) {
+        const record::MeasureResult& r = results[i];
+        ++status.trials;
+        ++e.totalTrials;
+        emit(RecordMeasured { task, static_cast<int>(i), records[i].id, r, candidates[i].score, *records[i].batchRank,
+            candidates[i].random });
+        if (!r.ok()) {
+            ++errors;
+            ++e.consecutiveErrors[static_cast<size_t>(task)];
+            continue;
+        }
+        e.consecutiveErrors[static_cast<size_t>(task)] = 0;
+        ++e.sessionSuccesses[static_cast<size_t>(task)];
+        if (status.bestCost <= 0.0 || r.meanCost() < status.bestCost) {
+            status.bestCost = r.meanCost();
+            emit(BestImproved { task, status.bestCost, status.gflops(), records[i].id, status.trials, false });
+        }
+    }
+    e.scheduler->recordRound(
+        task, static_cast<int>(records.size()), status.bestCost > 0.0 ? status.bestCost : kInfinity);
+    if (e.consecutiveErrors[static_cast<size_t>(task)] >= m_options.maxConsecutiveErrors) {
+        std::string last;
+        for (size_t i = results.size(); i-- > 0 && last.empty();)
+            last = results[i].message;
+        e.scheduler->markDead(task,
+            std::to_string(e.consecutiveErrors[static_cast<size_t>(task)])
+                + " consecutive errors; the last: " + (last.empty() ? "(no message)" : last));
+    }
+    return errors;
+}
+
+void TuningSession::syncDeadTasks()
+{
+    Engine& e = *m_engine;
+    for (size_t i = 0; i < e.status.size(); ++i) {
+        const search::TaskProgress& p = e.scheduler->progress()[i];
+        e.status[i].dead = p.dead;
+        e.status[i].deadReason = p.deadReason;
+    }
+}
+
+void TuningSession::remeasureBest()
+{
+    Engine& e = *m_engine;
+    const TuneOptions& o = m_options;
+    const std::stop_token abortToken = m_abort.get_token();
+    measure::MeasureOptions options = o.measure;
+    options.timing.repeat = std::max(options.timing.repeat, o.remeasureRepeat);
+    measure::Measurer measurer(options);
+    for (size_t t = 0; t < o.tasks.size() && !abortToken.stop_requested(); ++t) {
+        if (e.sessionSuccesses[t] == 0)
+            continue;
+        auto best = e.store.bestRecords(e.taskIds[t], e.deviceId, o.remeasureTop);
+        if (!best || best->empty())
+            continue;
+        std::vector<sched::State> states;
+        std::vector<int64_t> ids;
+        for (const store::Record& r : *best) {
+            auto steps = sched::parseSteps(r.steps);
+            auto state = steps ? sched::State::replay(o.tasks[t].dag, *steps) : Expected<sched::State>(steps.error());
+            if (state) {
+                states.push_back(std::move(state).value());
+                ids.push_back(r.id);
+            }
+        }
+        std::vector<std::optional<record::MeasureResult>> results(states.size());
+        measure::MeasureCallbacks callbacks;
+        callbacks.onResult = [&](int i, record::MeasureResult r) { results[static_cast<size_t>(i)] = std::move(r); };
+        measurer.measure(o.tasks[t].dag, states, callbacks, abortToken);
+        double cost = kInfinity;
+        int64_t id = 0;
+        for (size_t i = 0; i < results.size(); ++i)
+            if (results[i] && results[i]->ok() && results[i]->meanCost() < cost) {
+                cost = results[i]->meanCost();
+                id = ids[i];
+            }
+        if (std::isfinite(cost)) {
+            TaskStatus& status = e.status[t];
+            status.bestCost = cost;
+            emit(BestImproved { static_cast<int>(t), cost, status.gflops(), id, status.trials, true });
+        }
+    }
+}
+
 Expected<Finished> TuningSession::run()
 {
     if (!m_engine)
@@ -216,40 +419,13 @@ Expected<Finished> TuningSession::run()
     Engine& e = *m_engine;
     const TuneOptions& o = m_options;
     e.started = Clock::now();
-    const int numTasks = static_cast<int>(o.tasks.size());
-    const int perRound = std::max(1, std::min(o.measuresPerRound, o.trials / numTasks));
-    measure::Measurer measurer(o.measure);
-    std::stop_token abortToken = m_abort.get_token();
-
-    const auto estimated = [&] {
-        double sum = 0.0;
-        for (const TaskStatus& s : e.status) {
-            if (s.bestCost <= 0.0)
-                return 0.0;
-            sum += s.weight * s.bestCost;
-        }
-        return sum;
-    };
-    const auto emit = [&](TuneEvent event) {
-        if (m_sink)
-            m_sink(event);
-    };
-    const auto finish = [&](std::string status, std::string message) -> Expected<Finished> {
-        Finished f { std::move(status), std::move(message), e.status, estimated(), e.totalTrials,
-            secondsSince(e.started), m_restoredTrials };
-        if (auto weights = e.model->save())
-            (void)e.store.saveCostModel(store::CostModelInfo { 0, e.model->kind(), e.model->kind() + " (session end)",
-                e.model->settings(), nlohmann::json { { "records", e.model->trainedOn() } }.dump(),
-                std::move(weights).value(), record::unixNow() });
-        (void)e.store.endSession(m_sessionId, f.status, record::unixNow());
-        emit(f);
-        return f;
-    };
-
-    int round = 0;
-    int lastTask = -1;
-    std::string failure;
+    const int perRound = std::max(1, std::min(o.measuresPerRound, o.trials / static_cast<int>(o.tasks.size())));
     const int budget = std::max(0, o.trials - m_restoredTrials);
+    measure::Measurer measurer(o.measure);
+    const std::stop_token abortToken = m_abort.get_token();
+
+    int roundNumber = 0;
+    int lastTask = -1;
     while (e.totalTrials < budget && !m_cancelled) {
         waitWhilePaused();
         if (m_cancelled)
@@ -262,184 +438,47 @@ Expected<Finished> TuningSession::run()
             emit(TaskSwitched {
                 t, o.tasks[static_cast<size_t>(t)].name, warmUp ? "warm-up" : search::toString(o.scheduler.strategy) });
         lastTask = t;
-        search::SketchPolicy& policy = *e.policies[static_cast<size_t>(t)];
-        const int count = std::min(perRound, budget - e.totalTrials);
 
-        // Search: retry a round that finds nothing new, then give the task up.
-        PhaseTimes phases;
-        std::vector<search::Candidate> candidates;
-        search::RoundStats stats;
-        for (int attempt = 0; attempt <= o.search.retrySearchOneRoundOnEmpty && candidates.empty(); ++attempt) {
-            auto found = policy.searchOneRound(count, abortToken);
-            if (!found) {
-                failure = o.tasks[static_cast<size_t>(t)].name + ": " + found.error().message;
-                break;
-            }
-            candidates = std::move(found).value();
-            stats = policy.lastRound();
-            phases.search += stats.sampleSeconds + stats.evolveSeconds;
-            phases.model += stats.predictSeconds;
-            if (abortToken.stop_requested())
-                break;
-        }
-        if (!failure.empty())
-            break;
+        Round round;
+        auto candidates = propose(t, std::min(perRound, budget - e.totalTrials), round);
+        if (!candidates)
+            return finish("failed", candidates.error().message);
         if (abortToken.stop_requested())
             break;
-        if (candidates.empty()) {
+        if (candidates->empty()) {
             e.scheduler->markDead(t, "no new candidates (the search space looks exhausted)");
-            e.status[static_cast<size_t>(t)].dead = true;
-            e.status[static_cast<size_t>(t)].deadReason = "no new candidates";
+            syncDeadTasks();
             continue;
         }
-
-        // Measure.
         std::vector<sched::State> states;
-        for (const search::Candidate& c : candidates)
+        for (const search::Candidate& c : *candidates)
             states.push_back(c.state);
-        std::vector<std::optional<record::MeasureResult>> results(states.size());
-        measure::MeasureCallbacks callbacks;
-        callbacks.onResult
-            = [&](int index, record::MeasureResult r) { results[static_cast<size_t>(index)] = std::move(r); };
-        callbacks.onProgress = [&](const measure::MeasureProgress& p) {
-            emit(BatchProgress { t, p.built, p.done, p.total, e.status[static_cast<size_t>(t)].bestCost });
-        };
-        const auto measureStart = Clock::now();
-        const int delivered = measurer.measure(o.tasks[static_cast<size_t>(t)].dag, states, callbacks, abortToken);
-        phases.measure = secondsSince(measureStart);
-        if (delivered < static_cast<int>(states.size()) || abortToken.stop_requested())
-            break; // aborted: the batch in flight is lost, nothing else
-
-        // Store the batch in one transaction; ranks by predicted score, 0 = best.
-        std::vector<size_t> order(candidates.size());
-        std::iota(order.begin(), order.end(), 0);
-        std::stable_sort(
-            order.begin(), order.end(), [&](size_t a, size_t b) { return candidates[a].score > candidates[b].score; });
-        std::vector<int> rank(candidates.size());
-        for (size_t r = 0; r < order.size(); ++r)
-            rank[order[r]] = static_cast<int>(r);
-        std::vector<store::Record> records;
-        std::vector<record::MeasureResult> plain;
-        for (size_t i = 0; i < candidates.size(); ++i) {
-            store::Record r;
-            r.taskId = e.taskIds[static_cast<size_t>(t)];
-            r.deviceId = e.deviceId;
-            r.sessionId = m_sessionId;
-            r.kind = store::RecordKind::Ansor;
-            r.steps = sched::stepsToText(states[i].steps());
-            r.stepCount = static_cast<int>(states[i].steps().size());
-            r.result = *results[i];
-            r.predictedScore
-                = std::isfinite(candidates[i].score) ? std::optional<double>(candidates[i].score) : std::nullopt;
-            r.predictedBy = e.modelId;
-            r.batchRank = rank[i];
-            r.extra = candidates[i].random ? R"({"pick":"random"})" : R"({"pick":"best"})";
-            records.push_back(std::move(r));
-            plain.push_back(*results[i]);
-        }
-        const auto storeStart = Clock::now();
-        if (auto added = e.store.addRecords(records); !added) {
-            failure = "storing the batch: " + added.error().message;
+        const auto results = measureBatch(measurer, t, states, round);
+        if (!results)
             break;
-        }
-        phases.store = secondsSince(storeStart);
-        policy.recordMeasured(states, plain);
+        auto records = storeBatch(t, *candidates, *results, round);
+        if (!records)
+            return finish("failed", records.error().message);
+        m_engine->policies[static_cast<size_t>(t)]->recordMeasured(states, *results);
+        const int errors = absorb(t, *candidates, *records, *results);
 
-        // What the batch did to the task.
-        TaskStatus& status = e.status[static_cast<size_t>(t)];
-        int errors = 0;
-        for (size_t i = 0; i < records.size(); ++i) {
-            const record::MeasureResult& r = plain[i];
-            ++status.trials;
-            ++e.totalTrials;
-            emit(RecordMeasured {
-                t, static_cast<int>(i), records[i].id, r, candidates[i].score, rank[i], candidates[i].random });
-            if (!r.ok()) {
-                ++errors;
-                ++e.consecutiveErrors[static_cast<size_t>(t)];
-                continue;
-            }
-            e.consecutiveErrors[static_cast<size_t>(t)] = 0;
-            ++e.sessionSuccesses[static_cast<size_t>(t)];
-            if (status.bestCost <= 0.0 || r.meanCost() < status.bestCost) {
-                status.bestCost = r.meanCost();
-                emit(BestImproved { t, status.bestCost, status.gflops(), records[i].id, status.trials, false });
-            }
-        }
         const auto updateStart = Clock::now();
-        if (auto updated = e.model->update(policy.costTask(), states, plain); !updated) {
-            failure = "updating the cost model: " + updated.error().message;
-            break;
-        }
+        if (auto updated = e.model->update(e.policies[static_cast<size_t>(t)]->costTask(), states, *results); !updated)
+            return finish("failed", "updating the cost model: " + updated.error().message);
         const double updateSeconds = secondsSince(updateStart);
-        phases.model += updateSeconds;
+        round.phases.model += updateSeconds;
         emit(ModelUpdated { e.model->kind(), e.model->trainedOn(), updateSeconds });
 
-        e.scheduler->recordRound(
-            t, static_cast<int>(records.size()), status.bestCost > 0.0 ? status.bestCost : kInfinity);
-        if (e.consecutiveErrors[static_cast<size_t>(t)] >= o.maxConsecutiveErrors) {
-            std::string last;
-            for (size_t i = plain.size(); i-- > 0 && last.empty();)
-                last = plain[i].message;
-            const std::string reason = std::to_string(e.consecutiveErrors[static_cast<size_t>(t)])
-                + " consecutive errors; the last: " + (last.empty() ? "(no message)" : last);
-            e.scheduler->markDead(t, reason);
-        }
-        for (size_t i = 0; i < e.status.size(); ++i) {
-            const search::TaskProgress& p = e.scheduler->progress()[i];
-            e.status[i].dead = p.dead;
-            e.status[i].deadReason = p.deadReason;
-        }
-        emit(RoundDone { ++round, t, static_cast<int>(records.size()), errors, e.status, estimated(),
-            secondsSince(e.started), e.totalTrials, stats, phases });
+        syncDeadTasks();
+        emit(RoundDone { ++roundNumber, t, static_cast<int>(records->size()), errors, e.status, estimatedLatency(),
+            secondsSince(e.started), e.totalTrials, round.search, round.phases });
     }
 
-    if (!failure.empty())
-        return finish("failed", failure);
     if (abortToken.stop_requested())
         return finish("cancelled", "aborted; the batch in flight was not kept");
-
     // Re-measure each task's top candidates with more repeats, so that a lucky run does not crown a winner.
-    if (o.remeasureTop > 0 && !m_cancelled) {
-        measure::MeasureOptions remeasure = o.measure;
-        remeasure.timing.repeat = std::max(remeasure.timing.repeat, o.remeasureRepeat);
-        measure::Measurer again(remeasure);
-        for (int t = 0; t < numTasks && !abortToken.stop_requested(); ++t) {
-            if (e.sessionSuccesses[static_cast<size_t>(t)] == 0)
-                continue;
-            auto best = e.store.bestRecords(e.taskIds[static_cast<size_t>(t)], e.deviceId, o.remeasureTop);
-            if (!best || best->empty())
-                continue;
-            std::vector<sched::State> states;
-            std::vector<int64_t> ids;
-            for (const store::Record& r : *best) {
-                auto steps = sched::parseSteps(r.steps);
-                if (!steps)
-                    continue;
-                if (auto state = sched::State::replay(o.tasks[static_cast<size_t>(t)].dag, *steps)) {
-                    states.push_back(std::move(state).value());
-                    ids.push_back(r.id);
-                }
-            }
-            std::vector<std::optional<record::MeasureResult>> results(states.size());
-            measure::MeasureCallbacks callbacks;
-            callbacks.onResult
-                = [&](int i, record::MeasureResult r) { results[static_cast<size_t>(i)] = std::move(r); };
-            again.measure(o.tasks[static_cast<size_t>(t)].dag, states, callbacks, abortToken);
-            double cost = kInfinity;
-            int64_t id = 0;
-            for (size_t i = 0; i < results.size(); ++i)
-                if (results[i] && results[i]->ok() && results[i]->meanCost() < cost) {
-                    cost = results[i]->meanCost();
-                    id = ids[i];
-                }
-            if (std::isfinite(cost)) {
-                TaskStatus& status = e.status[static_cast<size_t>(t)];
-                status.bestCost = cost;
-                emit(BestImproved { t, cost, status.gflops(), id, status.trials, true });
-            }
-        }
-    }
+    if (o.remeasureTop > 0 && !m_cancelled)
+        remeasureBest();
     if (m_cancelled)
         return finish("cancelled", "stopped after the batch in flight; run the same command again to resume");
     if (budget == 0)

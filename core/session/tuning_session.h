@@ -28,6 +28,7 @@
 #include "core/search/search_task.h"
 #include "core/search/sketch_policy.h"
 #include "core/search/task_scheduler.h"
+#include "core/store/records.h"
 #include "core/support/error.h"
 
 #include <atomic>
@@ -190,8 +191,29 @@ public:
 
 private:
     struct Engine;
+    // What one round spent and did, for its RoundDone event.
+    struct Round {
+        PhaseTimes phases;
+        search::RoundStats search;
+    };
+
     Expected<void> prepare();
     void waitWhilePaused();
+    void emit(TuneEvent event) const;
+    double estimatedLatency() const;
+    // The steps of a round, in order.
+    Expected<std::vector<search::Candidate>> propose(int task, int count, Round& round);
+    // std::nullopt when aborted (the batch is lost).
+    std::optional<std::vector<record::MeasureResult>> measureBatch(
+        measure::Measurer& measurer, int task, const std::vector<sched::State>& states, Round& round);
+    Expected<std::vector<store::Record>> storeBatch(int task, const std::vector<search::Candidate>& candidates,
+        const std::vector<record::MeasureResult>& results, Round& round);
+    // The batch's effect on the task's status, the events and the scheduler; returns the failures.
+    int absorb(int task, const std::vector<search::Candidate>& candidates, const std::vector<store::Record>& records,
+        const std::vector<record::MeasureResult>& results);
+    void syncDeadTasks();
+    void remeasureBest();
+    Finished finish(std::string status, std::string message);
 
     TuneOptions m_options;
     EventSink m_sink;
