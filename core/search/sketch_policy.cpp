@@ -4,6 +4,7 @@
 #include "core/support/thread_pool.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <map>
@@ -91,15 +92,26 @@ Expected<const std::vector<Sketch>*> SketchPolicy::sketches()
 
 void SketchPolicy::parallelFor(int64_t n, const std::function<void(int64_t)>& body)
 {
+    // A broken invariant inside one individual's rules (an InternalError from a TS_ASSERT) drops that
+    // individual and is counted; it must not escape a pool thread, which would end the process.
+    std::atomic<int> internalErrors { 0 };
+    const auto guarded = [&](int64_t i) {
+        try {
+            body(i);
+        } catch (const std::exception&) {
+            ++internalErrors;
+        }
+    };
     if (!m_pool || n < 64) {
         for (int64_t i = 0; i < n; ++i)
-            body(i);
-        return;
+            guarded(i);
+    } else {
+        m_pool->parallelFor(n, [&](int64_t begin, int64_t end) {
+            for (int64_t i = begin; i < end; ++i)
+                guarded(i);
+        });
     }
-    m_pool->parallelFor(n, [&](int64_t begin, int64_t end) {
-        for (int64_t i = begin; i < end; ++i)
-            body(i);
-    });
+    m_stats.internalErrors += internalErrors.load();
 }
 
 std::vector<double> SketchPolicy::predict(std::span<const sched::State> states)

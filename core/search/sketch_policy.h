@@ -52,6 +52,7 @@ struct RoundStats {
     int crossovers = 0;
     int crossoverFailures = 0;
     int predicted = 0; // states scored by the model
+    int internalErrors = 0; // individuals dropped because a rule broke an invariant (a bug of ours; 0 in tests)
     double sampleSeconds = 0.0; // initial population
     double evolveSeconds = 0.0; // mutation and crossover
     double predictSeconds = 0.0; // cost model

@@ -99,7 +99,13 @@ Expected<void> TuningSession::start()
     if (m_worker.joinable() || m_engine)
         return makeError(ErrorKind::InvalidArgument, "the session was already started");
     TS_CHECK(prepare());
-    m_worker = std::thread([this] { m_result = run(); });
+    m_worker = std::thread([this] {
+        try {
+            m_result = run();
+        } catch (const std::exception& e) { // nothing may escape the worker thread
+            m_result = Expected<Finished>(makeError(ErrorKind::Internal, std::string("tuning failed: ") + e.what()));
+        }
+    });
     return {};
 }
 

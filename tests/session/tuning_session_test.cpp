@@ -86,12 +86,16 @@ TEST(TuningSession, TunesAMatmulAndStoresEveryRecordWithItsPrediction)
     const std::string ws = tempWorkspace("store");
     int measured = 0;
     int rounds = 0;
+    int internalErrors = 0;
     const session::Finished f = tune(smallOptions(ws), [&](const session::TuneEvent& event) {
         if (std::holds_alternative<session::RecordMeasured>(event))
             ++measured;
-        if (std::holds_alternative<session::RoundDone>(event))
+        if (const auto* round = std::get_if<session::RoundDone>(&event)) {
             ++rounds;
+            internalErrors += round->search.internalErrors;
+        }
     });
+    EXPECT_EQ(internalErrors, 0) << "a search rule broke an invariant";
     EXPECT_EQ(f.status, "finished") << f.message;
     EXPECT_EQ(f.totalTrials, 16);
     EXPECT_EQ(measured, 16);
