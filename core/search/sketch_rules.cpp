@@ -144,6 +144,14 @@ namespace {
         return std::move(state).value();
     }
 
+    // The state with `step` applied; a step a rule's condition promised would apply is an InternalError.
+    State withStep(State state, const sched::Step& step, const char* rule)
+    {
+        if (auto applied = state.apply(step); !applied)
+            throw InternalError(std::string("sketch rule ") + rule + ": " + applied.error().message);
+        return state;
+    }
+
     class AlwaysInline final : public SketchRule {
     public:
         std::string name() const override { return "AlwaysInline"; }
@@ -158,10 +166,7 @@ namespace {
         Derived apply(
             const SearchTask&, const SearchParams&, const State& state, const StateAnalysis&, int stage) const override
         {
-            State s = state;
-            if (auto applied = s.apply(sched::ComputeInlineStep { stage }); !applied)
-                throw InternalError("sketch rule AlwaysInline: " + applied.error().message);
-            return { { std::move(s), stage - 1 } };
+            return { { withStep(state, sched::ComputeInlineStep { stage }, "AlwaysInline"), stage - 1 } };
         }
     };
 
@@ -205,17 +210,17 @@ namespace {
                     ++numSpace;
             }
             if (reduceIds.size() > 1)
-                orDie(applied(base, sched::FuseStep { stage, reduceIds }), "AddRfactor");
+                base = withStep(base, sched::FuseStep { stage, reduceIds }, "AddRfactor");
             int fused = -1;
             for (size_t i = 0; i < base.stage(stage).iters.size(); ++i)
                 if (base.stage(stage).iters[i].kind == sched::IteratorKind::Reduce)
                     fused = static_cast<int>(i);
             const sched::Iterator& it = base.stage(stage).iters[static_cast<size_t>(fused)];
             // Length 1 holds the place of the factor the initial population samples (Sketch::openSplits).
-            base = orDie(applied(base, sched::SplitStep { stage, fused, it.extent, { 1 }, true }), "AddRfactor");
+            base = withStep(base, sched::SplitStep { stage, fused, it.extent, { 1 }, true }, "AddRfactor");
             Derived out;
             for (int part = 0; part < 2; ++part) {
-                State s = orDie(applied(base, sched::RfactorStep { stage, fused + part, numSpace }), "AddRfactor");
+                State s = withStep(base, sched::RfactorStep { stage, fused + part, numSpace }, "AddRfactor");
                 if (part == 1) { // the factored axis innermost, for vectorization
                     std::vector<int> order;
                     const int n = static_cast<int>(s.stage(stage).iters.size());
@@ -223,18 +228,11 @@ namespace {
                         if (i != numSpace)
                             order.push_back(i);
                     order.push_back(numSpace);
-                    s = orDie(applied(s, sched::ReorderStep { stage, order }), "AddRfactor");
+                    s = withStep(s, sched::ReorderStep { stage, order }, "AddRfactor");
                 }
                 out.emplace_back(std::move(s), stage - 1);
             }
             return out;
-        }
-
-    private:
-        static Expected<State> applied(State s, const sched::Step& step)
-        {
-            TS_CHECK(s.apply(step));
-            return s;
         }
     };
 
@@ -251,10 +249,8 @@ namespace {
         Derived apply(
             const SearchTask&, const SearchParams&, const State& state, const StateAnalysis&, int stage) const override
         {
-            State s = state;
-            if (auto applied = s.apply(sched::CacheWriteStep { stage, "local" }); !applied)
-                throw InternalError("sketch rule AddCacheWrite: " + applied.error().message);
-            return { { std::move(s), stage } }; // the cache stage, now at `stage`, is tiled next
+            // The cache stage, now at `stage`, is tiled next.
+            return { { withStep(state, sched::CacheWriteStep { stage, "local" }, "AddCacheWrite"), stage } };
         }
     };
 
@@ -282,11 +278,11 @@ namespace {
                            static_cast<unsigned char>(params.cpuTilingStructure[static_cast<size_t>(level - 1)]))
                         != 's')
                     continue;
-                State s = orDie(followTiling(base, consumer, splits, level), "MultiLevelTilingWithFusion");
+                const State tiled = orDie(followTiling(base, consumer, splits, level), "MultiLevelTilingWithFusion");
                 const int target = level * static_cast<int>(splits.size()) - 1;
-                if (auto applied = s.apply(sched::ComputeAtStep { stage, consumer, target }); !applied)
-                    throw InternalError("sketch rule MultiLevelTilingWithFusion: " + applied.error().message);
-                out.emplace_back(std::move(s), stage - 1);
+                out.emplace_back(
+                    withStep(tiled, sched::ComputeAtStep { stage, consumer, target }, "MultiLevelTilingWithFusion"),
+                    stage - 1);
             }
             return out;
         }

@@ -4,6 +4,7 @@
 #include "core/ops/elementwise.h"
 #include "core/ops/linear.h"
 #include "core/ops/normalization.h"
+#include "core/ops/pool.h"
 #include "core/search/sketch.h"
 
 #include <gtest/gtest.h>
@@ -234,6 +235,26 @@ TEST(SketchRules, CountsOfTheOperatorsTuneScopeTunes)
     // multi-level tiling (with and without a cache stage, which AlwaysInline then inlines again, as in
     // TVM), times the 3 x 3 rfactor choices of mean and variance.
     EXPECT_EQ(sketches(layerNorm()).size(), 18u);
+}
+
+// A reduction over several axes is fused into one before rfactor splits it (Ansor's
+// FuseAllReductionIterators): global average pooling over 7x7 reduces 49 > 2 cores.
+TEST(SketchRules, RfactorFusesEveryReductionAxisFirst)
+{
+    ir::Tensor x = ir::placeholder("x", { 1, 7, 7, 64 });
+    const auto all = sketches(task({ x, value(ops::globalAvgPool2d(x, ops::Layout::NHWC)) }));
+    int rfactored = 0;
+    for (const Sketch& s : all) {
+        if (s.openSplits.empty())
+            continue;
+        ++rfactored;
+        const auto& steps = s.state.steps();
+        ASSERT_GE(steps.size(), 3u);
+        const auto* fuse = std::get_if<sched::FuseStep>(&steps[static_cast<size_t>(s.openSplits[0]) - 1]);
+        ASSERT_NE(fuse, nullptr) << s.rules << ": the split of an rfactor follows the fuse of the reductions";
+        EXPECT_EQ(fuse->fusedIds.size(), 2u);
+    }
+    EXPECT_EQ(rfactored, 2) << "the two rfactor variants";
 }
 
 TEST(SketchRules, ConditionsFollowTheAccessPredicates)
