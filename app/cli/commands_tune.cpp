@@ -152,9 +152,8 @@ namespace {
 
     // The device row a session on this machine records under: same target string, the same hardware
     // parameters preferred.
-    std::optional<store::Device> hostDevice(const std::vector<store::Device>& devices)
+    std::optional<store::Device> hostDevice(const std::vector<store::Device>& devices, const store::Device& here)
     {
-        const store::Device here = store::deviceOf(target::Target::host());
         std::optional<store::Device> found;
         for (const store::Device& d : devices) {
             if (d.target != here.target || !d.targetHost.empty())
@@ -184,8 +183,8 @@ namespace {
             return fail(devices.error().message);
         if (!summaries)
             return fail(summaries.error().message);
-        const std::optional<store::Device> device = hostDevice(*devices);
         const store::Device here = store::deviceOf(target::Target::host());
+        const std::optional<store::Device> device = hostDevice(*devices, here);
         std::cout << "# " << selection->title << ", on " << here.name << "\n# workspace " << workspace->path() << "\n";
         for (const graph::Task& task : selection->tasks) {
             std::cout << "\ntask " << task.id << " (" << task.name << "): " << task.shapes << "\n";

@@ -41,24 +41,11 @@ namespace {
 } // namespace
 
 InterruptStop::InterruptStop()
+    : m_count([this](int count, int) {
+        if (count == 1)
+            m_source.request_stop();
+    })
 {
-    install();
-    m_watcher = std::jthread([this](std::stop_token done) {
-        while (!done.stop_requested()) {
-            if (g_signal != 0) {
-                m_source.request_stop();
-                return;
-            }
-            std::this_thread::sleep_for(std::chrono::milliseconds(20));
-        }
-    });
-}
-
-InterruptStop::~InterruptStop()
-{
-    m_watcher.request_stop();
-    m_watcher.join();
-    restore();
 }
 
 int InterruptStop::signal() const { return g_signal; }

@@ -39,6 +39,20 @@ namespace {
         }
         return false;
     }
+    // Products of the extents of the stage's spatial and of its reduce iterators.
+    std::pair<int64_t, int64_t> cumulativeSpaceAndReduceLength(const sched::Stage& stage)
+    {
+        int64_t space = 1;
+        int64_t reduce = 1;
+        for (const sched::Iterator& it : stage.iters) {
+            const int64_t extent = it.extent > 0 ? it.extent : 1;
+            if (it.kind == sched::IteratorKind::Spatial)
+                space *= extent;
+            else if (it.kind == sched::IteratorKind::Reduce)
+                reduce *= extent;
+        }
+        return { space, reduce };
+    }
 } // namespace
 
 StateAnalysis::StateAnalysis(const sched::State& state)
@@ -105,23 +119,7 @@ bool isTiled(const sched::Stage& stage)
     return stage.iters.size() != stage.op->axes().size() + stage.op->reduceAxes().size();
 }
 
-std::pair<int64_t, int64_t> cumulativeSpaceAndReduceLength(const sched::Stage& stage)
-{
-    int64_t space = 1;
-    int64_t reduce = 1;
-    for (const sched::Iterator& it : stage.iters) {
-        const int64_t extent = it.extent > 0 ? it.extent : 1;
-        if (it.kind == sched::IteratorKind::Spatial)
-            space *= extent;
-        else if (it.kind == sched::IteratorKind::Reduce)
-            reduce *= extent;
-    }
-    return { space, reduce };
-}
-
 bool hasCacheWriteStage(const sched::State& state, int stage) { return madeBy<sched::CacheWriteStep>(state, stage); }
-
-bool hasRfactorStage(const sched::State& state, int stage) { return madeBy<sched::RfactorStep>(state, stage); }
 
 bool needsRfactor(const StateAnalysis& analysis, const sched::State& state, int stage, int cores)
 {

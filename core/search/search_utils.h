@@ -41,12 +41,9 @@ private:
 bool hasReduceIter(const sched::Stage& stage);
 // More iterators than the op has axes: split or fused (Ansor's IsTiled).
 bool isTiled(const sched::Stage& stage);
-// Products of the extents of the stage's spatial and of its reduce iterators.
-std::pair<int64_t, int64_t> cumulativeSpaceAndReduceLength(const sched::Stage& stage);
-// Whether a cache_write / rfactor step of the history made the stage now at `stage` (ids followed through
-// the stage-adding steps, as Ansor's HasCacheWriteStage and HasRfactorStage do).
+// Whether a cache_write step of the history made the stage now at `stage` (ids followed through the
+// stage-adding steps, as Ansor's HasCacheWriteStage does).
 bool hasCacheWriteStage(const sched::State& state, int stage);
-bool hasRfactorStage(const sched::State& state, int stage);
 // Ansor's NeedsRfactor: a multi-level-tiled stage whose spatial product is small (<= the reduction, and
 // <= cores * 16), or another reduction longer than `cores`.
 bool needsRfactor(const StateAnalysis& analysis, const sched::State& state, int stage, int cores);

@@ -174,10 +174,13 @@ std::vector<std::pair<sched::State, double>> SketchPolicy::evolutionarySearch(
     if (m_model.kind() == "random") // as Ansor: evolving towards random scores is wasted work
         numIters = std::min(numIters, 2);
     // The best outSize states never measured, as a min-heap on score.
-    using Item = std::pair<sched::State, double>;
-    const auto worse = [](const Item& a, const Item& b) { return a.second > b.second; };
+    struct Item {
+        sched::State state;
+        double score = 0.0;
+        uint64_t hash = 0;
+    };
+    const auto worse = [](const Item& a, const Item& b) { return a.score > b.score; };
     std::vector<Item> heap;
-    std::vector<uint64_t> heapHashes;
     std::unordered_set<uint64_t> inHeap(m_measured.begin(), m_measured.end());
     const int size = std::max(1, m_params.population);
     for (int k = 0; k <= numIters && !population.empty() && !stop.stop_requested(); ++k) {
@@ -189,13 +192,13 @@ std::vector<std::pair<sched::State, double>> SketchPolicy::evolutionarySearch(
             if (inHeap.count(hash))
                 continue;
             if (static_cast<int>(heap.size()) < outSize) {
-                heap.emplace_back(population[i], scores[i]);
+                heap.push_back(Item { population[i], scores[i], hash });
                 std::push_heap(heap.begin(), heap.end(), worse);
                 inHeap.insert(hash);
-            } else if (scores[i] > heap.front().second) {
-                inHeap.erase(stateHash(heap.front().first));
+            } else if (scores[i] > heap.front().score) {
+                inHeap.erase(heap.front().hash);
                 std::pop_heap(heap.begin(), heap.end(), worse);
-                heap.back() = Item(population[i], scores[i]);
+                heap.back() = Item { population[i], scores[i], hash };
                 std::push_heap(heap.begin(), heap.end(), worse);
                 inHeap.insert(hash);
             }
@@ -268,8 +271,11 @@ std::vector<std::pair<sched::State, double>> SketchPolicy::evolutionarySearch(
         }
         m_stats.evolveSeconds += secondsSince(start);
     }
-    std::sort(heap.begin(), heap.end(), [](const Item& a, const Item& b) { return a.second > b.second; });
-    return heap;
+    std::sort(heap.begin(), heap.end(), [](const Item& a, const Item& b) { return a.score > b.score; });
+    std::vector<std::pair<sched::State, double>> out;
+    for (Item& item : heap)
+        out.emplace_back(std::move(item.state), item.score);
+    return out;
 }
 
 Expected<std::vector<Candidate>> SketchPolicy::searchOneRound(int numMeasures, std::stop_token stop)

@@ -85,7 +85,6 @@ public:
     const cost::CostTask& costTask() const { return m_costTask; }
     PolicyKind kind() const { return m_kind; }
     const RoundStats& lastRound() const { return m_stats; }
-    int64_t measuredCount() const { return static_cast<int64_t>(m_measured.size()); }
 
     // The parts of a round, public for tests and the benchmark.
     // Ansor's SampleInitPopulation: random annotations of random sketches, valid and unique, at least

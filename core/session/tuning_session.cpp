@@ -22,10 +22,6 @@ namespace {
 
     double secondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
-    Error sessionError(const std::string& what, const Error& cause)
-    {
-        return makeError(cause.kind, what + ": " + cause.message);
-    }
 } // namespace
 
 // Everything the loop works with, made by prepare() and used by one thread at a time.
@@ -140,8 +136,7 @@ Expected<void> TuningSession::prepare()
     m_engine = std::make_unique<Engine>(std::move(opened).value());
     Engine& e = *m_engine;
     e.model = std::move(model);
-    const int threads = o.searchThreads > 0 ? o.searchThreads : 0;
-    e.pool = std::make_unique<ThreadPool>(threads);
+    e.pool = std::make_unique<ThreadPool>(std::max(0, o.searchThreads));
 
     TS_TRY(e.deviceId, e.store.addDevice(store::deviceOf(o.measure.target)));
     std::vector<search::SchedulerTask> schedulerTasks;
@@ -163,7 +158,7 @@ Expected<void> TuningSession::prepare()
     e.sessionSuccesses.assign(o.tasks.size(), 0);
 
     // Resume: what earlier sessions measured for these tasks on this device.
-    const int perRound = std::max(1, std::min(o.measuresPerRound, o.trials / static_cast<int>(o.tasks.size())));
+    const int perRound = measuresPerRound();
     for (size_t i = 0; i < o.tasks.size(); ++i) {
         store::RecordFilter filter;
         filter.taskIds = { e.taskIds[i] };
@@ -213,6 +208,13 @@ Expected<void> TuningSession::prepare()
         e.store.beginSession(store::SessionInfo { 0, search::toString(o.policy), e.model->kind(),
             static_cast<int64_t>(o.seed), settings.dump(), e.deviceId, record::unixNow(), std::nullopt, "running" }));
     return {};
+}
+
+int TuningSession::measuresPerRound() const
+{
+    // Ansor's num_measures_per_round = min(64, trials / tasks).
+    const TuneOptions& o = m_options;
+    return std::max(1, std::min(o.measuresPerRound, o.trials / static_cast<int>(o.tasks.size())));
 }
 
 void TuningSession::emit(TuneEvent event) const
@@ -425,7 +427,7 @@ Expected<Finished> TuningSession::run()
     Engine& e = *m_engine;
     const TuneOptions& o = m_options;
     e.started = Clock::now();
-    const int perRound = std::max(1, std::min(o.measuresPerRound, o.trials / static_cast<int>(o.tasks.size())));
+    const int perRound = measuresPerRound();
     const int budget = std::max(0, o.trials - m_restoredTrials);
     measure::Measurer measurer(o.measure);
     const std::stop_token abortToken = m_abort.get_token();

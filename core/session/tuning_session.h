@@ -200,6 +200,7 @@ private:
     Expected<void> prepare();
     void waitWhilePaused();
     void emit(TuneEvent event) const;
+    int measuresPerRound() const;
     double estimatedLatency() const;
     // The steps of a round, in order.
     Expected<std::vector<search::Candidate>> propose(int task, int count, Round& round);

@@ -125,8 +125,9 @@ void expectValid(const SearchTask& t, const State& state, const std::string& wha
     EXPECT_EQ(state.firstUnfilledSplit(), -1) << what << "\n" << text(state);
     auto func = lower::lower(state);
     EXPECT_TRUE(func) << what << ": " << (func ? "" : func.error().message) << "\n" << text(state);
-    if (func)
+    if (func) {
         EXPECT_FALSE(parallelInsideParallel(func->body, false)) << what << ": nested parallel loops\n" << text(state);
+    }
     (void)t;
 }
 

@@ -79,6 +79,13 @@ std::vector<store::Record> storedRecords(const std::string& workspace)
     return records ? *records : std::vector<store::Record> {};
 }
 
+void expectNoStateMeasuredTwice(const std::vector<store::Record>& records)
+{
+    std::set<std::string> steps;
+    for (const store::Record& r : records)
+        EXPECT_TRUE(steps.insert(r.steps).second) << "measured twice: " << r.steps;
+}
+
 } // namespace
 
 TEST(TuningSession, TunesAMatmulAndStoresEveryRecordWithItsPrediction)
@@ -137,9 +144,7 @@ TEST(TuningSession, RerunResumesWithoutMeasuringAStateTwice)
     EXPECT_EQ(second.tasks[0].trials, 32) << "trial counts add up across sessions";
     const auto records = storedRecords(ws);
     ASSERT_EQ(records.size(), 32u);
-    std::set<std::string> steps;
-    for (const store::Record& r : records)
-        EXPECT_TRUE(steps.insert(r.steps).second) << "measured twice: " << r.steps;
+    expectNoStateMeasuredTwice(records);
 }
 
 TEST(TuningSession, SameSeedGivesTheSameFirstThreeBatches)
@@ -267,9 +272,7 @@ TEST(TuningSession, SigkillMidRoundLosesAtMostTheBatchInFlight)
     EXPECT_EQ(rerun.tasks[0].trials, 24);
     const auto records = storedRecords(ws);
     EXPECT_EQ(records.size(), 24u);
-    std::set<std::string> steps;
-    for (const store::Record& r : records)
-        EXPECT_TRUE(steps.insert(r.steps).second) << "measured twice: " << r.steps;
+    expectNoStateMeasuredTwice(records);
     auto store = store::Store::open(ws);
     ASSERT_TRUE(store);
     EXPECT_TRUE(store->verify());
