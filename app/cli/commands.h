@@ -4,7 +4,7 @@
 // How to add a command: write `int runX(const Arguments&)` in the group's .cpp (or a new commands_*.cpp
 // listed in app/CMakeLists.txt), add its Command to that group's list, and add a contract test to
 // tests/cli/CMakeLists.txt. main.cpp shows the groups in the order graphCommands, scheduleCommands,
-// tuneCommands, storeCommands.
+// tuneCommands, storeCommands, datasetCommands.
 #pragma once
 
 #include "app/cli/arguments.h"
@@ -61,5 +61,7 @@ std::vector<Command> scheduleCommands();
 std::vector<Command> tuneCommands();
 // import, export, stats (commands_store.cpp).
 std::vector<Command> storeCommands();
+// collect (commands_dataset.cpp).
+std::vector<Command> datasetCommands();
 
 } // namespace ts::cli
