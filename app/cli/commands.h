@@ -61,7 +61,7 @@ std::vector<Command> scheduleCommands();
 std::vector<Command> tuneCommands();
 // import, export, stats (commands_store.cpp).
 std::vector<Command> storeCommands();
-// collect (commands_dataset.cpp).
+// collect, train, eval (commands_dataset.cpp).
 std::vector<Command> datasetCommands();
 
 } // namespace ts::cli

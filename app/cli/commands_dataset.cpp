@@ -1,3 +1,5 @@
+// collect, train, eval: datasets and the cost models learned from them.
+//
 // collect: a TenSet-style dataset measured on this machine. For every task of the chosen networks (each
 // workload once, however many networks share it) it samples N unique programs from Ansor's search space under
 // the random model (the initial population plus mutations, as TenSet's dump_programs did), measures them with
@@ -10,14 +12,20 @@
 // resume). Progress: a line per task with the running total and an ETA.
 #include "app/cli/commands.h"
 #include "app/cli/interrupt.h"
+#include "core/session/model_training.h"
 #include "core/session/tuning_session.h"
 #include "core/support/strings.h"
+
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <fstream>
+#include <iomanip>
 #include <iostream>
+#include <iterator>
 #include <map>
 
 namespace ts::cli {
@@ -232,7 +240,218 @@ namespace {
         return 0;
     }
 
+    // --- train, eval -----------------------------------------------------------------------------------------
+
+    // A model file: "TSMODEL1\n", one line of JSON (kind, settings, training summary), then the model's bytes.
+    constexpr std::string_view kModelMagic = "TSMODEL1\n";
+
+    Expected<void> writeModelFile(const std::string& path, const cost::CostModel& model, const nlohmann::json& summary)
+    {
+        TS_TRY(std::vector<uint8_t> bytes, model.save());
+        const nlohmann::json header { { "kind", model.kind() }, { "settings", nlohmann::json::parse(model.settings()) },
+            { "training", summary } };
+        std::ofstream out(path, std::ios::binary | std::ios::trunc);
+        out << kModelMagic << header.dump() << "\n";
+        out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+        if (!out)
+            return makeError(ErrorKind::Io, path + ": cannot write the model file");
+        return {};
+    }
+
+    Expected<std::unique_ptr<cost::CostModel>> readModelFile(const std::string& path)
+    {
+        std::ifstream in(path, std::ios::binary);
+        if (!in)
+            return makeError(ErrorKind::NotFound, path + ": no such model file");
+        const std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        const size_t headerEnd = content.find('\n', kModelMagic.size());
+        if (content.compare(0, kModelMagic.size(), kModelMagic) != 0 || headerEnd == std::string::npos)
+            return makeError(ErrorKind::Parse, path + ": not a TuneScope model file (made by 'tunescope-cli train')");
+        const auto header = nlohmann::json::parse(
+            content.substr(kModelMagic.size(), headerEnd - kModelMagic.size()), nullptr, false);
+        if (header.is_discarded() || !header.contains("kind") || !header["kind"].is_string())
+            return makeError(ErrorKind::Parse, path + ": the model file's header is damaged");
+        TS_TRY(std::unique_ptr<cost::CostModel> model, cost::makeCostModel(header["kind"].get<std::string>(), 1));
+        const auto* bytes = reinterpret_cast<const uint8_t*>(content.data()) + headerEnd + 1;
+        if (auto loaded = model->load(std::span(bytes, content.size() - headerEnd - 1)); !loaded)
+            return makeError(loaded.error().kind, path + ": " + loaded.error().message);
+        return model;
+    }
+
+    // The split a command names: --holdout NETS, or --split tasks:F | time:F; none: every record is a test record.
+    Expected<store::DatasetSplit> splitOf(const Arguments& args, const store::Dataset& dataset, uint64_t seed)
+    {
+        if (args.has("holdout") && args.has("split"))
+            return makeError(ErrorKind::InvalidArgument, "give --holdout or --split, not both");
+        store::SplitOptions options;
+        options.seed = seed;
+        if (args.has("holdout")) {
+            const std::vector<std::string> names = split(args.value("holdout"), ',');
+            return store::splitByNetworks(dataset, names, options);
+        }
+        if (args.has("split")) {
+            const std::string text = args.value("split");
+            const size_t colon = text.find(':');
+            const std::string how = text.substr(0, colon);
+            char* end = nullptr;
+            const std::string fractionText = colon == std::string::npos ? "" : text.substr(colon + 1);
+            const double fraction = std::strtod(fractionText.c_str(), &end);
+            if (fractionText.empty() || *end != '\0' || (how != "tasks" && how != "time"))
+                return makeError(ErrorKind::InvalidArgument,
+                    "--split must be tasks:F or time:F with F the test fraction, e.g. tasks:0.2, got '" + text + "'");
+            return how == "tasks" ? store::splitByTasks(dataset, fraction, options)
+                                  : store::splitByTime(dataset, fraction, options);
+        }
+        store::DatasetSplit all;
+        for (size_t i = 0; i < dataset.records.size(); ++i)
+            all.test.push_back(i);
+        return all;
+    }
+
+    struct LoadedDataset {
+        store::Store store;
+        store::Dataset dataset;
+        std::map<int64_t, target::Target> targets;
+    };
+
+    Expected<LoadedDataset> loadDatasetOption(const Arguments& args)
+    {
+        if (!args.has("dataset"))
+            return makeError(ErrorKind::InvalidArgument, "--dataset WORKSPACE is required (a workspace 'collect' filled)");
+        TS_TRY(store::Store store, store::Store::open(args.value("dataset"), { true }));
+        store::DatasetOptions options;
+        if (args.has("device")) {
+            TS_TRY(int64_t device, parseInt(args.value("device"), "--device"));
+            options.deviceId = device;
+        }
+        if (args.has("networks"))
+            options.networks = split(args.value("networks"), ',');
+        TS_TRY(store::Dataset dataset, store::loadDataset(store, options));
+        TS_TRY(auto targets, session::deviceTargets(store));
+        return LoadedDataset { std::move(store), std::move(dataset), std::move(targets) };
+    }
+
+    std::string percent(double v) { return formatFixed(v, 3); }
+
+    void printMetrics(const session::EvalReport& report, const store::MetricOptions& options)
+    {
+        const store::MetricsSummary& m = report.metrics;
+        std::cout << "scored " << report.scored << " programs of " << m.tasks << " tasks in "
+                  << formatFixed(report.seconds, 2) << " s";
+        if (report.withoutDag + report.notReplayed > 0)
+            std::cout << " (not scored: " << report.withoutDag << " of tasks that cannot be rebuilt, "
+                      << report.notReplayed << " that do not replay)";
+        std::cout << "\n\n";
+        std::cout << "                        pairwise  spearman  rmse    ";
+        for (int k : options.ks)
+            std::cout << "recall@" << std::left << std::setw(3) << k << std::right;
+        for (int k : options.ks)
+            std::cout << "  peak@" << std::left << std::setw(3) << k << std::right;
+        std::cout << "\n";
+        auto row = [&](const std::string& name, const store::MetricValues& v) {
+            std::cout << "  " << std::left << std::setw(22) << name << std::right << std::setw(6)
+                      << percent(v.pairwiseAccuracy) << "    " << std::setw(6) << percent(v.spearman) << "    "
+                      << std::setw(6) << percent(v.rmse) << "  ";
+            for (double r : v.topKRecall)
+                std::cout << std::setw(7) << percent(r) << "   ";
+            for (double p : v.peakScore)
+                std::cout << std::setw(7) << percent(p) << "  ";
+            std::cout << "\n";
+        };
+        row("mean over tasks", m.mean);
+        row("weighted by programs", m.recordWeighted);
+        if (!m.networks.empty()) {
+            std::cout << "\nnetwork top-k score (TenSet: sum w * best / sum w * best of the model's top k)\n";
+            for (const store::NetworkMetrics& n : m.networks) {
+                std::cout << "  " << std::left << std::setw(36) << n.name << std::right;
+                for (size_t i = 0; i < options.ks.size() && i < n.topKScore.size(); ++i)
+                    std::cout << "  top-" << options.ks[i] << " " << percent(n.topKScore[i]);
+                std::cout << "  (" << n.tasks << " tasks";
+                if (n.tasksWithoutPrograms > 0)
+                    std::cout << ", " << n.tasksWithoutPrograms << " without programs";
+                std::cout << ")\n";
+            }
+        }
+    }
+
+    int runTrain(const Arguments& args)
+    {
+        if (!args.has("out"))
+            return fail("--out FILE is required (where the trained model goes)");
+        auto seed = args.intValue("seed", 1);
+        if (!seed)
+            return fail(seed.error().message);
+        auto loaded = loadDatasetOption(args);
+        if (!loaded)
+            return fail(loaded.error().message);
+        auto split = splitOf(args, loaded->dataset, static_cast<uint64_t>(*seed));
+        if (!split)
+            return fail(split.error().message);
+        std::vector<size_t> train = split->train;
+        if (!args.has("holdout") && !args.has("split"))
+            train = split->test; // no split: train on everything
+        train.insert(train.end(), split->validation.begin(), split->validation.end());
+        std::sort(train.begin(), train.end());
+        const std::string kind = args.value("model", "xgb");
+        auto model = cost::makeCostModel(kind, static_cast<uint64_t>(*seed));
+        if (!model)
+            return fail(model.error().message);
+        for (const std::string& line : loaded->dataset.report.lines())
+            std::cout << "# " << line << "\n";
+        std::cout << "training " << kind << " on " << train.size() << " records of " << loaded->store.path() << std::endl;
+        auto report = session::trainOnDataset(**model, loaded->dataset, train, loaded->targets);
+        if (!report)
+            return fail(report.error().message);
+        const nlohmann::json summary { { "dataset", loaded->store.path() }, { "records", report->samples },
+            { "tasks", report->tasks }, { "holdout", args.value("holdout", "") }, { "split", args.value("split", "") },
+            { "seconds", report->seconds } };
+        std::cout << "trained on " << report->samples << " programs of " << report->tasks << " tasks in "
+                  << formatFixed(report->seconds, 1) << " s";
+        if (report->withoutDag + report->notReplayed > 0)
+            std::cout << " (" << report->withoutDag << " records of tasks that cannot be rebuilt, " << report->notReplayed
+                      << " that do not replay)";
+        std::cout << "\n";
+        if (auto written = writeModelFile(args.value("out"), **model, summary); !written)
+            return fail(written.error().message);
+        std::cout << "model written to " << args.value("out") << "\n";
+        return 0;
+    }
+
+    int runEval(const Arguments& args)
+    {
+        if (!args.has("model"))
+            return fail("--model FILE is required (a model 'tunescope-cli train' wrote)");
+        auto seed = args.intValue("seed", 1);
+        if (!seed)
+            return fail(seed.error().message);
+        auto model = readModelFile(args.value("model"));
+        if (!model)
+            return fail(model.error().message);
+        auto loaded = loadDatasetOption(args);
+        if (!loaded)
+            return fail(loaded.error().message);
+        auto split = splitOf(args, loaded->dataset, static_cast<uint64_t>(*seed));
+        if (!split)
+            return fail(split.error().message);
+        for (const std::string& line : loaded->dataset.report.lines())
+            std::cout << "# " << line << "\n";
+        std::cout << "evaluating " << (*model)->kind() << " (" << args.value("model") << ") on " << split->test.size()
+                  << " test records" << (args.has("holdout") ? " of " + args.value("holdout") : std::string()) << "\n";
+        const store::MetricOptions options;
+        const session::EvalReport report
+            = session::evaluateOnDataset(**model, loaded->dataset, split->test, loaded->targets, options);
+        printMetrics(report, options);
+        return 0;
+    }
+
 } // namespace
+
+const OptionSpec kHoldoutOption { "holdout", "NETS",
+    "test on these networks' tasks, train on the others (TenSet holds out resnet-50,mobilenet-v2,bert-base)" };
+const OptionSpec kSplitOption { "split", "tasks:F|time:F",
+    "test on a seeded fraction F of the tasks, or on the last fraction F of each task's records" };
+const OptionSpec kDatasetNetworksOption { "networks", "NETS", "only the tasks of these networks (default: all)" };
+const OptionSpec kDeviceOption { "device", "ID", "only this device's records (default: every device)" };
 
 std::vector<Command> datasetCommands()
 {
@@ -250,6 +469,22 @@ std::vector<Command> datasetCommands()
                 { "run-timeout", "S", "seconds a program may run before it counts as a timeout (default 4)" },
                 { "seed", "S", "random seed (default 1)" }, kWorkspaceOption, kHelpOption },
             runCollect },
+        { "train", "train a cost model on a dataset (all of it, or the training part of a split)",
+            "tunescope-cli train --dataset WORKSPACE --out FILE [--model xgb] [--holdout NETS | --split tasks:F|time:F] "
+            "[--networks NETS] [--device ID] [--seed S]",
+            { { "dataset", "WORKSPACE", "the workspace that holds the dataset ('collect' fills one)" },
+                { "out", "FILE", "where the trained model is written" },
+                { "model", "KIND", "the cost model to train (default xgb)" }, kHoldoutOption, kSplitOption,
+                kDatasetNetworksOption, kDeviceOption, { "seed", "S", "seed of the model and of a task split (default 1)" },
+                kHelpOption },
+            runTrain },
+        { "eval", "score a dataset's test records with a trained model and print TenSet's metrics",
+            "tunescope-cli eval --model FILE --dataset WORKSPACE [--holdout NETS | --split tasks:F|time:F] "
+            "[--networks NETS] [--device ID] [--seed S]",
+            { { "model", "FILE", "a model file 'tunescope-cli train' wrote" },
+                { "dataset", "WORKSPACE", "the workspace that holds the dataset" }, kHoldoutOption, kSplitOption,
+                kDatasetNetworksOption, kDeviceOption, { "seed", "S", "seed of a task split (default 1)" }, kHelpOption },
+            runEval },
     };
 }
 

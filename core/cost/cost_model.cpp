@@ -1,6 +1,7 @@
 #include "core/cost/cost_model.h"
 
 #include "core/cost/random_model.h"
+#include "core/cost/xgb_model.h"
 
 #include <functional>
 
@@ -19,6 +20,10 @@ namespace {
         static const std::vector<Registration> table {
             { "random", "uniform random scores in [0, 1) (Ansor's RandomModel); learns nothing",
                 [](uint64_t seed) { return std::make_unique<RandomCostModel>(seed); } },
+            { "xgb",
+                "XGBoost on Ansor's 164 per-store features, pack-sum objective, retrained as data grows (Ansor's "
+                "XGBModel)",
+                [](uint64_t seed) { return std::make_unique<XgbCostModel>(seed); } },
         };
         return table;
     }

@@ -18,6 +18,7 @@
 #include "core/record/measure_result.h"
 #include "core/schedule/state.h"
 #include "core/support/error.h"
+#include "core/target/target.h"
 
 #include <cstdint>
 #include <memory>
@@ -33,6 +34,7 @@ struct CostTask {
     const ir::ComputeDAG* dag = nullptr;
     std::string key;
     double flops = 0.0;
+    target::Target target = target::Target::host(); // what the states are lowered for (features read it)
 };
 
 class CostModel {
@@ -49,6 +51,19 @@ public:
     virtual Expected<void> update(
         const CostTask& task, std::span<const sched::State> states, std::span<const record::MeasureResult> results)
         = 0;
+    // Offline training on a whole dataset (tunescope-cli train): every task's measured states at once. The
+    // default feeds update() batch by batch; a model that retrains from scratch overrides it to train once.
+    struct Batch {
+        CostTask task;
+        std::vector<sched::State> states;
+        std::vector<record::MeasureResult> results;
+    };
+    virtual Expected<void> fit(std::span<const Batch> batches)
+    {
+        for (const Batch& b : batches)
+            TS_CHECK(update(b.task, b.states, b.results));
+        return {};
+    }
     // One score per state, higher is better. A state the model cannot score gets -infinity.
     virtual std::vector<double> predict(const CostTask& task, std::span<const sched::State> states) = 0;
     // Per-stage scores where the model has them (Ansor's predict_stages); empty otherwise.
@@ -65,6 +80,9 @@ public:
     virtual Expected<void> load(std::span<const uint8_t> bytes) = 0;
     // Measured records seen so far (Ansor's warm-up counts them).
     virtual int64_t trainedOn() const = 0;
+    // Records to see before predictions stop being random (Ansor's num_warmup_sample; its task scheduler sets
+    // tasks x measures per round). Models without a warm-up ignore it.
+    virtual void setWarmupSamples(int samples) { (void)samples; }
 };
 
 struct CostModelKind {

@@ -74,7 +74,7 @@ SketchPolicy::SketchPolicy(
     , m_rng(seed)
     , m_pool(pool)
 {
-    m_costTask = cost::CostTask { &m_task.dag, m_task.dag.workloadKey(), m_task.flops };
+    m_costTask = cost::CostTask { &m_task.dag, m_task.dag.workloadKey(), m_task.flops, m_task.target };
 }
 
 SketchPolicy::~SketchPolicy() = default;

@@ -151,6 +151,8 @@ Expected<void> TuningSession::prepare()
         schedulerTasks.push_back({ t.name, t.weight, flops, search::similarityTag(t.tags, flops) });
         e.status.push_back(TaskStatus { static_cast<int>(i), t.name, t.weight, flops, 0, 0.0, false, {} });
     }
+    // Ansor's task scheduler: the model predicts at random until every task had a round.
+    e.model->setWarmupSamples(static_cast<int>(o.tasks.size()) * measuresPerRound());
     search::SchedulerOptions schedulerOptions = o.scheduler;
     schedulerOptions.seed = o.seed;
     e.scheduler = std::make_unique<search::TaskScheduler>(std::move(schedulerTasks), schedulerOptions);
