@@ -60,6 +60,8 @@ namespace {
             }
             for (const std::string& line : report->issueLines(kIssueLinesShown))
                 std::cerr << line << "\n";
+            for (const std::string& line : report->dataLines())
+                std::cout << line << "\n";
             for (const std::string& note : report->notes)
                 std::cout << "  note: " << note << "\n";
         }

@@ -84,4 +84,21 @@ std::vector<std::string> ImportReport::issueLines(size_t maxLines) const
     return out;
 }
 
+std::vector<std::string> ImportReport::dataLines() const
+{
+    std::vector<std::string> out;
+    if (added == 0)
+        return out;
+    std::string line = path + ": training data: " + std::to_string(replayed) + " of " + plural(added, "record")
+        + (replayed == 1 ? " replays" : " replay") + " (" + plural(tasks, "task");
+    if (hashTasks > 0)
+        line += ", " + std::to_string(matchedTasks) + " of " + plural(hashTasks, "DAG-hash task")
+            + " matched to model-zoo tasks";
+    out.push_back(line + ")");
+    for (const DataReason& r : notData)
+        out.push_back(path + ":   " + plural(r.records, "record") + " (" + plural(r.tasks, "task") + "): " + r.reason
+            + " (first: " + r.example + ")");
+    return out;
+}
+
 } // namespace ts::store

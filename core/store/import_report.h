@@ -1,5 +1,7 @@
 // What importing one file did: its counts, its malformed lines (one by one, and grouped by reason), notes
-// about its tasks, and the lines a person reads (the one-line summary, the grouped reasons).
+// about its tasks, what of it is training data (records whose steps replay on a DAG TuneScope rebuilt, and
+// why the others are not, by reason), and the lines a person reads (the one-line summary, the grouped
+// reasons, the training-data lines).
 #pragma once
 
 #include <cstdint>
@@ -30,6 +32,14 @@ struct IssueGroup {
     std::string lineList() const;
 };
 
+// Added records that are not training data for one reason: how many, of how many tasks, and the first.
+struct DataReason {
+    std::string reason; // without the particulars of a task: "no model-zoo task has the key's tensor shapes"
+    int64_t records = 0;
+    int64_t tasks = 0;
+    std::string example; // the first record's: "line 2: dag 2d10de66: [1, 56, 56, 64], [1, 1, 64, 64], ..."
+};
+
 struct ImportReport {
     std::string path; // as given
     std::string format; // "auto_scheduler", "autotvm", "mixed", or "" when the file has no records
@@ -43,6 +53,10 @@ struct ImportReport {
     int64_t linked = 0; // added records whose workload TuneScope rebuilt
     int64_t foreign = 0; // added records of workloads it cannot rebuild
     int64_t tasks = 0; // distinct workloads in the file
+    int64_t hashTasks = 0; // of those, keyed by TVM's DAG hash (network_match.h)
+    int64_t matchedTasks = 0; // of those, matched to a model-zoo task, so rebuildable
+    int64_t replayed = 0; // added records whose steps replay on their task's rebuilt DAG: training data
+    std::vector<DataReason> notData; // the other added records, by reason, in order of first appearance
     bool binary = false; // the file's first bytes are not text
     std::vector<ImportIssue> issues; // malformed lines, one by one (the first ImportOptions::maxIssuesKept)
     std::vector<IssueGroup> issueGroups; // malformed lines by reason, in order of first appearance
@@ -60,6 +74,11 @@ struct ImportReport {
     // reason met once as "PATH:LINE: reason", a repeated one as "PATH: 292 lines: reason (lines 1-292)".
     // None for binary data, whose lines' reasons say nothing more than the summary.
     std::vector<std::string> issueLines(size_t maxLines) const;
+    // What is training data: "PATH: training data: 6 of 24 records replay (24 tasks, 6 of 24 DAG-hash tasks
+    // matched to model-zoo tasks)", then one line per reason the others are not: "PATH:   18 records (18
+    // tasks): no model-zoo task has the key's tensor shapes (first: line 2: dag 2d10de66: [1, 56, ...])".
+    // None when nothing was added.
+    std::vector<std::string> dataLines() const;
 };
 
 } // namespace ts::store

@@ -1,13 +1,8 @@
 #include "core/store/importer.h"
 
-#include "core/graph/workload_registry.h"
-#include "core/schedule/state.h"
-#include "core/schedule/step_json.h"
 #include "core/store/line_reader.h"
 #include "core/support/assert.h"
 #include "core/support/strings.h"
-
-#include <nlohmann/json.hpp>
 
 #include <chrono>
 #include <cstring>
@@ -17,18 +12,10 @@ namespace ts::store {
 
 namespace {
 
-    using Json = nlohmann::json;
-
     constexpr size_t kBatch = 2000; // records per addRecords call inside the file's transaction
     constexpr int64_t kProgressEvery = 4096; // lines
-    constexpr size_t kNamesPerNote = 3; // foreign tasks named in a grouped note
 
     double now() { return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count(); }
-
-    bool isHash(const std::string& name)
-    {
-        return name.size() == 32 && name.find_first_not_of("0123456789abcdef") == std::string::npos;
-    }
 
     bool endsWith(const std::string& text, std::string_view suffix)
     {
@@ -42,46 +29,6 @@ namespace {
         if (endsWith(path, suffix))
             return out + " " + path + ") and import " + path.substr(0, path.size() - suffix.size());
         return out + ") and import the log inside";
-    }
-
-    void replaceAll(std::string& text, const std::string& what, const std::string& with)
-    {
-        if (what.empty())
-            return;
-        for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + with.size()))
-            text.replace(at, what.size(), with);
-    }
-
-    // A reason with the task's own texts taken out, so that tasks refused for the same reason share it.
-    // The workload registry quotes long texts clipped to 77 characters and "...".
-    std::string genericReason(std::string reason, const LogRecord& r)
-    {
-        auto clipped = [](const std::string& text) { return text.size() > 80 ? text.substr(0, 77) + "..." : text; };
-        for (const std::string* text : { &r.workloadKey, &r.autoTvmArgs }) {
-            replaceAll(reason, clipped(*text), "<key>");
-            replaceAll(reason, *text, "<key>");
-        }
-        replaceAll(reason, clipped(r.taskName), "<name>");
-        replaceAll(reason, r.taskName, "<name>");
-        return reason;
-    }
-
-    Json extraOf(const LogRecord& r)
-    {
-        Json extra = Json::object();
-        extra["v"] = r.version;
-        if (r.kind == RecordKind::Ansor) {
-            if (r.layoutRewriteOption != 0)
-                extra["layout_rewrite_option"] = r.layoutRewriteOption;
-            if (!r.inputNames.empty())
-                extra["input_names"] = r.inputNames;
-        } else {
-            if (!r.tvmVersion.empty())
-                extra["tvm_version"] = r.tvmVersion;
-            if (!r.autoTvmWorkload.empty())
-                extra["workload"] = r.autoTvmWorkload;
-        }
-        return extra;
     }
 
 } // namespace
@@ -250,57 +197,6 @@ void Importer::malformed(int64_t line, std::string reason)
         m_report.issues.push_back({ line, std::move(reason) });
 }
 
-Expected<Importer::Task*> Importer::taskOf(const LogRecord& r)
-{
-    auto [it, isNew] = m_tasks.try_emplace({ static_cast<int>(r.kind), r.workloadKey });
-    Task& task = it->second;
-    if (!isNew)
-        return &task;
-    TaskInfo info;
-    info.kind = r.kind;
-    info.key = r.workloadKey;
-    info.name = r.taskName;
-    std::string whyNot;
-    auto key = r.kind == RecordKind::Ansor ? graph::parseWorkloadKey(r.workloadKey)
-                                           : graph::parseAutoTvmTask(r.taskName, r.autoTvmArgs);
-    if (!key) {
-        whyNot = key.error().message;
-    } else {
-        if (isHash(r.taskName)) {
-            // TVM's DAG hash says nothing to a person; the first tensor's shape tells tasks apart.
-            info.name = "dag " + r.taskName.substr(0, 8);
-            if (!key->args.empty() && !key->args[0].values.empty())
-                info.name += " " + join(key->args[0].values, "x");
-        }
-        auto built = graph::buildWorkload(*key);
-        if (built) {
-            info.rebuildable = true;
-            info.dagText = built->toString();
-            info.flops = built->flopCount();
-            task.dag = std::move(built).value();
-        } else if (built.error().kind != ErrorKind::NotFound || !isHash(r.taskName)) {
-            whyNot = built.error().message;
-        }
-    }
-    TS_TRY(task.id, m_store.addTask(info));
-    task.linked = info.rebuildable;
-    if (!whyNot.empty())
-        noteForeign(r, info.name, whyNot);
-    return &task;
-}
-
-void Importer::noteForeign(const LogRecord& r, const std::string& name, const std::string& whyNot)
-{
-    std::string reason = genericReason(whyNot, r);
-    auto [it, isNew] = m_foreignGroupOf.try_emplace(reason, m_foreign.size());
-    if (isNew)
-        m_foreign.push_back({ std::move(reason), whyNot, 0, {} });
-    ForeignGroup& group = m_foreign[it->second];
-    ++group.count;
-    if (group.names.size() < kNamesPerNote)
-        group.names.push_back(name);
-}
-
 Expected<int64_t> Importer::deviceOf(const LogRecord& r)
 {
     const std::string key
@@ -316,34 +212,6 @@ Expected<int64_t> Importer::deviceOf(const LogRecord& r)
     return id;
 }
 
-Expected<void> Importer::link(const LogRecord& r, int64_t number)
-{
-    TS_TRY(Task * task, taskOf(r));
-    if (task->linked && r.kind == RecordKind::Ansor && !task->replayChecked) {
-        // One record per task is replayed, so a workload whose stages differ from TVM's is noticed.
-        task->replayChecked = true;
-        auto steps = sched::parseSteps(r.steps);
-        auto state = steps ? sched::State::replay(*task->dag, *steps) : Expected<sched::State>(steps.error());
-        if (!state)
-            m_replayNotes.push_back(r.taskName + ": line " + std::to_string(number)
-                + ": the steps do not replay on TuneScope's DAG: " + state.error().message);
-    }
-    Record record;
-    record.taskId = task->id;
-    TS_TRY(record.deviceId, deviceOf(r));
-    record.sourceId = m_source.id;
-    record.sourceLine = number;
-    record.kind = r.kind;
-    record.steps = r.steps;
-    record.stepCount = r.stepCount;
-    record.result = r.result;
-    record.extra = extraOf(r).dump();
-    record.fingerprint = fingerprint(r);
-    m_batch.push_back(std::move(record));
-    m_batchLinked.push_back(task->linked);
-    return {};
-}
-
 Expected<void> Importer::writeBatch()
 {
     if (m_batch.empty())
@@ -351,12 +219,23 @@ Expected<void> Importer::writeBatch()
     TS_TRY(int64_t added, m_store.addRecords(m_batch));
     m_report.added += added;
     m_report.duplicates += static_cast<int64_t>(m_batch.size()) - added;
-    // addRecords leaves the id of a record it skipped at 0: the breakdown counts what was added.
-    for (size_t i = 0; i < m_batch.size(); ++i)
-        if (m_batch[i].id != 0)
-            ++(m_batchLinked[i] ? m_report.linked : m_report.foreign);
+    // addRecords leaves the id of a record it skipped at 0: the breakdowns count what was added.
+    for (size_t i = 0; i < m_batch.size(); ++i) {
+        if (m_batch[i].id == 0)
+            continue;
+        const Outcome& outcome = m_batchOutcomes[i];
+        ++(outcome.linked ? m_report.linked : m_report.foreign);
+        if (outcome.notData < 0) {
+            ++m_report.replayed;
+            continue;
+        }
+        DataReason& reason = m_dataReasons[static_cast<size_t>(outcome.notData)];
+        ++reason.records;
+        if (m_dataReasonTasks.emplace(outcome.notData, outcome.taskId).second)
+            ++reason.tasks;
+    }
     m_batch.clear();
-    m_batchLinked.clear();
+    m_batchOutcomes.clear();
     return {};
 }
 
@@ -379,6 +258,9 @@ Expected<void> Importer::summarize()
             std::to_string(group.count) + " tasks kept as foreign (" + names + "): " + group.reason);
     }
     m_report.notes.insert(m_report.notes.end(), m_replayNotes.begin(), m_replayNotes.end());
+    for (const DataReason& reason : m_dataReasons)
+        if (reason.records > 0)
+            m_report.notData.push_back(reason);
     if (m_report.added == 0)
         return {}; // nothing new: the transaction rolls back, the store is as it was
     m_source.format = m_report.format;

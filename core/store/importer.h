@@ -6,9 +6,12 @@
 //                 and progress are checked every few thousand lines
 //   parse         a malformed line is kept with its line number and reason (grouped by reason for people),
 //                 and the rest of the file still imports
-//   link          each distinct workload becomes a task; one TuneScope can rebuild (workload_registry.h) is
-//                 linked to its compute DAG, and one record of it is replayed there, so it can be measured
-//                 again; any other is kept as a foreign task, noted once per reason with a count
+//   link          each distinct workload becomes a task (importer_link.cpp); one TuneScope can rebuild is
+//                 linked to its compute DAG: a registered workload (workload_registry.h), or the model-zoo
+//                 task a TVM DAG-hash key matches (network_match.h); any other is kept as a foreign task,
+//                 noted once per reason with a count. Every auto_scheduler record of a linked task is
+//                 replayed on its DAG: those that replay are training data, the others are counted by
+//                 reason (ImportReport::notData), as are the records of foreign tasks
 //   writeBatch    records go to the store in batches; one already stored (same content, by fingerprint)
 //                 counts as a duplicate, so importing a file twice adds nothing; the linked and foreign
 //                 counts are of the records added
@@ -19,6 +22,7 @@
 #include "core/ir/compute_dag.h"
 #include "core/store/file_format.h"
 #include "core/store/import_report.h"
+#include "core/store/network_match.h"
 #include "core/store/store.h"
 #include "core/store/tvm_log.h"
 
@@ -26,6 +30,7 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <set>
 #include <unordered_map>
 
 namespace ts::store {
@@ -53,7 +58,14 @@ private:
         int64_t id = 0;
         bool linked = false;
         std::optional<ir::ComputeDAG> dag;
-        bool replayChecked = false;
+        bool replayNoted = false; // a record that does not replay was noted
+        int notData = -1; // a foreign task: why its records are not training data (index in m_dataReasons)
+    };
+    // What one record of the batch is, once added.
+    struct Outcome {
+        bool linked = false;
+        int notData = -1; // -1: training data (when linked)
+        int64_t taskId = 0;
     };
     // Foreign tasks that share a reason.
     struct ForeignGroup {
@@ -68,7 +80,9 @@ private:
     Expected<void> readLines();
     std::optional<LogRecord> parse(int64_t number, const std::string& text, bool tooLong, int64_t length);
     Expected<void> link(const LogRecord& r, int64_t number);
-    Expected<Task*> taskOf(const LogRecord& r);
+    Expected<Task*> taskOf(const LogRecord& r, int64_t number);
+    Expected<void> matchDagHash(const LogRecord& r, int64_t number, TaskInfo& info, Task& task);
+    int dataReason(const std::string& reason, const std::string& example);
     Expected<int64_t> deviceOf(const LogRecord& r);
     Expected<void> writeBatch();
     Expected<void> summarize();
@@ -88,7 +102,11 @@ private:
     std::map<std::pair<int, std::string>, Task> m_tasks; // (kind, workload key)
     std::map<std::string, int64_t> m_devices; // target + host + params -> id
     std::vector<Record> m_batch;
-    std::vector<bool> m_batchLinked; // per record of m_batch
+    std::vector<Outcome> m_batchOutcomes; // per record of m_batch
+    NetworkMatcher m_matcher;
+    std::vector<DataReason> m_dataReasons; // counted as records are added; kept in the report when any is
+    std::unordered_map<std::string, size_t> m_dataReasonOf;
+    std::set<std::pair<int, int64_t>> m_dataReasonTasks; // (reason, task id)
     std::unordered_map<std::string, size_t> m_issueGroupOf; // reason -> index in m_report.issueGroups
     std::vector<ForeignGroup> m_foreign;
     std::unordered_map<std::string, size_t> m_foreignGroupOf;

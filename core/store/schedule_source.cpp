@@ -3,6 +3,7 @@
 #include "core/graph/model_zoo.h"
 #include "core/graph/workload_registry.h"
 #include "core/schedule/step_json.h"
+#include "core/store/network_match.h"
 #include "core/support/assert.h"
 
 #include <fstream>
@@ -101,15 +102,31 @@ namespace {
         auto key = graph::parseWorkloadKey(record.workloadKey);
         if (!key)
             return makeError(key.error().kind, where + key.error().message);
-        auto dag = graph::buildWorkload(*key);
-        if (!dag)
-            return makeError(dag.error().kind, where + dag.error().message);
         auto steps = sched::parseSteps(record.steps);
         TS_ASSERT(steps) << where << "parseLogLine accepted steps that parseSteps rejects: " << steps.error().message;
         ResolvedSchedule out;
-        out.title = key->name + " from " + spec;
-        out.name = key->name;
-        out.dag = std::move(dag).value();
+        auto hashKey = parseDagHashKey(record.workloadKey);
+        if (!hashKey)
+            return makeError(hashKey.error().kind, where + hashKey.error().message);
+        if (*hashKey) {
+            // TVM's DAG hash: the model-zoo task its shapes and steps match (network_match.h).
+            TS_TRY(NetworkMatch match, NetworkMatcher().match(**hashKey, *steps));
+            if (match.outcome != NetworkMatch::Outcome::Matched)
+                return makeError(ErrorKind::NotFound,
+                    where + "unknown workload '" + key->name + "' (a TVM DAG hash): " + match.reason
+                        + (match.detail.empty() ? "" : " (" + match.detail + ")"));
+            out.title = match.task->task.name + " (" + match.task->label() + ") from " + spec;
+            out.name = match.task->task.name;
+            out.dag = match.task->task.dag;
+            out.task = match.task->task;
+        } else {
+            auto dag = graph::buildWorkload(*key);
+            if (!dag)
+                return makeError(dag.error().kind, where + dag.error().message);
+            out.title = key->name + " from " + spec;
+            out.name = key->name;
+            out.dag = std::move(dag).value();
+        }
         out.steps = std::move(steps).value();
         out.record = std::move(record);
         return out;

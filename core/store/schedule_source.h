@@ -3,7 +3,8 @@
 // A schedule comes from one of:
 //   a network task  resnet-18 (batch, layout) task 3: the task's DAG, the default schedule;
 //   a workload      "matmul_add:1024,1024,1024" (workload_registry.h): its DAG, the default schedule;
-//   a TVM record    line 2 of a log file: its workload rebuilt, its steps. Lines are read and counted as
+//   a TVM record    line 2 of a log file: its workload rebuilt (a registered workload, or the model-zoo task
+//                   a TVM DAG-hash key matches, network_match.h), its steps. Lines are read and counted as
 //                   the importer does (1-based, comments included), so a stored record's sourceLine
 //                   names the same line; every auto_scheduler record version the importer reads resolves;
 // and an optional steps file (a JSON step list, as in TVM records) replaces the steps. The steps are
@@ -71,7 +72,7 @@ struct ResolvedSchedule {
     std::vector<sched::Step> steps;
     sched::State state; // the steps replayed on dag
     double flops = 0.0; // of one run of the DAG
-    std::optional<graph::Task> task; // a network source's task (its weight, fused ops, shapes)
+    std::optional<graph::Task> task; // a network source's task, or a DAG-hash record's zoo task
     std::optional<LogRecord> record; // a record source's record: target, hardware params, measured costs
 };
 

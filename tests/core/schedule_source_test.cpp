@@ -113,6 +113,21 @@ namespace {
         EXPECT_EQ(r.record->result.costs.size(), 1u);
     }
 
+    TEST(ScheduleSource, ADagHashRecordGivesTheModelZooTaskItMatches)
+    {
+        const std::string cuda = kData + "/tvm-logs/resnet-18-NHWC-B1-cuda.json";
+        const ResolvedSchedule r = resolveOrDie({ RecordRef { cuda, 3 } });
+        EXPECT_EQ(r.title, "conv2d_bias_add_relu_nhwc (resnet-18 NHWC batch 1 task 4) from " + cuda + ":3");
+        const graph::TaskSet tasks = loadNetworkTasks(NetworkRef { "resnet-18", 1, ops::Layout::NHWC }).value();
+        EXPECT_EQ(r.dag.toString(), tasks.tasks[4].dag.toString());
+        EXPECT_DOUBLE_EQ(r.flops, tasks.tasks[4].flops);
+        ASSERT_TRUE(r.task);
+        EXPECT_EQ(r.task->id, 4);
+        EXPECT_EQ(r.steps.size(), 37u);
+        ASSERT_TRUE(r.record);
+        EXPECT_EQ(r.record->target.rfind("cuda", 0), 0u);
+    }
+
     TEST(ScheduleSource, EveryRecordVersionTheImporterReadsResolves)
     {
         TempDir dir;
@@ -226,9 +241,16 @@ namespace {
         EXPECT_EQ(hash.kind, ErrorKind::NotFound);
         EXPECT_EQ(hash.message,
             foreign
-                + ":3: unknown workload 'b32ed43fb351136894c322ee49097a1a' (known: matmul_add, matmul, "
-                  "matmul_auto_scheduler_test, conv2d_layer, and AutoTVM conv2d_nchw*, conv2d_NCHWc*, conv2d_nhwc*, "
-                  "dense*)");
+                + ":3: unknown workload 'b32ed43fb351136894c322ee49097a1a' (a TVM DAG hash): the key carries no "
+                  "tensor shapes (TVM before 0.8 hashed the DAG alone) and the steps replay on no model-zoo task");
+        // A DAG hash with shapes no model-zoo task has.
+        const std::string cuda = kData + "/tvm-logs/resnet-18-NHWC-B1-cuda.json";
+        const Error shapes = resolveError({ RecordRef { cuda, 2 } });
+        EXPECT_EQ(shapes.kind, ErrorKind::NotFound);
+        EXPECT_EQ(shapes.message,
+            cuda
+                + ":2: unknown workload '2d10de6646307f0e3e5cf4b31c20e69b' (a TVM DAG hash): no model-zoo task has "
+                  "the key's tensor shapes ([1, 56, 56, 64], [1, 1, 64, 64], [1, 56, 56, 64])");
 
         TempDir dir;
         const std::string float16 = dir.write("f16.json",
