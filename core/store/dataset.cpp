@@ -1,5 +1,7 @@
 #include "core/store/dataset.h"
 
+#include "core/store/network_match.h"
+
 #include "core/graph/workload_registry.h"
 #include "core/ops/conv.h"
 #include "core/store/schedule_source.h"
@@ -164,8 +166,7 @@ namespace {
                 task.dag = found->second;
             } else if (const TaskInfo* info = infoById.at(task.taskId);
                        info->kind == RecordKind::Ansor && info->rebuildable) {
-                auto key = graph::parseWorkloadKey(task.key);
-                auto dag = key ? graph::buildWorkload(*key) : Expected<ir::ComputeDAG>(key.error());
+                auto dag = rebuildTask(*info); // a registered workload, or a TVM network task matched to the zoo
                 if (dag)
                     task.dag = std::move(dag).value();
                 else
