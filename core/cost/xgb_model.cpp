@@ -190,8 +190,8 @@ Expected<std::vector<uint8_t>> XgbCostModel::save() const
     std::vector<uint8_t> out(std::begin(kMagic), std::end(kMagic));
     putU64(out, static_cast<uint64_t>(m_seen));
     putU64(out, static_cast<uint64_t>(m_lastTrainSize));
-    const uint64_t rngState = m_rng.state();
-    putU64(out, rngState);
+    for (uint64_t word : m_rng.state())
+        putU64(out, word);
     out.push_back(m_booster.trained() ? 1 : 0);
     if (m_booster.trained()) {
         TS_TRY(std::vector<uint8_t> booster, m_booster.save());
@@ -202,7 +202,7 @@ Expected<std::vector<uint8_t>> XgbCostModel::save() const
 
 Expected<void> XgbCostModel::load(std::span<const uint8_t> bytes)
 {
-    constexpr size_t kHeader = sizeof kMagic + 3 * 8 + 1;
+    constexpr size_t kHeader = sizeof kMagic + 6 * 8 + 1; // magic, seen, last training, Rng (4 words), trained
     if (bytes.size() < kHeader || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
         return makeError(ErrorKind::Parse,
             "not a TuneScope xgb cost model (" + std::to_string(bytes.size()) + " bytes, bad header)");
@@ -214,7 +214,7 @@ Expected<void> XgbCostModel::load(std::span<const uint8_t> bytes)
         TS_CHECK(booster.load(bytes.subspan(kHeader)));
     m_seen = static_cast<int64_t>(getU64(bytes, 8));
     m_lastTrainSize = static_cast<int64_t>(getU64(bytes, 16));
-    m_rng.setState(getU64(bytes, 24));
+    m_rng.setState({ getU64(bytes, 24), getU64(bytes, 32), getU64(bytes, 40), getU64(bytes, 48) });
     m_booster = std::move(booster);
     return {};
 }

@@ -57,6 +57,7 @@ DatasetSamples samplesOf(const store::Dataset& dataset, std::span<const size_t> 
                 continue;
             }
             record::MeasureResult result;
+            result.status = record::MeasureStatus::Ok;
             result.costs = { r.cost };
             batch.states.push_back(std::move(state).value());
             batch.results.push_back(std::move(result));
