@@ -404,13 +404,13 @@ namespace {
             return fail(report.error().message);
         const nlohmann::json summary { { "dataset", loaded->store.path() }, { "records", report->samples },
             { "tasks", report->tasks }, { "holdout", args.value("holdout", "") }, { "split", args.value("split", "") },
-            { "seconds", report->seconds } };
+            { "seconds", report->seconds }, { "model", nlohmann::json::parse((*model)->trainingSummary()) } };
         std::cout << "trained on " << report->samples << " programs of " << report->tasks << " tasks in "
                   << formatFixed(report->seconds, 1) << " s";
         if (report->withoutDag + report->notReplayed > 0)
             std::cout << " (" << report->withoutDag << " records of tasks that cannot be rebuilt, " << report->notReplayed
                       << " that do not replay)";
-        std::cout << "\n";
+        std::cout << "\nmodel: " << (*model)->trainingSummary() << "\n";
         if (auto written = writeModelFile(args.value("out"), **model, summary); !written)
             return fail(written.error().message);
         std::cout << "model written to " << args.value("out") << "\n";

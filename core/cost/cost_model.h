@@ -74,6 +74,9 @@ public:
         return {};
     }
 
+    // What the last training did, as a JSON object (rounds, loss, seconds, samples; "{}" when nothing).
+    virtual std::string trainingSummary() const { return "{}"; }
+
     // Weights as bytes, and back. A model without weights saves its RNG position, so that a resumed session
     // continues its stream.
     virtual Expected<std::vector<uint8_t>> save() const = 0;

@@ -214,7 +214,7 @@ namespace {
                 squares += (packSum[p] - labels[p]) * (packSum[p] - labels[p]);
             }
             const double rmse = std::sqrt(squares / static_cast<double>(std::max<size_t>(rows, 1)));
-            if (rmse < best) {
+            if (rmse < best * (1.0 - settings.earlyStoppingMinDelta)) {
                 best = rmse;
                 stats.bestRound = round;
                 stats.bestRmse = rmse;

@@ -104,6 +104,7 @@ namespace {
             { "num_boost_round", integer(&PackSumSettings::numBoostRound) },
             { "early_stopping_rounds", integer(&PackSumSettings::earlyStoppingRounds) },
             { "eval_every", integer(&PackSumSettings::evalEvery) },
+            { "early_stopping_min_delta", real(&PackSumSettings::earlyStoppingMinDelta) },
             { "tree_method",
                 [](const Json& value, PackSumSettings& settings) {
                     if (!value.is_string())
@@ -139,6 +140,8 @@ namespace xgb {
             return bad("num_boost_round must be >= 1, got " + std::to_string(s.numBoostRound));
         if (s.earlyStoppingRounds < 0)
             return bad("early_stopping_rounds must be >= 0 (0: never stop early)");
+        if (!(s.earlyStoppingMinDelta >= 0.0 && s.earlyStoppingMinDelta < 1.0))
+            return bad("early_stopping_min_delta must be in [0, 1)");
         if (s.evalEvery < 1)
             return bad("eval_every must be >= 1, got " + std::to_string(s.evalEvery));
         static const std::array<std::string, 4> kMethods { "auto", "exact", "approx", "hist" };
@@ -162,6 +165,7 @@ std::string PackSumSettings::toJson() const
     json["num_boost_round"] = numBoostRound;
     json["early_stopping_rounds"] = earlyStoppingRounds;
     json["eval_every"] = evalEvery;
+    json["early_stopping_min_delta"] = earlyStoppingMinDelta;
     json["tree_method"] = treeMethod;
     json["base_score"] = baseScore;
     return json.dump();

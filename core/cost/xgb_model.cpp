@@ -70,6 +70,16 @@ ThreadPool& XgbCostModel::pool()
     return *m_pool;
 }
 
+std::string XgbCostModel::trainingSummary() const
+{
+    if (!m_booster.trained())
+        return "{}";
+    return nlohmann::json { { "samples", m_lastTrainSize }, { "rounds", m_lastStats.rounds },
+        { "best_round", m_lastStats.bestRound }, { "tr_p_rmse", m_lastStats.bestRmse },
+        { "seconds", m_lastStats.seconds } }
+        .dump();
+}
+
 void XgbCostModel::add(
     const CostTask& task, std::span<const sched::State> states, std::span<const record::MeasureResult> results)
 {

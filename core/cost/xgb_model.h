@@ -43,6 +43,7 @@ public:
 
     std::string kind() const override { return "xgb"; }
     std::string settings() const override;
+    std::string trainingSummary() const override;
     void setWarmupSamples(int samples) override { m_settings.numWarmupSample = samples; }
 
     Expected<void> update(const CostTask& task, std::span<const sched::State> states,
