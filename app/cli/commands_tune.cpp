@@ -245,6 +245,11 @@ namespace {
         const double crossover = std::strtod(crossoverText.c_str(), &crossoverEnd);
         if (crossoverText.empty() || *crossoverEnd != '\0' || !(crossover >= 0.0 && crossover <= 1.0))
             return fail("--crossover must be a probability in [0, 1], got '" + crossoverText + "'");
+        const std::string prefilterText = args.value("prefilter", "1");
+        char* prefilterEnd = nullptr;
+        const double prefilter = std::strtod(prefilterText.c_str(), &prefilterEnd);
+        if (prefilterText.empty() || *prefilterEnd != '\0' || !(prefilter > 0.0 && prefilter <= 1.0))
+            return fail("--prefilter must be a fraction in (0, 1], got '" + prefilterText + "'");
         const std::string scheduler = args.value("scheduler", "gradient");
         if (scheduler != "gradient" && scheduler != "round-robin")
             return fail("--scheduler must be gradient or round-robin, got '" + scheduler + "'");
@@ -271,6 +276,7 @@ namespace {
         options.scheduler.strategy
             = scheduler == "gradient" ? search::SchedulerStrategy::Gradient : search::SchedulerStrategy::RoundRobin;
         options.search.crossoverProb = crossover;
+        options.search.prefilterKeep = prefilter;
         options.workspace = args.value("workspace", store::Store::defaultWorkspacePath());
 
         TunePrinter printer(std::move(ids));
@@ -345,7 +351,7 @@ std::vector<Command> tuneCommands()
         { "tune", "tune a network's tasks or one operator on this machine (Ansor); resumes where it stopped",
             "tunescope-cli tune (--network NAME [--batch N] [--layout L] [--tasks IDS] | --op OP --shape S "
             "[--layout L]) --trials T [--measures-per-round B] [--policy ansor|random] [--model M] [--seed S] "
-            "[--threads K] [--early-stopping N] [--crossover P] [--scheduler gradient|round-robin] "
+            "[--threads K] [--early-stopping N] [--crossover P] [--prefilter F] [--scheduler gradient|round-robin] "
             "[--workspace PATH]",
             { kNetworkOption, kBatchOption, kLayoutOption,
                 { "tasks", "IDS", "only these tasks, e.g. 0,3,5 (default: every task)" }, kOpOption, kShapeOption,
@@ -354,12 +360,15 @@ std::vector<Command> tuneCommands()
                     "measurements per round (Ansor's num_measures_per_round, default 64; --batch is the "
                     "network's batch size)" },
                 { "policy", "ansor|random", "search policy (default ansor)" },
-                { "model", "M", "cost model (default random)" }, { "seed", "S", "random seed (default 1)" },
+                { "model", "M", "cost model: random, xgb or analytical (default random)" }, { "seed", "S", "random seed (default 1)" },
                 { "threads", "K", "threads of the search and of compiling candidates (default: all cores)" },
                 { "early-stopping", "N", "stop a task after N trials without improvement (default: never)" },
                 { "crossover", "P",
                     "probability that an individual is the node-based crossover of two parents (the paper's; "
                     "default 0, as TVM)" },
+                { "prefilter", "F",
+                    "score only the best fraction F of each population with the cost model, ranked first by the "
+                    "analytical estimate (Pruner's draft-then-verify; default 1: off, as Ansor)" },
                 { "scheduler", "gradient|round-robin", "task scheduler (default gradient)" }, kWorkspaceOption,
                 kHelpOption },
             runTune },

@@ -1,5 +1,6 @@
 #include "core/cost/cost_model.h"
 
+#include "core/cost/analytical_model.h"
 #include "core/cost/random_model.h"
 #include "core/cost/xgb_model.h"
 
@@ -24,6 +25,10 @@ namespace {
                 "XGBoost on Ansor's 164 per-store features, pack-sum objective, retrained as data grows (Ansor's "
                 "XGBModel)",
                 [](uint64_t seed) { return std::make_unique<XgbCostModel>(seed); } },
+            { "analytical",
+                "a roofline estimate from the per-store features (compute vs cache and memory traffic); learns "
+                "nothing; also the search's optional pre-filter",
+                [](uint64_t) { return std::make_unique<AnalyticalCostModel>(); } },
         };
         return table;
     }

@@ -51,6 +51,10 @@ struct SearchParams {
     int sampleInitMinPopulation = 50;
     double sampleInitUseMeasuredRatio = 0.2;
     double epsGreedy = 0.05;
+    // The analytical pre-filter (Pruner's draft-then-verify; never in Ansor): the fraction of each population
+    // the cost model scores, the best by the analytical estimate (AnalyticalCostModel); the rest are dropped.
+    // 1: off, as Ansor.
+    double prefilterKeep = 1.0;
     int retrySearchOneRoundOnEmpty = 10;
 };
 

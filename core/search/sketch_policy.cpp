@@ -75,6 +75,8 @@ SketchPolicy::SketchPolicy(
     , m_pool(pool)
 {
     m_costTask = cost::CostTask { &m_task.dag, m_task.dag.workloadKey(), m_task.flops, m_task.target };
+    if (m_params.prefilterKeep < 1.0 && m_model.kind() != "analytical")
+        m_prefilter = cost::makeCostModel("analytical", seed).value();
 }
 
 SketchPolicy::~SketchPolicy() = default;
@@ -117,7 +119,29 @@ void SketchPolicy::parallelFor(int64_t n, const std::function<void(int64_t)>& bo
 std::vector<double> SketchPolicy::predict(std::span<const sched::State> states)
 {
     const auto start = std::chrono::steady_clock::now();
-    std::vector<double> scores = m_model.predict(m_costTask, states);
+    std::vector<double> scores;
+    if (m_prefilter && states.size() > 1) {
+        // The pre-filter: only the best prefilterKeep of the states by the analytical estimate reach the model.
+        const std::vector<double> draft = m_prefilter->predict(m_costTask, states);
+        std::vector<size_t> order(states.size());
+        std::iota(order.begin(), order.end(), size_t { 0 });
+        const auto keep = static_cast<size_t>(std::ceil(m_params.prefilterKeep * static_cast<double>(states.size())));
+        std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return draft[a] > draft[b]; });
+        order.resize(std::max<size_t>(1, keep));
+        std::sort(order.begin(), order.end());
+        std::vector<sched::State> kept;
+        for (size_t i : order)
+            if (std::isfinite(draft[i]))
+                kept.push_back(states[i]);
+        const std::vector<double> learned = m_model.predict(m_costTask, kept);
+        scores.assign(states.size(), -std::numeric_limits<double>::infinity());
+        size_t k = 0;
+        for (size_t i : order)
+            if (std::isfinite(draft[i]) && k < learned.size())
+                scores[i] = learned[k++];
+    } else {
+        scores = m_model.predict(m_costTask, states);
+    }
     scores.resize(states.size(), -std::numeric_limits<double>::infinity());
     m_stats.predicted += static_cast<int>(states.size());
     m_stats.predictSeconds += secondsSince(start);

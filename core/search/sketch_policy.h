@@ -100,6 +100,7 @@ private:
 
     SearchTask m_task;
     cost::CostTask m_costTask;
+    std::unique_ptr<cost::CostModel> m_prefilter; // SearchParams::prefilterKeep < 1: the analytical model
     PolicyKind m_kind;
     SearchParams m_params;
     cost::CostModel& m_model;

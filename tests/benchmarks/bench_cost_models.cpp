@@ -2,7 +2,8 @@
 // programs they never saw.
 //   ./build/release/tests/benchmarks/ts_bench_cost_models curves [TRIALS [SEED [MODELS]]]
 //       tuning curves with the same seed and budget (default 400 trials) on matmul 1024^3 and three ResNet-18
-//       conv2d tasks, one session per cost model (default "random,xgb"): best GFLOP/s at checkpoints, and the
+//       conv2d tasks, one session per cost model (default "random,xgb"; "xgb+prefilter" adds the analytical
+//       pre-filter keeping half of each population): best GFLOP/s at checkpoints, and the
 //       trial at which each model first reaches the random model's final best. Measurement: TVM's number 3,
 //       repeat 1, with min_repeat_ms 40 instead of 100 (the curves compare models, not kernels).
 //   ./build/release/tests/benchmarks/ts_bench_cost_models dataset WORKSPACE [HOLDOUT [MODEL]]
@@ -38,13 +39,17 @@ void curves(int trials, uint64_t seed, const std::vector<std::string>& models)
         join(models, ", ").c_str());
     std::map<std::string, std::vector<double>> fractionToReach; // model -> trials to reach random's best / budget
     for (const Workload& w : workloads) {
-        std::printf("\n%s\n  %-8s %10s %8s %14s   curve (trial: GFLOP/s)\n", w.name, "model", "best GF/s", "wall s",
+        std::printf("\n%s\n  %-14s %10s %8s %14s   curve (trial: GFLOP/s)\n", w.name, "model", "best GF/s", "wall s",
             "reach random");
         double randomBest = 0.0;
         for (const std::string& model : models) {
             session::TuneOptions o = baseOptions(w.tasks, trials, freshWorkspace("curve-" + model));
             o.seed = seed;
             o.model = model;
+            if (const size_t plus = model.find("+prefilter"); plus != std::string::npos) {
+                o.model = model.substr(0, plus);
+                o.search.prefilterKeep = 0.5;
+            }
             o.remeasureTop = 0;
             o.measure.timing.minRepeatMs = 40;
             const Run r = tune(o);
@@ -69,7 +74,7 @@ void curves(int trials, uint64_t seed, const std::vector<std::string>& models)
                         at = p.gflops;
                 points += std::to_string(checkpoint) + ": " + formatFixed(at, 1) + "  ";
             }
-            std::printf("  %-8s %10.1f %8.0f %14s   %s\n", model.c_str(), best, r.wall,
+            std::printf("  %-14s %10.1f %8.0f %14s   %s\n", model.c_str(), best, r.wall,
                 reach > 0 ? ("trial " + std::to_string(reach)).c_str() : "never", points.c_str());
             std::fflush(stdout);
         }
@@ -79,7 +84,7 @@ void curves(int trials, uint64_t seed, const std::vector<std::string>& models)
         std::string list;
         for (double f : fractions)
             list += formatFixed(f, 2) + " ";
-        std::printf("  %-8s %s(%zu of %zu workloads reached it)\n", model.c_str(), list.c_str(), fractions.size(),
+        std::printf("  %-14s %s(%zu of %zu workloads reached it)\n", model.c_str(), list.c_str(), fractions.size(),
             workloads.size());
     }
 }

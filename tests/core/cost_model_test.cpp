@@ -58,7 +58,7 @@ TEST(CostModelRegistry, UnknownKindNamesTheKinds)
     auto model = cost::makeCostModel("xgbost", 1);
     ASSERT_FALSE(model.hasValue());
     EXPECT_EQ(model.error().kind, ErrorKind::InvalidArgument);
-    EXPECT_EQ(model.error().message, "unknown cost model \"xgbost\"; the kinds are: random");
+    EXPECT_EQ(model.error().message, "unknown cost model \"xgbost\"; the kinds are: random, xgb, analytical");
 }
 
 TEST(RandomCostModel, ScoresAreTheSeededRngStream)

@@ -1,0 +1,147 @@
+#include "core/cost/analytical_model.h"
+
+#include "core/support/thread_pool.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <thread>
+
+namespace ts::cost {
+
+namespace {
+    // Column positions in Ansor's layout (features::perStoreFeatureNames()).
+    struct Columns {
+        int floatOps[7];
+        int vecLen, parallelProd;
+        int lines[features::kMaxBuffers], uniqueBytes[features::kMaxBuffers], reuseBytes[features::kMaxBuffers];
+    };
+
+    const Columns& columns()
+    {
+        static const Columns c = [] {
+            const auto& names = features::perStoreFeatureNames();
+            auto at = [&](const std::string& name) {
+                return static_cast<int>(std::find(names.begin(), names.end(), name) - names.begin());
+            };
+            Columns out {};
+            const char* ops[] = { "float_mad", "float_addsub", "float_mul", "float_divmod", "float_cmp",
+                "float_mathfunc", "float_otherfunc" };
+            for (int i = 0; i < 7; ++i)
+                out.floatOps[i] = at(ops[i]);
+            out.vecLen = at("vec_len");
+            out.parallelProd = at("parallel_prod");
+            for (int b = 0; b < features::kMaxBuffers; ++b) {
+                const std::string prefix = "B" + std::to_string(b) + ".";
+                out.lines[b] = at(prefix + "lines");
+                out.uniqueBytes[b] = at(prefix + "unique_bytes");
+                out.reuseBytes[b] = at(prefix + "reuse_dis_bytes");
+            }
+            return out;
+        }();
+        return c;
+    }
+
+    double unlog(float v) { return std::exp2(static_cast<double>(v)) - 1.0; }
+} // namespace
+
+AnalyticalCostModel::AnalyticalCostModel(MachineLimits limits)
+    : m_limits(limits)
+{
+}
+
+AnalyticalCostModel::~AnalyticalCostModel() = default;
+
+std::string AnalyticalCostModel::settings() const
+{
+    return nlohmann::json { { "ghz", m_limits.ghz }, { "fma_units", m_limits.fmaUnits }, { "l1_bytes", m_limits.l1Bytes },
+        { "l2_bytes", m_limits.l2Bytes }, { "l3_bytes", m_limits.l3Bytes },
+        { "l1_bytes_per_cycle", m_limits.l1BytesPerCycle }, { "l2_bytes_per_cycle", m_limits.l2BytesPerCycle },
+        { "l3_bytes_per_cycle", m_limits.l3BytesPerCycle }, { "dram_gbps", m_limits.dramGBps } }
+        .dump();
+}
+
+Expected<void> AnalyticalCostModel::update(
+    const CostTask& task, std::span<const sched::State> states, std::span<const record::MeasureResult> results)
+{
+    (void)task;
+    (void)results;
+    m_seen += static_cast<int64_t>(states.size());
+    return {};
+}
+
+double AnalyticalCostModel::estimateSeconds(const features::ProgramFeatures& program, const target::Target& target) const
+{
+    const Columns& c = columns();
+    const double lanes = std::max<double>(1.0, static_cast<double>(target.vectorBytes) / 4.0);
+    const double cores = static_cast<double>(
+        target.cores > 0 ? target.cores : std::max(1u, std::thread::hardware_concurrency()));
+    const double hz = m_limits.ghz * 1e9;
+    const double peakPerCore = m_limits.fmaUnits * 2.0 * lanes * hz; // flop/s with every lane busy
+    double seconds = 0.0;
+    for (int r = 0; r < program.rows(); ++r) {
+        const auto row = program.row(r);
+        double ops = 0.0;
+        for (int column : c.floatOps)
+            ops += unlog(row[static_cast<size_t>(column)]);
+        const double vecLen = unlog(row[static_cast<size_t>(c.vecLen)]);
+        const double vecEfficiency = vecLen >= 1.0
+            ? std::min(1.0, vecLen / lanes) * (std::fmod(vecLen, lanes) == 0.0 || vecLen < lanes ? 1.0 : 0.75)
+            : 1.0 / lanes;
+        const double parallel = std::max(1.0, unlog(row[static_cast<size_t>(c.parallelProd)]));
+        const double used = std::min(parallel, cores);
+        const double balance = parallel / (std::ceil(parallel / used) * used);
+        const double compute = ops / (peakPerCore * vecEfficiency * used * balance);
+
+        double memory = 0.0;
+        for (int b = 0; b < features::kMaxBuffers; ++b) {
+            const double lines = unlog(row[static_cast<size_t>(c.lines[b])]);
+            if (lines <= 0.0)
+                continue;
+            const double reuse = unlog(row[static_cast<size_t>(c.reuseBytes[b])]);
+            const double bytesPerCycle = reuse <= m_limits.l1Bytes ? m_limits.l1BytesPerCycle
+                : reuse <= m_limits.l2Bytes                        ? m_limits.l2BytesPerCycle
+                : reuse <= m_limits.l3Bytes                        ? m_limits.l3BytesPerCycle
+                                                                   : m_limits.dramGBps * 1e9 / hz / cores;
+            memory += lines * static_cast<double>(target.cacheLineBytes) / (bytesPerCycle * hz * used);
+            memory += unlog(row[static_cast<size_t>(c.uniqueBytes[b])]) / (m_limits.dramGBps * 1e9);
+        }
+        seconds += std::max(compute, memory);
+    }
+    return seconds;
+}
+
+std::vector<double> AnalyticalCostModel::predict(const CostTask& task, std::span<const sched::State> states)
+{
+    if (!m_pool)
+        m_pool = std::make_unique<ThreadPool>(0);
+    const auto extracted = features::perStoreFeatures(states, task.target, m_pool.get());
+    std::vector<double> scores(states.size(), -std::numeric_limits<double>::infinity());
+    for (size_t i = 0; i < states.size(); ++i) {
+        if (!extracted[i] || extracted[i]->rows() == 0)
+            continue;
+        const double seconds = estimateSeconds(*extracted[i], task.target);
+        if (seconds > 0.0 && std::isfinite(seconds))
+            scores[i] = 1.0 / seconds;
+    }
+    return scores;
+}
+
+Expected<std::vector<uint8_t>> AnalyticalCostModel::save() const
+{
+    const std::string text = "TSAN1" + settings();
+    return std::vector<uint8_t>(text.begin(), text.end());
+}
+
+Expected<void> AnalyticalCostModel::load(std::span<const uint8_t> bytes)
+{
+    const std::string text(bytes.begin(), bytes.end());
+    if (text.rfind("TSAN1", 0) != 0)
+        return makeError(ErrorKind::Parse, "not a TuneScope analytical cost model");
+    return {};
+}
+
+} // namespace ts::cost

@@ -1,0 +1,62 @@
+// AnalyticalCostModel, kind "analytical": a roofline estimate of a program's run time from Ansor's per-store
+// features, with nothing learned. The search uses it alone (`--model analytical`) or as a pre-filter in front
+// of a learned model (SearchParams::prefilterKeep, `tune --prefilter F`): each population is ranked by this
+// estimate first and only its best fraction is scored by the learned model, the rest are dropped (Pruner,
+// ASPLOS'25, drafts candidates with a symbolic estimate the same way). During a learned model's warm-up,
+// when its scores are random, the pre-filter is what keeps obviously slow programs out of the measured batch.
+//
+// Per stored buffer (feature row), with the row's loop counts undone from log2(x + 1):
+//   compute = float ops / (peak per core x vector efficiency x cores used x load balance)
+//     vector efficiency: the innermost vectorized extent over the vector lanes (1 / lanes when none);
+//     cores used: the parallel loops' product up to the core count; balance: iterations per core evened out.
+//   memory  = sum over the five buffers of cache lines x 64 bytes at the bandwidth of the cache level its reuse
+//             distance fits in (L1, L2, L3, DRAM), plus its unique bytes from DRAM
+//   time    = sum over rows of max(compute, memory); score = 1 / time.
+// The machine limits are typical per-core figures of the x86 servers TuneScope runs on (two FMA units per core,
+// 48 KiB L1, 1 MiB L2, 16 MiB L3); the target gives the vector width and the core count. A measured profile of
+// the machine (FMA peak, bandwidths, cache sizes) replaces them once TuneScope measures one.
+#pragma once
+
+#include "core/cost/cost_model.h"
+#include "core/features/per_store_features.h"
+
+#include <memory>
+
+namespace ts {
+class ThreadPool;
+}
+
+namespace ts::cost {
+
+struct MachineLimits {
+    double ghz = 3.0;
+    double fmaUnits = 2.0; // per core
+    double l1Bytes = 48.0 * 1024, l2Bytes = 1024.0 * 1024, l3Bytes = 16.0 * 1024 * 1024;
+    double l1BytesPerCycle = 128.0, l2BytesPerCycle = 48.0, l3BytesPerCycle = 16.0; // per core
+    double dramGBps = 20.0; // the whole socket's share a small machine sees
+};
+
+class AnalyticalCostModel final : public CostModel {
+public:
+    explicit AnalyticalCostModel(MachineLimits limits = {});
+    ~AnalyticalCostModel() override;
+
+    std::string kind() const override { return "analytical"; }
+    std::string settings() const override;
+    Expected<void> update(const CostTask& task, std::span<const sched::State> states,
+        std::span<const record::MeasureResult> results) override;
+    std::vector<double> predict(const CostTask& task, std::span<const sched::State> states) override;
+    Expected<std::vector<uint8_t>> save() const override;
+    Expected<void> load(std::span<const uint8_t> bytes) override;
+    int64_t trainedOn() const override { return m_seen; }
+
+    // The estimated seconds of one program from its feature rows.
+    double estimateSeconds(const features::ProgramFeatures& program, const target::Target& target) const;
+
+private:
+    MachineLimits m_limits;
+    std::unique_ptr<ThreadPool> m_pool;
+    int64_t m_seen = 0;
+};
+
+} // namespace ts::cost
