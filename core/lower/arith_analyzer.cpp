@@ -144,6 +144,8 @@ bool Analyzer::canProve(const Expr& condition) const
     return isConst(s, &v) && v != 0;
 }
 
+Interval Analyzer::boundScaled(const Expr& e, int64_t c) const { return scale(bound(e), c); }
+
 Expr Analyzer::simplify(const Expr& e) const
 {
     if (e->operands.empty()) {

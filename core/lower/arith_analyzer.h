@@ -64,6 +64,8 @@ public:
     void unbind(const ir::Expr& v);
 
     Interval bound(const ir::Expr& e) const;
+    // bound(e * c), without building the product.
+    Interval boundScaled(const ir::Expr& e, int64_t c) const;
     ir::Expr simplify(const ir::Expr& e) const;
     // True when `condition` holds for every value of the bound vars (false when unknown).
     bool canProve(const ir::Expr& condition) const;

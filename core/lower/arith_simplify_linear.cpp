@@ -61,7 +61,16 @@ Expr Analyzer::simplifyLinear(const Expr& e) const
     FormStack& st = FormStack::local();
     const StackMark mark(st);
     const Simplified s = simplifyToForm(e, st);
-    return s.expr ? *s.expr : detail::buildOrKeep(e, st, mark.base(), st.size(), s.constant);
+    if (s.expr)
+        return *s.expr;
+    // x - 0, x + 0, 1 * x: the result may be an operand as it stands.
+    const size_t base = mark.base();
+    if (detail::matchesForm(e, st, base, st.size(), s.constant))
+        return e;
+    for (const Expr& operand : e->operands)
+        if (detail::matchesForm(operand, st, base, st.size(), s.constant))
+            return operand;
+    return detail::buildForm(st, base, st.size(), s.constant);
 }
 
 // The form of simplify(e) for an operand e of a +, - or *: what the parent's linear() finds in it.
