@@ -156,7 +156,8 @@ Expr Analyzer::simplify(const Expr& e) const
     }
     if (isInt(e) && (e->kind == ExprKind::Add || e->kind == ExprKind::Sub || e->kind == ExprKind::Mul))
         return simplifyLinear(e); // arith_simplify_linear.cpp
-    std::vector<Expr> operands;
+    ir::ExprList operands;
+    operands.reserve(e->operands.size());
     bool changed = false;
     for (const Expr& operand : e->operands) {
         operands.push_back(simplify(operand));
