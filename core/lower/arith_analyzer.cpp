@@ -33,7 +33,7 @@ namespace {
     Expr boolImm(bool v) { return ir::intImm(v ? 1 : 0, ir::DType::Bool); }
 } // namespace
 
-void Analyzer::bind(const Expr& v, int64_t lo, int64_t hi) { m_ranges[v.get()] = Interval::of(lo, hi); }
+void Analyzer::bind(const Expr& v, int64_t lo, int64_t hi) { m_ranges.set(v.get(), Interval::of(lo, hi)); }
 
 void Analyzer::bindValue(const Expr& v, Expr value)
 {
@@ -69,8 +69,8 @@ Interval Analyzer::bound(const Expr& e) const
         if (!m_values.empty())
             if (const Expr* value = valueOf(e.get()))
                 return bound(*value);
-        auto it = m_ranges.find(e.get());
-        return it == m_ranges.end() ? Interval::unknown() : it->second;
+        const Interval* range = m_ranges.find(e.get());
+        return range ? *range : Interval::unknown();
     }
     case ExprKind::Add:
         return add(bound(n.operands[0]), bound(n.operands[1]));

@@ -18,9 +18,9 @@
 #pragma once
 
 #include "core/ir/expr.h"
+#include "core/lower/pointer_map.h"
 
 #include <cstdint>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -84,7 +84,7 @@ private:
     Interval boundOfDifference(const ir::Expr& a, const ir::Expr& b) const;
     const ir::Expr* valueOf(const ir::ExprNode* v) const;
 
-    std::unordered_map<const ir::ExprNode*, Interval> m_ranges;
+    PointerMap<ir::ExprNode, Interval> m_ranges;
     std::vector<std::pair<const ir::ExprNode*, ir::Expr>> m_values; // bindValue's, few at a time
 };
 

@@ -5,9 +5,12 @@
 #include "arith_reference.h"
 
 #include "core/lower/arith_analyzer.h"
+#include "core/lower/pointer_map.h"
 #include "core/support/rng.h"
 
 #include <gtest/gtest.h>
+
+#include <unordered_map>
 
 using namespace ts;
 
@@ -175,5 +178,34 @@ TEST(ArithFastPath, BindValueIsSimplifyAfterSubstitution)
         analyzer.unbind(gen.vars()[0]);
         expectSame(analyzer.simplify(substituted), expected, substituted);
         EXPECT_FALSE(analyzer.bound(gen.vars()[0]).bounded);
+    }
+}
+
+TEST(ArithFastPath, PointerMapAgreesWithAStandardMapUnderInsertAndErase)
+{
+    // Keys 16 bytes apart collide in clusters; erasing from the middle of a cluster must keep the rest found.
+    std::vector<int64_t> storage(512);
+    lower::arith::PointerMap<int64_t, int> map;
+    std::unordered_map<const int64_t*, int> expected;
+    Rng rng(3);
+    for (int step = 0; step < 20000; ++step) {
+        const int64_t* key = &storage[static_cast<size_t>(rng.uniformInt(0, 511))];
+        if (rng.bernoulli(0.4)) {
+            map.erase(key);
+            expected.erase(key);
+        } else {
+            const int value = static_cast<int>(rng.uniformInt(0, 1000));
+            map.set(key, value);
+            expected[key] = value;
+        }
+        ASSERT_EQ(map.size(), expected.size());
+    }
+    for (const int64_t& slot : storage) {
+        const int* found = map.find(&slot);
+        const auto it = expected.find(&slot);
+        ASSERT_EQ(found != nullptr, it != expected.end());
+        if (found) {
+            EXPECT_EQ(*found, it->second);
+        }
     }
 }
