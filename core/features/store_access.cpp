@@ -75,56 +75,45 @@ namespace {
             decompose(e, 1, index);
             index.numLeaves = static_cast<uint32_t>(m_leaves.size()) - index.firstLeaf;
             index.exact = index.exact && index.numLeaves < 64; // so that no partial sum reaches 2^61
+            for (uint32_t l = index.firstLeaf; l < index.firstLeaf + index.numLeaves; ++l) {
+                index.mask |= m_atoms[m_leaves[l].atom].mask;
+                index.everyLevel |= m_atoms[m_leaves[l].atom].everyLevel;
+            }
             m_indices.push_back(index);
             return m_indices.size() - 1;
         }
         // Loops (by depth, below 64) whose variable index `id` uses.
-        uint64_t loopMask(size_t id) const
+        uint64_t loopMask(size_t id) const { return m_indices[id].mask; }
+        // Whether index `id`'s range may change at level `depth` (it uses that loop's variable).
+        bool movesAt(size_t id, size_t depth) const
         {
-            uint64_t mask = 0;
             const Index& index = m_indices[id];
-            for (uint32_t l = index.firstLeaf; l < index.firstLeaf + index.numLeaves; ++l)
-                mask |= m_atoms[m_leaves[l].atom].mask;
-            return mask;
+            return index.everyLevel || depth >= 64 || (index.mask >> depth & 1) != 0;
         }
         const Expr& expr(size_t id) const { return *m_indices[id].expr; }
         size_t size() const { return m_indices.size(); }
 
-        // Bounds every leaf with all loops at 0.
+        // Bounds every leaf and index with all loops at 0.
         void start()
         {
             for (Atom& atom : m_atoms)
                 atom.range = m_level.bound(*atom.expr);
+            for (Index& index : m_indices)
+                index.range = compute(index);
         }
         // Loop `depth` (and the loops inside it, entered before) now runs over its extent.
         void enterLevel(size_t depth)
         {
             m_level.bind(m_loops[depth].var, 0, m_loops[depth].extent - 1);
             for (Atom& atom : m_atoms)
-                if (atom.everyLevel || (depth < 64 && (atom.mask >> depth & 1) != 0))
+                if (atom.everyLevel || depth >= 64 || (atom.mask >> depth & 1) != 0)
                     atom.range = m_level.bound(*atom.expr);
+            for (size_t id = 0; id < m_indices.size(); ++id)
+                if (movesAt(id, depth))
+                    m_indices[id].range = compute(m_indices[id]);
         }
         // The Analyzer's bound of index `id` at the current level.
-        Interval bound(size_t id) const
-        {
-            const Index& index = m_indices[id];
-            if (!index.exact)
-                return m_level.bound(*index.expr);
-            int64_t lo = index.constant, hi = index.constant;
-            for (uint32_t l = index.firstLeaf; l < index.firstLeaf + index.numLeaves; ++l) {
-                const Leaf& leaf = m_leaves[l];
-                const Interval& r = m_atoms[leaf.atom].range;
-                if (!r.bounded)
-                    return Interval::unknown();
-                if (std::max(std::abs(r.lo), std::abs(r.hi)) > kExactLimit / std::max<int64_t>(1, std::abs(leaf.coef)))
-                    return m_level.bound(*index.expr); // could reach the clamp: the Analyzer's own order
-                const int64_t x = r.lo * leaf.coef;
-                const int64_t y = r.hi * leaf.coef;
-                lo += std::min(x, y);
-                hi += std::max(x, y);
-            }
-            return Interval::of(lo, hi);
-        }
+        const Interval& bound(size_t id) const { return m_indices[id].range; }
 
     private:
         struct Atom {
@@ -136,13 +125,37 @@ namespace {
         struct Leaf {
             uint32_t atom;
             int64_t coef;
+            int64_t limit; // the largest |range| whose term stays below kExactLimit
         };
         struct Index {
             const Expr* expr;
             int64_t constant;
             uint32_t firstLeaf, numLeaves;
             bool exact; // false: bounded by the Analyzer as a whole
+            uint64_t mask = 0; // loops (by depth) whose variable it uses
+            bool everyLevel = false;
+            Interval range;
         };
+
+        Interval compute(const Index& index) const
+        {
+            if (!index.exact)
+                return m_level.bound(*index.expr);
+            int64_t lo = index.constant, hi = index.constant;
+            for (uint32_t l = index.firstLeaf; l < index.firstLeaf + index.numLeaves; ++l) {
+                const Leaf& leaf = m_leaves[l];
+                const Interval& r = m_atoms[leaf.atom].range;
+                if (!r.bounded)
+                    return Interval::unknown();
+                if (r.lo < -leaf.limit || r.lo > leaf.limit || r.hi < -leaf.limit || r.hi > leaf.limit)
+                    return m_level.bound(*index.expr); // could reach the clamp: the Analyzer's own order
+                const int64_t x = r.lo * leaf.coef;
+                const int64_t y = r.hi * leaf.coef;
+                lo += std::min(x, y);
+                hi += std::max(x, y);
+            }
+            return Interval::of(lo, hi);
+        }
 
         // bound()'s recursion: Add and Sub add, a product with a constant (the right operand first) scales.
         void decompose(const Expr& e, int64_t coef, Index& index)
@@ -177,7 +190,7 @@ namespace {
             default:
                 break;
             }
-            m_leaves.push_back(Leaf { atomOf(e), coef });
+            m_leaves.push_back(Leaf { atomOf(e), coef, kExactLimit / std::max<int64_t>(1, std::abs(coef)) });
         }
 
         uint32_t atomOf(const Expr& e)
@@ -313,8 +326,8 @@ StoreAccesses storeAccesses(
 
     StoreAccesses out;
     out.bytesPerLevel.reserve(static_cast<size_t>(depth));
-    std::vector<std::vector<int64_t>> outerRegion(accesses.size());
-    std::vector<int64_t> levelRegion;
+    std::vector<std::vector<int64_t>> regions(accesses.size()); // at the current level
+    std::vector<int64_t> elementsOf(accesses.size());
     ranges.start();
     for (int i = depth - 1; i >= 0; --i) {
         const Loop& loop = loops[static_cast<size_t>(i)];
@@ -324,7 +337,16 @@ StoreAccesses storeAccesses(
         for (size_t a = 0; a < accesses.size(); ++a) {
             const Access& access = accesses[a];
             const size_t dims = access.dims;
-            std::vector<int64_t>& region = levelRegion;
+            std::vector<int64_t>& region = regions[a];
+            bool moved = i == depth - 1;
+            for (size_t id = access.firstId; !moved && id < access.firstId + access.lists.size() * dims; ++id)
+                moved = ranges.movesAt(id, static_cast<size_t>(i));
+            if (!moved) { // the same region as one level in
+                touchesOf(touched, access.buffer)
+                    .push_back({ access.type, elementsOf[a], ir::bytesOf(access.buffer->dtype) });
+                memBytes += static_cast<double>(elementsOf[a]) * ir::bytesOf(access.buffer->dtype);
+                continue;
+            }
             region.assign(dims, 0);
             for (size_t d = 0; d < dims; ++d) {
                 int64_t lo = std::numeric_limits<int64_t>::max();
@@ -341,11 +363,10 @@ StoreAccesses storeAccesses(
             for (int64_t r : region)
                 elements *= r;
             elements = std::max<int64_t>(0, elements);
+            elementsOf[a] = elements;
             const int bytes = ir::bytesOf(access.buffer->dtype);
             touchesOf(touched, access.buffer).push_back({ access.type, elements, bytes });
             memBytes += static_cast<double>(elements) * bytes;
-            if (i == 0)
-                outerRegion[a] = region;
         }
         out.bytesPerLevel.push_back(memBytes);
     }
@@ -379,7 +400,7 @@ StoreAccesses storeAccesses(
                 1.0, outerProd / reduceRatio * std::min(1.0, static_cast<double>(stride) * elementBytes / cacheLine));
             f.stride = i == depth - 1 ? static_cast<double>(stride) : 0.0;
             double continuous = elementBytes;
-            const std::vector<int64_t>& region = outerRegion[a];
+            const std::vector<int64_t>& region = regions[a]; // at the outermost level
             for (int d = static_cast<int>(std::min(region.size(), shape.size())) - 1; d >= 0; --d) {
                 if (region[static_cast<size_t>(d)] == shape[static_cast<size_t>(d)]) {
                     continuous *= static_cast<double>(region[static_cast<size_t>(d)]);
