@@ -1,5 +1,6 @@
 // Pass: simplify. Folds constants and simplifies indices with the ranges of the loops around them; drops
 // loops of extent 1 (their variable becomes 0; thread bindings stay) and guards that always or never hold.
+#include "core/ir/node_pool.h"
 #include "core/lower/arith_analyzer.h"
 #include "core/lower/lower.h"
 #include "core/lower/stmt_mutator.h"
@@ -20,7 +21,7 @@ namespace {
         {
             if (s->autoUnrollMaxStep != 0)
                 return s;
-            auto copy = std::make_shared<StmtNode>(*s);
+            auto copy = ir::makePooled<StmtNode>(*s);
             copy->autoUnrollMaxStep = m_maxStep;
             return copy;
         }
