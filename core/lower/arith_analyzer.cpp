@@ -156,14 +156,21 @@ Expr Analyzer::simplify(const Expr& e) const
     }
     if (isInt(e) && (e->kind == ExprKind::Add || e->kind == ExprKind::Sub || e->kind == ExprKind::Mul))
         return simplifyLinear(e); // arith_simplify_linear.cpp
+    // The operands are copied into a new list only from the first one that changes.
+    const ir::ExprList& in = e->operands;
     ir::ExprList operands;
-    operands.reserve(e->operands.size());
-    bool changed = false;
-    for (const Expr& operand : e->operands) {
-        operands.push_back(simplify(operand));
-        changed |= !operands.back().sameAs(operand);
+    for (size_t i = 0; i < in.size(); ++i) {
+        Expr simplified = simplify(in[i]);
+        if (operands.empty() && simplified.sameAs(in[i]))
+            continue;
+        if (operands.empty()) {
+            operands.reserve(in.size());
+            for (size_t k = 0; k < i; ++k)
+                operands.push_back(in[k]);
+        }
+        operands.push_back(std::move(simplified));
     }
-    return simplifyNode(changed ? ir::withOperands(e, std::move(operands)) : e);
+    return simplifyNode(operands.empty() ? e : ir::withOperands(e, std::move(operands)));
 }
 
 Expr Analyzer::simplifyNode(const Expr& e) const

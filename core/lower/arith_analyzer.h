@@ -83,6 +83,7 @@ private:
     ir::Expr simplifyDivMod(const ir::Expr& e, int64_t divisor) const;
     Interval boundOfDifference(const ir::Expr& a, const ir::Expr& b) const;
     const ir::Expr* valueOf(const ir::ExprNode* v) const;
+    bool hasValues() const { return !m_values.empty(); }
 
     PointerMap<ir::ExprNode, Interval> m_ranges;
     std::vector<std::pair<const ir::ExprNode*, ir::Expr>> m_values; // bindValue's, few at a time

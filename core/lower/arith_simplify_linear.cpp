@@ -85,6 +85,12 @@ Simplified Analyzer::operandForm(const Expr& e, FormStack& st) const
         st.terms.resize(base);
         return Simplified { detail::linearOnto(st, *built), built, false };
     }
+    if (e->kind == ExprKind::IntImm)
+        return Simplified { e->intValue, &e, false };
+    if (e->kind == ExprKind::Var && !hasValues()) { // simplify(v) is v, an atom
+        st.terms.push_back(detail::Term { &e, 1 });
+        return Simplified { 0, &e, false };
+    }
     Expr simplified = simplify(e);
     const Expr* kept = simplified.sameAs(e) ? &e : st.park(std::move(simplified));
     return Simplified { detail::linearOnto(st, *kept), kept, false };
