@@ -260,8 +260,10 @@ Expr binary(ExprKind kind, Expr a, Expr b)
 {
     TS_ASSERT(isBinary(kind)) << toString(kind) << " is not a binary operator";
     TS_ASSERT(a.defined() && b.defined()) << "undefined operand of " << toString(kind);
-    a = coerceImmediate(a, b->dtype);
-    b = coerceImmediate(b, a->dtype);
+    if (a->dtype != b->dtype) { // coerceImmediate keeps an operand of the target type as it is
+        a = coerceImmediate(a, b->dtype);
+        b = coerceImmediate(b, a->dtype);
+    }
     TS_ASSERT(a->dtype == b->dtype) << "operand types differ in " << toString(a) << " " << toString(kind) << " "
                                     << toString(b) << ": " << toString(a->dtype) << " vs " << toString(b->dtype);
     const bool logical = kind == ExprKind::And || kind == ExprKind::Or;
