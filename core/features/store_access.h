@@ -2,14 +2,8 @@
 // region of each that every loop level around the store touches, bytes, cache lines, reuse and stride.
 // Private to the features module (per_store_features.cpp walks the loops and calls storeAccesses per store).
 //
-// Speed: a touched region needs the range of every index at every loop level (the loops inside the level
-// over their extents, the loops outside at 0), which the Analyzer's interval arithmetic gives. Each index is
-// taken apart once into leaves joined by +, - and products with a constant, exactly as bound() recurses,
-// so its range is the sum of its leaves' ranges scaled by their coefficients: what bound() adds up, in
-// another order, which changes nothing while no partial sum reaches the Analyzer's clamp at 2^62 (an index
-// whose leaves could is bounded by the Analyzer outright). A leaf's range changes only at the levels of the
-// loops whose variables it uses, so each leaf (a loop variable, or floordiv, floormod, min, ... of them) is
-// bounded by the Analyzer once at the start and once per such level, not once per index per level.
+// Speed: the ranges of the indices per loop level come from IndexRanges (index_ranges.h), which bounds each
+// leaf of an index once per level that moves it instead of each index at every level.
 #pragma once
 
 #include "core/lower/stmt.h"
