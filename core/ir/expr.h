@@ -124,6 +124,7 @@ public:
 
 private:
     void release();
+    void takeFrom(ExprList& other) noexcept;
     template <typename It> void assignMoved(It first, size_t count);
 
     uint32_t m_size = 0;

@@ -28,7 +28,10 @@ ExprList::ExprList(const ExprList& other)
         new (data() + m_size++) Expr(v);
 }
 
-ExprList::ExprList(ExprList&& other) noexcept
+ExprList::ExprList(ExprList&& other) noexcept { takeFrom(other); }
+
+// Into an empty list: other's heap block, or its elements moved one by one; other is left empty.
+void ExprList::takeFrom(ExprList& other) noexcept
 {
     if (other.m_heap) {
         m_heap = other.m_heap;
@@ -39,7 +42,9 @@ ExprList::ExprList(ExprList&& other) noexcept
         other.m_capacity = kInline;
         return;
     }
-    assignMoved(other.begin(), other.size());
+    Expr* from = other.data();
+    for (uint32_t i = 0; i < other.m_size; ++i)
+        new (data() + m_size++) Expr(std::move(from[i]));
     other.clear();
 }
 
@@ -58,7 +63,7 @@ ExprList& ExprList::operator=(ExprList&& other) noexcept
 {
     if (this != &other) {
         release();
-        new (this) ExprList(std::move(other));
+        takeFrom(other);
     }
     return *this;
 }
