@@ -1,6 +1,6 @@
 #include "core/features/per_store_features.h"
 
-#include "core/lower/arith_analyzer.h"
+#include "core/features/store_access.h"
 #include "core/lower/lower.h"
 #include "core/support/thread_pool.h"
 
@@ -23,13 +23,11 @@ namespace {
     using lower::Stmt;
     using lower::StmtKind;
     using lower::StmtNode;
+    using namespace detail;
 
     constexpr int kCurvePoints = 10;
     constexpr int kPositions = 8; // kPosNone .. kPosMixed
     constexpr int kPosMixed = 7;
-
-    enum class AccessType { Read = 0, Write = 1, ReadWrite = 2, Unknown = 3 };
-    enum class ReuseType { LoopMultipleRead = 0, SerialMultipleReadWrite = 1, NoReuse = 2 };
 
     // Op counts of one expression, in the order of the first sixteen columns.
     enum Op { kMad, kAddSub, kMul, kDivMod, kCmp, kMathFunc, kOtherFunc, kOpKinds };
@@ -45,9 +43,7 @@ namespace {
     void countOps(const Expr& e, OpCounts& c)
     {
         const ExprNode& n = *e;
-        auto binary = [&](Op op) {
-            (ir::isFloat(n.operands[0]->dtype) ? c.flt : c.integer)[op] += 1.0;
-        };
+        auto binary = [&](Op op) { (ir::isFloat(n.operands[0]->dtype) ? c.flt : c.integer)[op] += 1.0; };
         switch (n.kind) {
         case ExprKind::Add:
         case ExprKind::Sub:
@@ -90,15 +86,6 @@ namespace {
             countOps(operand, c);
     }
 
-    struct AccessFeature {
-        AccessType type = AccessType::Unknown;
-        double bytes = 0, uniqueBytes = 0, lines = 0, uniqueLines = 0;
-        ReuseType reuse = ReuseType::NoReuse;
-        double reuseDisIter = 0, reuseDisBytes = 0, reuseCt = 0;
-        double bytesDReuseCt = 0, uniqueBytesDReuseCt = 0, linesDReuseCt = 0, uniqueLinesDReuseCt = 0;
-        double stride = 0;
-    };
-
     struct Annotation { // vectorize, unroll or parallel loops around a store
         double num = 0, prod = 0, len = 0;
         int position = 0; // kPosNone, or kPosMixed when annotated (Ansor's)
@@ -117,37 +104,6 @@ namespace {
         double outerProd = 0, numLoops = 0, autoUnroll = 0;
     };
 
-    struct Loop {
-        Expr var;
-        int64_t extent = 1;
-        ForKind kind = ForKind::Serial;
-        const StmtNode* node = nullptr;
-    };
-
-    // Every buffer access of one store: the buffer, how, and each access's indices.
-    struct Access {
-        const ir::BufferVar* buffer = nullptr;
-        AccessType type = AccessType::Unknown;
-        std::vector<std::vector<Expr>> indices;
-        uint64_t loopMask = 0; // loops (by depth) whose variable an index uses
-    };
-
-    // What one loop's body touched, per buffer, in visiting order (Ansor's for_touch_regions).
-    struct Touch {
-        AccessType type;
-        int64_t elements;
-        int bytes;
-    };
-    using TouchMap = std::vector<std::pair<const ir::BufferVar*, std::vector<Touch>>>;
-
-    std::vector<Touch>& touchesOf(TouchMap& map, const ir::BufferVar* buffer)
-    {
-        for (auto& [b, touches] : map)
-            if (b == buffer)
-                return touches;
-        return map.emplace_back(buffer, std::vector<Touch> {}).second;
-    }
-
     class Extractor {
     public:
         explicit Extractor(int cacheLineBytes)
@@ -162,11 +118,7 @@ namespace {
         Row& rowOf(const ir::BufferVar* buffer);
         void visitFor(const StmtNode& s);
         void visitStore(const StmtNode& s);
-        void collectReads(const Expr& e, std::vector<Access>& accesses) const;
-        uint64_t loopMaskOf(const Expr& e) const;
         Annotation annotation(const std::vector<int>& stack) const;
-        int64_t computeStride(const Access& access, const Expr& var) const;
-        void computeReuse(const Access& access, AccessFeature& f) const;
 
         int m_cacheLine;
         std::vector<Loop> m_loops;
@@ -175,7 +127,7 @@ namespace {
         int m_autoUnroll = 0;
         bool m_isGpu = false;
         std::array<double, 7> m_gpu { 1, 1, 1, 1, 1, 1, 1 };
-        std::unordered_map<const StmtNode*, TouchMap> m_touch;
+        TouchMaps m_touch;
         std::vector<Row> m_rows;
     };
 
@@ -239,9 +191,9 @@ namespace {
         if (s.autoUnrollMaxStep > 0)
             m_autoUnroll = s.autoUnrollMaxStep;
         std::vector<int>* annotated = s.forKind == ForKind::Vectorized ? &m_vec
-            : s.forKind == ForKind::Unrolled                          ? &m_unroll
-            : s.forKind == ForKind::Parallel                          ? &m_parallel
-                                                                      : nullptr;
+            : s.forKind == ForKind::Unrolled                           ? &m_unroll
+            : s.forKind == ForKind::Parallel                           ? &m_parallel
+                                                                       : nullptr;
         if (annotated)
             annotated->push_back(depth);
         m_loops.push_back({ s.var, std::max<int64_t>(1, s.extent), s.forKind, &s });
@@ -253,35 +205,6 @@ namespace {
             annotated->pop_back();
         m_autoUnroll = unrollBefore;
         m_gpu = gpuBefore;
-    }
-
-    uint64_t Extractor::loopMaskOf(const Expr& e) const
-    {
-        uint64_t mask = 0;
-        for (size_t d = 0; d < m_loops.size() && d < 64; ++d)
-            if (ir::usesVar(e, m_loops[d].var.get()))
-                mask |= uint64_t { 1 } << d;
-        return mask;
-    }
-
-    // Reads in pre-order; a buffer read after it was written is ReadWrite and keeps the write's indices.
-    void Extractor::collectReads(const Expr& e, std::vector<Access>& accesses) const
-    {
-        const ExprNode& n = *e;
-        if (n.kind == ExprKind::BufferLoad) {
-            auto it = std::find_if(
-                accesses.begin(), accesses.end(), [&](const Access& a) { return a.buffer == n.buffer.get(); });
-            if (it == accesses.end()) {
-                accesses.push_back({ n.buffer.get(), AccessType::Read, {}, 0 });
-                it = accesses.end() - 1;
-            } else if (it->type == AccessType::Write) {
-                it->type = AccessType::ReadWrite;
-            }
-            if (it->type != AccessType::ReadWrite)
-                it->indices.push_back(n.operands);
-        }
-        for (const Expr& operand : n.operands)
-            collectReads(operand, accesses);
     }
 
     Annotation Extractor::annotation(const std::vector<int>& stack) const
@@ -296,80 +219,6 @@ namespace {
             a.prod *= static_cast<double>(m_loops[static_cast<size_t>(d)].extent);
         a.position = kPosMixed;
         return a;
-    }
-
-    // The smallest distance in elements between consecutive values of `var` over the access's indices, 0 when
-    // no index uses it. Exact coefficients from the linear form (Ansor approximates them by pattern).
-    int64_t Extractor::computeStride(const Access& access, const Expr& var) const
-    {
-        const std::vector<int64_t>& shape = access.buffer->shape;
-        if (shape.empty())
-            return 1;
-        lower::arith::Analyzer plain;
-        int64_t best = std::numeric_limits<int64_t>::max();
-        bool found = false;
-        for (const std::vector<Expr>& index : access.indices) {
-            int64_t shapeStride = 1;
-            for (int d = static_cast<int>(index.size()) - 1; d >= 0; --d) {
-                if (!ir::usesVar(index[static_cast<size_t>(d)], var.get())) {
-                    shapeStride *= d < static_cast<int>(shape.size()) ? shape[static_cast<size_t>(d)] : 1;
-                    continue;
-                }
-                bool pure = true;
-                const int64_t coef = plain.linear(index[static_cast<size_t>(d)]).coefficientOf(var.get(), &pure);
-                const int64_t c = pure && coef != 0 ? std::abs(coef) : 1; // inside floordiv/floormod: 1
-                best = std::min(best, c * shapeStride);
-                found = true;
-                break;
-            }
-        }
-        return found ? best : 0;
-    }
-
-    void Extractor::computeReuse(const Access& access, AccessFeature& f) const
-    {
-        double disIter = 1.0;
-        double disBytes = -1.0;
-        for (int i = static_cast<int>(m_loops.size()) - 1; i >= 0; --i) {
-            const Loop& loop = m_loops[static_cast<size_t>(i)];
-            const TouchMap& touched = m_touch.at(loop.node);
-            const auto extent = static_cast<double>(loop.extent);
-            auto sumBytes = [&](bool perElement) {
-                double sum = 0.0;
-                for (const auto& [buffer, touches] : touched)
-                    for (const Touch& t : touches)
-                        sum += (perElement ? static_cast<double>(t.elements) : 1.0) * t.bytes;
-                return sum;
-            };
-            if (i < 64 && (access.loopMask >> i & 1) != 0) {
-                disIter *= extent;
-                disBytes = sumBytes(true);
-            } else { // the loop does not move the access: each iteration reads it again
-                if (disBytes < 0)
-                    disBytes = sumBytes(false);
-                f.reuse = ReuseType::LoopMultipleRead;
-                f.reuseDisIter = disIter;
-                f.reuseDisBytes = disBytes;
-                f.reuseCt = extent;
-                return;
-            }
-            const auto& mine = std::find_if(touched.begin(), touched.end(), [&](const auto& entry) {
-                return entry.first == access.buffer;
-            })->second;
-            const int serial = static_cast<int>(mine.size()) - 1;
-            if (serial > 0) { // earlier statements in this loop touched it too
-                double least = std::numeric_limits<double>::max();
-                for (const Touch& t : mine)
-                    least = std::min(least, static_cast<double>(t.elements));
-                f.reuse = ReuseType::SerialMultipleReadWrite;
-                f.reuseDisIter = least / extent;
-                f.reuseDisBytes = sumBytes(true) / extent;
-                f.reuseCt = serial;
-                return;
-            }
-        }
-        f.reuse = ReuseType::NoReuse;
-        f.reuseDisIter = f.reuseDisBytes = f.reuseCt = 0.0;
     }
 
     void Extractor::visitStore(const StmtNode& s)
@@ -392,103 +241,15 @@ namespace {
         row.isGpu = m_isGpu ? 1.0 : 0.0;
         row.gpu = m_gpu;
 
-        // Group 2: the accesses, then what each loop level touches (innermost loop first).
-        std::vector<Access> accesses;
-        accesses.push_back({ s.buffer.get(), AccessType::Write, { s.indices }, 0 });
-        collectReads(s.value, accesses);
-        for (Access& a : accesses)
-            for (const auto& index : a.indices)
-                for (const Expr& e : index)
-                    a.loopMask |= loopMaskOf(e);
-
+        // Group 2: the accesses, and what each loop level touches (store_access.cpp).
+        StoreAccesses accesses = storeAccesses(s, m_loops, m_outerProd, m_cacheLine, m_touch);
+        row.access = std::move(accesses.features);
+        const std::vector<double>& bytesList = accesses.bytesPerLevel; // innermost loop first
         double computeOps = ops.floatOps();
         std::vector<double> computeList;
-        std::vector<double> bytesList;
-        std::vector<std::vector<int64_t>> outerRegion(accesses.size());
-        lower::arith::Analyzer level; // loops inside level i over their range, loops outside at 0
-        for (const Loop& loop : m_loops)
-            level.bind(loop.var, 0, 0);
         for (int i = depth - 1; i >= 0; --i) {
-            const Loop& loop = m_loops[static_cast<size_t>(i)];
-            level.bind(loop.var, 0, loop.extent - 1);
-            TouchMap& touched = m_touch[loop.node];
-            double memBytes = 0.0;
-            for (size_t a = 0; a < accesses.size(); ++a) {
-                const Access& access = accesses[a];
-                const size_t dims = access.indices.front().size();
-                std::vector<int64_t> region(dims, 0);
-                for (size_t d = 0; d < dims; ++d) {
-                    int64_t lo = std::numeric_limits<int64_t>::max();
-                    int64_t hi = std::numeric_limits<int64_t>::min();
-                    for (const auto& index : access.indices) {
-                        const lower::arith::Interval b = level.bound(index[d]);
-                        const int64_t full = d < access.buffer->shape.size() ? access.buffer->shape[d] : 1;
-                        lo = std::min(lo, b.bounded ? b.lo : 0);
-                        hi = std::max(hi, b.bounded ? b.hi : full - 1);
-                    }
-                    region[d] = hi - lo + 1;
-                }
-                int64_t elements = 1;
-                for (int64_t r : region)
-                    elements *= r;
-                elements = std::max<int64_t>(0, elements);
-                const int bytes = ir::bytesOf(access.buffer->dtype);
-                touchesOf(touched, access.buffer).push_back({ access.type, elements, bytes });
-                memBytes += static_cast<double>(elements) * bytes;
-                if (i == 0)
-                    outerRegion[a] = std::move(region);
-            }
-            bytesList.push_back(memBytes);
-            computeOps *= static_cast<double>(loop.extent);
+            computeOps *= static_cast<double>(m_loops[static_cast<size_t>(i)].extent);
             computeList.push_back(computeOps);
-        }
-
-        row.access.clear();
-        for (size_t a = 0; a < accesses.size(); ++a) {
-            const Access& access = accesses[a];
-            const std::vector<int64_t>& shape = access.buffer->shape;
-            const int elementBytes = ir::bytesOf(access.buffer->dtype);
-            AccessFeature f;
-            f.type = access.type;
-            f.bytes = m_outerProd * elementBytes;
-            if (depth == 0) {
-                f.uniqueBytes = elementBytes;
-                f.lines = f.uniqueLines = 1.0;
-            } else {
-                const TouchMap& outer = m_touch.at(m_loops.front().node);
-                const auto mine = std::find_if(
-                    outer.begin(), outer.end(), [&](const auto& entry) { return entry.first == access.buffer; });
-                f.uniqueBytes = static_cast<double>(mine->second.front().elements) * elementBytes;
-                int64_t stride = 0;
-                double reduceRatio = 1.0; // iterations of the loops inside the first one that moves the access
-                int i = depth - 1;
-                for (; i >= 0; --i) {
-                    stride = computeStride(access, m_loops[static_cast<size_t>(i)].var);
-                    if (stride != 0)
-                        break;
-                    reduceRatio *= static_cast<double>(m_loops[static_cast<size_t>(i)].extent);
-                }
-                f.lines = std::max(1.0,
-                    m_outerProd / reduceRatio
-                        * std::min(1.0, static_cast<double>(stride) * elementBytes / m_cacheLine));
-                f.stride = i == depth - 1 ? static_cast<double>(stride) : 0.0;
-                double continuous = elementBytes;
-                const std::vector<int64_t>& region = outerRegion[a];
-                for (int d = static_cast<int>(std::min(region.size(), shape.size())) - 1; d >= 0; --d) {
-                    if (region[static_cast<size_t>(d)] == shape[static_cast<size_t>(d)]) {
-                        continuous *= static_cast<double>(region[static_cast<size_t>(d)]);
-                        break;
-                    }
-                }
-                f.uniqueLines = std::max(1.0, f.uniqueBytes / std::min(continuous, double(m_cacheLine)));
-            }
-            computeReuse(access, f);
-            const double divisor = f.reuseCt > 0.5 ? f.reuseCt : 0.5; // no reuse: Ansor's factor of two
-            f.bytesDReuseCt = f.bytes / divisor;
-            f.uniqueBytesDReuseCt = f.uniqueBytes / divisor;
-            f.linesDReuseCt = f.lines / divisor;
-            f.uniqueLinesDReuseCt = f.uniqueLines / divisor;
-            row.access.push_back(f);
         }
 
         // Group 3: float ops per touched byte along the loop nest, at ten points of the op count.
@@ -590,11 +351,11 @@ namespace {
             names.push_back(g);
         for (int b = 0; b < kMaxBuffers; ++b) {
             const std::string prefix = "B" + std::to_string(b) + ".";
-            for (const char* field : { "acc_type.kRead", "acc_type.kWrite", "acc_type.kReadWrite", "bytes",
-                     "unique_bytes", "lines", "unique_lines", "reuse_type.kLoopMultipleRead",
-                     "reuse_type.kSerialMultipleReadWrite", "reuse_type.kNoReuse", "reuse_dis_iter",
-                     "reuse_dis_bytes", "reuse_ct", "bytes_d_reuse_ct", "unique_bytes_d_reuse_ct",
-                     "lines_d_reuse_ct", "unique_lines_d_reuse_ct", "stride" })
+            for (const char* field :
+                { "acc_type.kRead", "acc_type.kWrite", "acc_type.kReadWrite", "bytes", "unique_bytes", "lines",
+                    "unique_lines", "reuse_type.kLoopMultipleRead", "reuse_type.kSerialMultipleReadWrite",
+                    "reuse_type.kNoReuse", "reuse_dis_iter", "reuse_dis_bytes", "reuse_ct", "bytes_d_reuse_ct",
+                    "unique_bytes_d_reuse_ct", "lines_d_reuse_ct", "unique_lines_d_reuse_ct", "stride" })
                 names.push_back(prefix + field);
         }
         for (int k = 0; k < kCurvePoints; ++k)

@@ -1,5 +1,6 @@
 #include "core/ir/expr.h"
 
+#include "core/ir/node_pool.h"
 #include "core/ir/operation.h"
 #include "core/support/assert.h"
 
@@ -10,7 +11,7 @@ namespace ts::ir {
 namespace {
     std::shared_ptr<ExprNode> makeNode(ExprKind kind, DType dtype)
     {
-        auto node = std::make_shared<ExprNode>();
+        auto node = makePooled<ExprNode>();
         node->kind = kind;
         node->dtype = dtype;
         return node;
@@ -259,8 +260,10 @@ Expr binary(ExprKind kind, Expr a, Expr b)
 {
     TS_ASSERT(isBinary(kind)) << toString(kind) << " is not a binary operator";
     TS_ASSERT(a.defined() && b.defined()) << "undefined operand of " << toString(kind);
-    a = coerceImmediate(a, b->dtype);
-    b = coerceImmediate(b, a->dtype);
+    if (a->dtype != b->dtype) { // coerceImmediate keeps an operand of the target type as it is
+        a = coerceImmediate(a, b->dtype);
+        b = coerceImmediate(b, a->dtype);
+    }
     TS_ASSERT(a->dtype == b->dtype) << "operand types differ in " << toString(a) << " " << toString(kind) << " "
                                     << toString(b) << ": " << toString(a->dtype) << " vs " << toString(b->dtype);
     const bool logical = kind == ExprKind::And || kind == ExprKind::Or;
@@ -268,7 +271,8 @@ Expr binary(ExprKind kind, Expr a, Expr b)
     const bool integerOnly = kind == ExprKind::FloorDiv || kind == ExprKind::FloorMod || kind == ExprKind::Mod;
     TS_ASSERT(!integerOnly || isInt(a->dtype)) << toString(kind) << " needs integer operands";
     auto node = makeNode(kind, isComparison(kind) || logical ? DType::Bool : a->dtype);
-    node->operands = { std::move(a), std::move(b) };
+    node->operands.push_back(std::move(a));
+    node->operands.push_back(std::move(b));
     return Expr(std::move(node));
 }
 
@@ -276,7 +280,7 @@ Expr notExpr(Expr a)
 {
     TS_ASSERT(a->dtype == DType::Bool) << "! of non-bool " << toString(a);
     auto node = makeNode(ExprKind::Not, DType::Bool);
-    node->operands = { std::move(a) };
+    node->operands.push_back(std::move(a));
     return Expr(std::move(node));
 }
 
@@ -287,7 +291,9 @@ Expr select(Expr condition, Expr trueValue, Expr falseValue)
     falseValue = coerceImmediate(falseValue, trueValue->dtype);
     TS_ASSERT(trueValue->dtype == falseValue->dtype) << "select branches differ in type";
     auto node = makeNode(ExprKind::Select, trueValue->dtype);
-    node->operands = { std::move(condition), std::move(trueValue), std::move(falseValue) };
+    node->operands.push_back(std::move(condition));
+    node->operands.push_back(std::move(trueValue));
+    node->operands.push_back(std::move(falseValue));
     return Expr(std::move(node));
 }
 
@@ -296,7 +302,7 @@ Expr cast(DType dtype, Expr value)
     if (value->dtype == dtype)
         return value;
     auto node = makeNode(ExprKind::Cast, dtype);
-    node->operands = { std::move(value) };
+    node->operands.push_back(std::move(value));
     return Expr(std::move(node));
 }
 
@@ -354,10 +360,18 @@ int64_t BufferVar::allocatedElements() const
     return strides.empty() ? numElements() : strides[0] * shape[0];
 }
 
-Expr withOperands(const Expr& e, std::vector<Expr> operands)
+Expr withOperands(const Expr& e, ExprList operands)
 {
-    auto node = std::make_shared<ExprNode>(*e);
+    auto node = makePooled<ExprNode>();
+    node->kind = e->kind;
+    node->dtype = e->dtype;
+    node->intValue = e->intValue;
+    node->floatValue = e->floatValue;
+    node->name = e->name;
+    node->callOp = e->callOp;
     node->operands = std::move(operands);
+    node->tensor = e->tensor;
+    node->buffer = e->buffer;
     return Expr(std::move(node));
 }
 
@@ -367,7 +381,7 @@ Expr rewrite(const Expr& e, const std::function<Expr(const Expr&)>& replace)
         return replaced;
     if (e->operands.empty())
         return e;
-    std::vector<Expr> operands;
+    ExprList operands;
     operands.reserve(e->operands.size());
     bool changed = false;
     for (const Expr& operand : e->operands) {

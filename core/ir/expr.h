@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <vector>
@@ -81,6 +82,57 @@ private:
     std::shared_ptr<const ExprNode> m_node;
 };
 
+// The operands of a node: a vector of Exprs that keeps up to four in place (every binary, select and
+// call, and the indices of tensors up to rank four), so building a node is one allocation, not two.
+// Converts to and from std::vector<Expr>.
+class ExprList {
+public:
+    using value_type = Expr;
+    using iterator = Expr*;
+    using const_iterator = const Expr*;
+    static constexpr size_t kInline = 4;
+
+    ExprList() = default;
+    ExprList(std::initializer_list<Expr> values);
+    ExprList(const std::vector<Expr>& values);
+    ExprList(std::vector<Expr>&& values);
+    ExprList(const ExprList& other);
+    ExprList(ExprList&& other) noexcept;
+    ExprList& operator=(const ExprList& other);
+    ExprList& operator=(ExprList&& other) noexcept;
+    ~ExprList() { release(); }
+
+    size_t size() const { return m_size; }
+    bool empty() const { return m_size == 0; }
+    Expr* data() { return m_heap ? m_heap : reinterpret_cast<Expr*>(m_inline); }
+    const Expr* data() const { return m_heap ? m_heap : reinterpret_cast<const Expr*>(m_inline); }
+    Expr& operator[](size_t i) { return data()[i]; }
+    const Expr& operator[](size_t i) const { return data()[i]; }
+    Expr* begin() { return data(); }
+    Expr* end() { return data() + m_size; }
+    const Expr* begin() const { return data(); }
+    const Expr* end() const { return data() + m_size; }
+    Expr& front() { return data()[0]; }
+    const Expr& front() const { return data()[0]; }
+    Expr& back() { return data()[m_size - 1]; }
+    const Expr& back() const { return data()[m_size - 1]; }
+    void reserve(size_t capacity);
+    void push_back(Expr value);
+    void clear();
+
+    operator std::vector<Expr>() const { return std::vector<Expr>(begin(), end()); }
+
+private:
+    void release();
+    void takeFrom(ExprList& other) noexcept;
+    template <typename It> void assignMoved(It first, size_t count);
+
+    uint32_t m_size = 0;
+    uint32_t m_capacity = kInline;
+    Expr* m_heap = nullptr; // past kInline
+    alignas(Expr) unsigned char m_inline[kInline * sizeof(Expr)];
+};
+
 using Tensor = std::shared_ptr<const Operation>;
 
 // A buffer of the loop IR (core/lower): a kernel argument, a stage's full output, or a stage's region
@@ -96,6 +148,7 @@ struct BufferVar {
 };
 using BufferRef = std::shared_ptr<const BufferVar>;
 
+// A new field must be copied in withOperands (expr.cpp), which copies every field but the operands.
 struct ExprNode {
     ExprKind kind = ExprKind::IntImm;
     DType dtype = DType::Int64;
@@ -103,7 +156,7 @@ struct ExprNode {
     double floatValue = 0.0; // FloatImm
     std::string name; // Var
     CallOp callOp = CallOp::Exp; // Call
-    std::vector<Expr> operands;
+    ExprList operands;
     Tensor tensor; // Load
     BufferRef buffer; // BufferLoad
 };
@@ -120,7 +173,7 @@ Expr call(CallOp op, std::vector<Expr> args);
 Expr load(const Tensor& tensor, std::vector<Expr> indices);
 Expr bufferLoad(const BufferRef& buffer, std::vector<Expr> indices);
 // The same node with other operands (same kind, dtype and payload).
-Expr withOperands(const Expr& e, std::vector<Expr> operands);
+Expr withOperands(const Expr& e, ExprList operands);
 // Rewrites top-down: where replace(e) returns a defined Expr it takes e's place, otherwise the operands are
 // rewritten and the node is rebuilt only if one of them changed.
 Expr rewrite(const Expr& e, const std::function<Expr(const Expr&)>& replace);

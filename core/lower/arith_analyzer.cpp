@@ -1,5 +1,6 @@
 #include "core/lower/arith_analyzer.h"
 
+#include "core/lower/arith_form.h"
 #include "core/support/assert.h"
 
 #include <algorithm>
@@ -23,94 +24,40 @@ namespace {
     }
     int64_t floorMod(int64_t a, int64_t b) { return a - floorDiv(a, b) * b; }
 
-    Interval add(Interval a, Interval b)
-    {
-        if (!a.bounded || !b.bounded)
-            return Interval::unknown();
-        return Interval::of(clampWide(Wide(a.lo) + b.lo), clampWide(Wide(a.hi) + b.hi));
-    }
-    Interval scale(Interval a, int64_t c)
-    {
-        if (!a.bounded)
-            return a;
-        const int64_t x = clampWide(Wide(a.lo) * c);
-        const int64_t y = clampWide(Wide(a.hi) * c);
-        return Interval::of(std::min(x, y), std::max(x, y));
-    }
+    Interval add(Interval a, Interval b) { return detail::addIntervals(a, b); }
+    Interval scale(Interval a, int64_t c) { return detail::scaleInterval(a, c); }
 
     bool isInt(const Expr& e) { return ir::isInt(e->dtype); }
     bool isConst(const Expr& e, int64_t* v) { return ir::asConstInt(e, v); }
 
-    void addTerm(Linear& form, const Expr& atom, int64_t coef)
-    {
-        if (coef == 0)
-            return;
-        for (LinearTerm& t : form.terms)
-            if (ir::structuralEqual(t.atom, atom)) {
-                t.coef += coef;
-                return;
-            }
-        form.terms.push_back(LinearTerm { atom, coef });
-    }
-
-    void accumulate(Linear& into, const Linear& from, int64_t factor)
-    {
-        into.constant += from.constant * factor;
-        for (const LinearTerm& t : from.terms)
-            addTerm(into, t.atom, t.coef * factor);
-    }
-
-    // floordiv(x, c) * c * a + floormod(x, c) * a == x * a: what splitting then fusing leaves behind.
-    void mergeDivMod(Linear& form)
-    {
-        std::vector<LinearTerm> merged; // appended after the scan: form.terms must not grow under it
-        for (LinearTerm& div : form.terms) {
-            int64_t c;
-            if (div.coef == 0 || div.atom->kind != ExprKind::FloorDiv || !ir::asConstInt(div.atom->operands[1], &c)
-                || c <= 0 || div.coef % c != 0)
-                continue;
-            for (LinearTerm& mod : form.terms) {
-                if (mod.coef == 0 || mod.atom->kind != ExprKind::FloorMod || mod.coef * c != div.coef
-                    || !ir::structuralEqual(mod.atom->operands[1], div.atom->operands[1])
-                    || !ir::structuralEqual(mod.atom->operands[0], div.atom->operands[0]))
-                    continue;
-                const Expr x = div.atom->operands[0];
-                const int64_t a = mod.coef;
-                div.coef = 0;
-                mod.coef = 0;
-                merged.push_back(LinearTerm { x, a });
-                break;
-            }
-        }
-        for (const LinearTerm& t : merged)
-            addTerm(form, t.atom, t.coef);
-    }
-
-    void dropZeros(Linear& form)
-    {
-        form.terms.erase(
-            std::remove_if(form.terms.begin(), form.terms.end(), [](const LinearTerm& t) { return t.coef == 0; }),
-            form.terms.end());
-    }
-
     Expr boolImm(bool v) { return ir::intImm(v ? 1 : 0, ir::DType::Bool); }
 } // namespace
 
-int64_t Linear::coefficientOf(const ir::ExprNode* var, bool* pure) const
+void Analyzer::bind(const Expr& v, int64_t lo, int64_t hi) { m_ranges.set(v.get(), Interval::of(lo, hi)); }
+
+void Analyzer::bindValue(const Expr& v, Expr value)
 {
-    int64_t coef = 0;
-    *pure = true;
-    for (const LinearTerm& t : terms) {
-        if (t.atom.get() == var)
-            coef += t.coef;
-        else if (ir::usesVar(t.atom, var))
-            *pure = false;
-    }
-    return coef;
+    for (auto& [var, bound] : m_values)
+        if (var == v.get()) {
+            bound = std::move(value);
+            return;
+        }
+    m_values.emplace_back(v.get(), std::move(value));
 }
 
-void Analyzer::bind(const Expr& v, int64_t lo, int64_t hi) { m_ranges[v.get()] = Interval::of(lo, hi); }
-void Analyzer::unbind(const Expr& v) { m_ranges.erase(v.get()); }
+void Analyzer::unbind(const Expr& v)
+{
+    m_ranges.erase(v.get());
+    std::erase_if(m_values, [&](const auto& entry) { return entry.first == v.get(); });
+}
+
+const Expr* Analyzer::valueOf(const ir::ExprNode* v) const
+{
+    for (const auto& [var, value] : m_values)
+        if (var == v)
+            return &value;
+    return nullptr;
+}
 
 Interval Analyzer::bound(const Expr& e) const
 {
@@ -119,8 +66,11 @@ Interval Analyzer::bound(const Expr& e) const
     case ExprKind::IntImm:
         return Interval::point(n.intValue);
     case ExprKind::Var: {
-        auto it = m_ranges.find(e.get());
-        return it == m_ranges.end() ? Interval::unknown() : it->second;
+        if (!m_values.empty())
+            if (const Expr* value = valueOf(e.get()))
+                return bound(*value);
+        const Interval* range = m_ranges.find(e.get());
+        return range ? *range : Interval::unknown();
     }
     case ExprKind::Add:
         return add(bound(n.operands[0]), bound(n.operands[1]));
@@ -187,60 +137,6 @@ Interval Analyzer::bound(const Expr& e) const
     }
 }
 
-Linear Analyzer::linear(const Expr& e) const
-{
-    Linear form;
-    const ir::ExprNode& n = *e;
-    int64_t c;
-    switch (n.kind) {
-    case ExprKind::IntImm:
-        form.constant = n.intValue;
-        return form;
-    case ExprKind::Add:
-    case ExprKind::Sub:
-        accumulate(form, linear(n.operands[0]), 1);
-        accumulate(form, linear(n.operands[1]), n.kind == ExprKind::Add ? 1 : -1);
-        dropZeros(form);
-        return form;
-    case ExprKind::Mul:
-        if (isConst(n.operands[1], &c) || isConst(n.operands[0], &c)) {
-            const Expr& other = isConst(n.operands[1], &c) ? n.operands[0] : n.operands[1];
-            accumulate(form, linear(other), c);
-            dropZeros(form);
-            return form;
-        }
-        break;
-    default:
-        break;
-    }
-    addTerm(form, e, 1);
-    return form;
-}
-
-Expr Analyzer::fromLinear(const Linear& form)
-{
-    Expr out;
-    for (const LinearTerm& t : form.terms) {
-        if (t.coef == 0)
-            continue;
-        if (!out.defined()) {
-            out = t.coef == 1 ? t.atom : t.atom * ir::intImm(t.coef);
-            continue;
-        }
-        if (t.coef > 0)
-            out = out + (t.coef == 1 ? t.atom : t.atom * ir::intImm(t.coef));
-        else
-            out = out - (t.coef == -1 ? t.atom : t.atom * ir::intImm(-t.coef));
-    }
-    if (!out.defined())
-        return ir::intImm(form.constant);
-    if (form.constant > 0)
-        out = out + ir::intImm(form.constant);
-    else if (form.constant < 0)
-        out = out - ir::intImm(-form.constant);
-    return out;
-}
-
 bool Analyzer::canProve(const Expr& condition) const
 {
     const Expr s = simplify(condition);
@@ -248,17 +144,33 @@ bool Analyzer::canProve(const Expr& condition) const
     return isConst(s, &v) && v != 0;
 }
 
+Interval Analyzer::boundScaled(const Expr& e, int64_t c) const { return scale(bound(e), c); }
+
 Expr Analyzer::simplify(const Expr& e) const
 {
-    if (e->operands.empty())
+    if (e->operands.empty()) {
+        if (e->kind == ExprKind::Var && !m_values.empty())
+            if (const Expr* value = valueOf(e.get()))
+                return simplify(*value);
         return e;
-    std::vector<Expr> operands;
-    bool changed = false;
-    for (const Expr& operand : e->operands) {
-        operands.push_back(simplify(operand));
-        changed |= !operands.back().sameAs(operand);
     }
-    return simplifyNode(changed ? ir::withOperands(e, std::move(operands)) : e);
+    if (isInt(e) && (e->kind == ExprKind::Add || e->kind == ExprKind::Sub || e->kind == ExprKind::Mul))
+        return simplifyLinear(e); // arith_simplify_linear.cpp
+    // The operands are copied into a new list only from the first one that changes.
+    const ir::ExprList& in = e->operands;
+    ir::ExprList operands;
+    for (size_t i = 0; i < in.size(); ++i) {
+        Expr simplified = simplify(in[i]);
+        if (operands.empty() && simplified.sameAs(in[i]))
+            continue;
+        if (operands.empty()) {
+            operands.reserve(in.size());
+            for (size_t k = 0; k < i; ++k)
+                operands.push_back(in[k]);
+        }
+        operands.push_back(std::move(simplified));
+    }
+    return simplifyNode(operands.empty() ? e : ir::withOperands(e, std::move(operands)));
 }
 
 Expr Analyzer::simplifyNode(const Expr& e) const
@@ -269,14 +181,6 @@ Expr Analyzer::simplifyNode(const Expr& e) const
     const bool ca = !ops.empty() && isConst(ops[0], &a);
     const bool cb = ops.size() > 1 && isConst(ops[1], &b);
 
-    if (isInt(e) && (n.kind == ExprKind::Add || n.kind == ExprKind::Sub || n.kind == ExprKind::Mul)) {
-        if (n.kind == ExprKind::Mul && !ca && !cb)
-            return e;
-        Linear form = linear(e);
-        mergeDivMod(form);
-        dropZeros(form);
-        return fromLinear(form);
-    }
     if (isInt(e) && (n.kind == ExprKind::FloorDiv || n.kind == ExprKind::FloorMod)) {
         if (ca && cb && b != 0)
             return ir::intImm(n.kind == ExprKind::FloorDiv ? floorDiv(a, b) : floorMod(a, b));
@@ -284,38 +188,7 @@ Expr Analyzer::simplifyNode(const Expr& e) const
             return e;
         if (b == 1)
             return n.kind == ExprKind::FloorDiv ? ops[0] : ir::intImm(0);
-        // (b*q + r) splits into q and r; q's terms have coefficients divisible by b.
-        const Linear form = linear(ops[0]);
-        Linear q, r;
-        q.constant = floorDiv(form.constant, b);
-        r.constant = floorMod(form.constant, b);
-        for (const LinearTerm& t : form.terms)
-            (t.coef % b == 0 ? q : r).terms.push_back(LinearTerm { t.atom, t.coef % b == 0 ? t.coef / b : t.coef });
-        const Expr rest = fromLinear(r);
-        const Interval range = bound(rest);
-        const bool oneBlock = range.bounded && floorDiv(range.lo, b) == floorDiv(range.hi, b);
-        if (n.kind == ExprKind::FloorDiv) {
-            Linear out = q;
-            if (oneBlock)
-                out.constant += floorDiv(range.lo, b);
-            else if (!r.terms.empty() || r.constant != 0) {
-                // floordiv(floordiv(x, c), b) = floordiv(x, c * b)
-                int64_t inner;
-                if (r.constant == 0 && r.terms.size() == 1 && r.terms[0].coef == 1
-                    && r.terms[0].atom->kind == ExprKind::FloorDiv && isConst(r.terms[0].atom->operands[1], &inner)
-                    && inner > 0)
-                    addTerm(out, ir::floorDiv(r.terms[0].atom->operands[0], ir::intImm(inner * b)), 1);
-                else
-                    addTerm(out, ir::floorDiv(rest, ir::intImm(b)), 1);
-            }
-            return fromLinear(out);
-        }
-        if (oneBlock) {
-            Linear out = r;
-            out.constant -= floorDiv(range.lo, b) * b;
-            return fromLinear(out);
-        }
-        return ir::floorMod(rest, ir::intImm(b));
+        return simplifyDivMod(e, b); // arith_simplify_linear.cpp
     }
     if (isInt(e) && (n.kind == ExprKind::Div || n.kind == ExprKind::Mod) && cb && b > 0) {
         const Interval range = bound(ops[0]);
@@ -334,7 +207,7 @@ Expr Analyzer::simplifyNode(const Expr& e) const
         return e;
     }
     if (ir::isComparison(n.kind) && isInt(ops[0])) {
-        const Interval d = bound(simplify(ops[0] - ops[1]));
+        const Interval d = boundOfDifference(ops[0], ops[1]); // bound(simplify(ops[0] - ops[1]))
         if (d.bounded) {
             switch (n.kind) {
             case ExprKind::LT:

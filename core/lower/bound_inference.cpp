@@ -3,7 +3,10 @@
 #include "core/schedule/iter_graph.h"
 
 #include <algorithm>
+#include <deque>
 #include <set>
+#include <string_view>
+#include <unordered_set>
 
 namespace ts::lower {
 
@@ -12,12 +15,20 @@ using ir::ExprKind;
 using sched::Stage;
 
 namespace {
-    bool readsStage(const Expr& body, const ir::Operation* op)
+    // The ops a body loads from (with repeats).
+    std::vector<const ir::Operation*> readOps(const Expr& body)
     {
-        bool found = false;
-        ir::postOrderVisit(
-            body, [&](const ir::ExprNode& n) { found |= n.kind == ExprKind::Load && n.tensor.get() == op; });
-        return found;
+        std::vector<const ir::Operation*> ops;
+        ir::postOrderVisit(body, [&](const ir::ExprNode& n) {
+            if (n.kind == ExprKind::Load)
+                ops.push_back(n.tensor.get());
+        });
+        return ops;
+    }
+
+    bool contains(const std::vector<const ir::Operation*>& ops, const ir::Operation* op)
+    {
+        return std::find(ops.begin(), ops.end(), op) != ops.end();
     }
 
     class BoundInference {
@@ -36,14 +47,16 @@ namespace {
 
         Expr inlineLoads(const Expr& e);
         Expected<void> inferStage(int s);
-        using VarSet = std::set<const ir::ExprNode*>;
+        using VarSet = std::vector<const ir::ExprNode*>; // sorted
         Expected<VarSet> rangingLoops(int s, int consumer);
         void regionFromConsumers(int s, const std::vector<std::pair<int, VarSet>>& consumers);
         std::string uniqueName(const std::string& name, const std::string& stageName);
 
         const sched::State& m_state;
         Bounds m_out;
-        std::set<std::string> m_names;
+        // Names taken: op and iterator names (stable in m_state) and the renamed ones (in m_renamed).
+        std::unordered_set<std::string_view> m_names;
+        std::deque<std::string> m_renamed;
     };
 } // namespace
 
@@ -55,12 +68,12 @@ Error stageError(const sched::State& state, int stage, const std::string& why)
 
 std::string BoundInference::uniqueName(const std::string& name, const std::string& stageName)
 {
-    std::string candidate = name;
-    if (m_names.count(candidate))
-        candidate = name + "_" + stageName;
+    if (m_names.insert(name).second) // name lives in m_state
+        return name;
+    std::string candidate = name + "_" + stageName;
     for (int k = 2; m_names.count(candidate); ++k)
         candidate = name + "_" + stageName + std::to_string(k);
-    m_names.insert(candidate);
+    m_names.insert(m_renamed.emplace_back(candidate));
     return candidate;
 }
 
@@ -99,7 +112,7 @@ Expected<BoundInference::VarSet> BoundInference::rangingLoops(int s, int consume
             break;
         }
         for (const Expr& v : info(c).leafVars)
-            ranging.insert(v.get());
+            ranging.push_back(v.get());
         last = static_cast<size_t>(cs.attachIter) + 1;
         c = cs.attachStage;
     }
@@ -110,7 +123,9 @@ Expected<BoundInference::VarSet> BoundInference::rangingLoops(int s, int consume
                 + stage(consumer).op->name() + " is not inside that loop");
     }
     for (size_t p = static_cast<size_t>(attachIter) + 1; p < last; ++p)
-        ranging.insert(info(target).leafVars[p].get());
+        ranging.push_back(info(target).leafVars[p].get());
+    std::sort(ranging.begin(), ranging.end());
+    ranging.erase(std::unique(ranging.begin(), ranging.end()), ranging.end());
     return ranging;
 }
 
@@ -119,7 +134,7 @@ Expected<BoundInference::VarSet> BoundInference::rangingLoops(int s, int consume
 void BoundInference::regionFromConsumers(int s, const std::vector<std::pair<int, VarSet>>& consumers)
 {
     StageBounds& si = info(s);
-    const arith::Analyzer& analyzer = m_out.analyzer;
+    arith::Analyzer& analyzer = m_out.analyzer;
     const size_t rank = stage(s).op->axes().size();
     struct DimRegion {
         bool seen = false;
@@ -131,16 +146,20 @@ void BoundInference::regionFromConsumers(int s, const std::vector<std::pair<int,
     for (const auto& [consumer, ranging] : consumers) {
         const StageBounds& ci = info(consumer);
         auto usesRanging = [&](const Expr& e) {
-            for (const ir::ExprNode* v : ranging)
-                if (ir::usesVar(e, v))
-                    return true;
-            return false;
+            bool found = false;
+            ir::postOrderVisit(e, [&](const ir::ExprNode& x) {
+                found = found || (x.kind == ExprKind::Var && std::binary_search(ranging.begin(), ranging.end(), &x));
+            });
+            return found;
         };
+        // The consumer's axes stand for their values in its loop variables (substituted while simplifying).
+        for (const auto& [axis, value] : ci.axisValues)
+            analyzer.bindValue(axis, value);
         ir::postOrderVisit(ci.body, [&](const ir::ExprNode& n) {
             if (n.kind != ExprKind::Load || n.tensor.get() != stage(s).op.get())
                 return;
             for (size_t d = 0; d < rank; ++d) {
-                const Expr index = analyzer.simplify(ir::substitute(n.operands[d], ci.axisValues));
+                const Expr index = analyzer.simplify(n.operands[d]);
                 const arith::Linear form = analyzer.linear(index);
                 arith::Linear fixed;
                 fixed.constant = 0;
@@ -150,7 +169,7 @@ void BoundInference::regionFromConsumers(int s, const std::vector<std::pair<int,
                         fixed.terms.push_back(t);
                         continue;
                     }
-                    const arith::Interval r = analyzer.bound(t.atom * ir::intImm(t.coef));
+                    const arith::Interval r = analyzer.boundScaled(t.atom, t.coef); // bound(atom * coef)
                     if (!r.bounded) {
                         dims[d].whole = true;
                         break;
@@ -170,6 +189,8 @@ void BoundInference::regionFromConsumers(int s, const std::vector<std::pair<int,
                 }
             }
         });
+        for (const auto& [axis, value] : ci.axisValues)
+            analyzer.unbind(axis);
     }
     si.regionMin.clear();
     si.rootExtents.clear();
@@ -251,6 +272,7 @@ Expected<Bounds> BoundInference::run()
     for (int s = 0; s < n; ++s)
         m_out.stageOf[stage(s).op.get()] = s;
     // Argument and loop names must not collide.
+    m_names.reserve(static_cast<size_t>(n) * 16);
     for (int s = 0; s < n; ++s)
         m_names.insert(stage(s).op->name());
     for (int s = 0; s < n; ++s)
@@ -259,17 +281,19 @@ Expected<Bounds> BoundInference::run()
         if (!info(s).active)
             continue;
         info(s).body = inlineLoads(stage(s).op->body());
+        const std::vector<const ir::Operation*> reads = readOps(info(s).body);
         for (int p = 0; p < n; ++p)
-            if (info(p).active && p != s && readsStage(info(s).body, stage(p).op.get()))
+            if (info(p).active && p != s && contains(reads, stage(p).op.get()))
                 info(p).consumers.push_back(s);
     }
     // Outputs: compute ops that no op reads.
-    for (int s = 0; s < n; ++s) {
-        bool read = false;
-        for (int c = 0; c < n; ++c)
-            read = read || (!stage(c).isPlaceholder() && readsStage(stage(c).op->body(), stage(s).op.get()));
-        info(s).output = !stage(s).isPlaceholder() && !read;
-    }
+    std::vector<const ir::Operation*> readByAny;
+    for (int c = 0; c < n; ++c)
+        if (!stage(c).isPlaceholder())
+            for (const ir::Operation* op : readOps(stage(c).op->body()))
+                readByAny.push_back(op);
+    for (int s = 0; s < n; ++s)
+        info(s).output = !stage(s).isPlaceholder() && !contains(readByAny, stage(s).op.get());
     for (int s = n; s-- > 0;) {
         if (!info(s).active) {
             for (const sched::Iterator& it : stage(s).iters)

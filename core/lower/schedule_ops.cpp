@@ -164,25 +164,40 @@ Expr NestBuilder::guard(int s, bool spatialOnly)
 Expr NestBuilder::lowerValue(int s, const Expr& e)
 {
     const StageBounds& si = m_bounds[s];
-    std::function<Expr(const Expr&)> convert = [&](const Expr& x) -> Expr {
-        if (x->kind == ExprKind::Var)
-            for (const auto& [v, value] : si.axisValues)
-                if (v.sameAs(x))
-                    return value;
-        if (x->kind != ExprKind::Load)
-            return Expr();
-        const int producer = m_bounds.stageOf.at(x->tensor.get());
+    const ir::ExprNode& x = *e;
+    if (x.kind == ExprKind::Var) {
+        for (const auto& [v, value] : si.axisValues)
+            if (v.sameAs(e))
+                return value;
+        return e;
+    }
+    if (x.kind == ExprKind::Load) {
+        const int producer = m_bounds.stageOf.at(x.tensor.get());
         const StageBounds& pi = m_bounds[producer];
         std::vector<Expr> indices;
-        for (size_t d = 0; d < x->operands.size(); ++d) {
-            Expr index = ir::rewrite(x->operands[d], convert);
+        indices.reserve(x.operands.size());
+        for (size_t d = 0; d < x.operands.size(); ++d) {
+            Expr index = lowerValue(s, x.operands[d]);
             if (d < pi.regionMin.size())
                 index = index - pi.regionMin[d];
             indices.push_back(m_bounds.analyzer.simplify(index));
         }
         return ir::bufferLoad(buffer(producer), std::move(indices));
-    };
-    return ir::rewrite(e, convert);
+    }
+    // Other nodes: rebuilt only when an operand changes (ir::rewrite's rule).
+    ir::ExprList operands;
+    for (size_t i = 0; i < x.operands.size(); ++i) {
+        Expr lowered = lowerValue(s, x.operands[i]);
+        if (operands.empty() && lowered.sameAs(x.operands[i]))
+            continue;
+        if (operands.empty()) {
+            operands.reserve(x.operands.size());
+            for (size_t k = 0; k < i; ++k)
+                operands.push_back(x.operands[k]);
+        }
+        operands.push_back(std::move(lowered));
+    }
+    return operands.empty() ? e : ir::withOperands(e, std::move(operands));
 }
 
 Stmt NestBuilder::allocateAttached(int s, Stmt inner)

@@ -1,5 +1,6 @@
 // Pass: simplify. Folds constants and simplifies indices with the ranges of the loops around them; drops
 // loops of extent 1 (their variable becomes 0; thread bindings stay) and guards that always or never hold.
+#include "core/ir/node_pool.h"
 #include "core/lower/arith_analyzer.h"
 #include "core/lower/lower.h"
 #include "core/lower/stmt_mutator.h"
@@ -20,7 +21,7 @@ namespace {
         {
             if (s->autoUnrollMaxStep != 0)
                 return s;
-            auto copy = std::make_shared<StmtNode>(*s);
+            auto copy = ir::makePooled<StmtNode>(*s);
             copy->autoUnrollMaxStep = m_maxStep;
             return copy;
         }
@@ -29,26 +30,17 @@ namespace {
         int m_maxStep;
     };
 
-    class SubstituteVar : public StmtMutator {
-    public:
-        SubstituteVar(ir::Expr var, ir::Expr value)
-            : m_bind { { std::move(var), std::move(value) } }
-        {
-        }
-
-    private:
-        ir::Expr mutateExpr(const ir::Expr& e) override { return ir::substitute(e, m_bind); }
-
-        std::vector<std::pair<ir::Expr, ir::Expr>> m_bind;
-    };
-
     class Simplifier : public StmtMutator {
     private:
         Stmt visitFor(const Stmt& s) override
         {
             // A thread-binding loop stays, extent 1 or not: it says which GPU threads the kernel uses.
             if (s->extent == 1 && s->forKind != ForKind::ThreadBinding) {
-                Stmt body = mutate(SubstituteVar(s->var, ir::intImm(0)).mutate(s->body));
+                // The body with the variable replaced by 0, simplified: the analyzer substitutes as it simplifies
+                // (one walk of the body, not one per dropped loop).
+                m_analyzer.bindValue(s->var, ir::intImm(0));
+                Stmt body = mutate(s->body);
+                m_analyzer.unbind(s->var);
                 return s->autoUnrollMaxStep == 0 ? body : SetUnrollOnLoops(s->autoUnrollMaxStep).mutate(body);
             }
             m_analyzer.bind(s->var, 0, s->extent - 1);

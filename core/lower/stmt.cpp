@@ -1,5 +1,6 @@
 #include "core/lower/stmt.h"
 
+#include "core/ir/node_pool.h"
 #include "core/lower/stmt_visitor.h"
 #include "core/support/assert.h"
 #include "core/support/strings.h"
@@ -29,7 +30,7 @@ namespace {
     // A node of `kind` with every other field at its default, for the make functions to fill in.
     std::shared_ptr<StmtNode> newNode(StmtKind kind)
     {
-        auto node = std::make_shared<StmtNode>();
+        auto node = ir::makePooled<StmtNode>();
         node->kind = kind;
         return node;
     }

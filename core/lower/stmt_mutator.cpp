@@ -1,5 +1,7 @@
 #include "core/lower/stmt_mutator.h"
 
+#include "core/ir/node_pool.h"
+
 namespace ts::lower {
 
 Stmt StmtMutator::mutate(const Stmt& s)
@@ -20,7 +22,7 @@ Stmt StmtMutator::withBody(const Stmt& s, Stmt body)
 {
     if (body == s->body)
         return s;
-    auto copy = std::make_shared<StmtNode>(*s);
+    auto copy = ir::makePooled<StmtNode>(*s);
     copy->body = std::move(body);
     return copy;
 }

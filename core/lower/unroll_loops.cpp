@@ -2,6 +2,7 @@
 // (or vectorized) loops inside is marked unrolled when its extent times the statements of its body is at
 // most N and at most kAutoMaxDepth unrolled loops nest inside it, as TVM's UnrollLoop does (its
 // auto_max_depth, 8). Code generation then emits the body once per iteration.
+#include "core/ir/node_pool.h"
 #include "core/lower/lower.h"
 #include "core/lower/stmt_mutator.h"
 
@@ -50,7 +51,7 @@ namespace {
             }
             if (kind == s->forKind)
                 return withBody(s, std::move(body));
-            auto copy = std::make_shared<StmtNode>(*s);
+            auto copy = ir::makePooled<StmtNode>(*s);
             copy->forKind = kind;
             copy->body = std::move(body);
             return copy;
