@@ -16,7 +16,7 @@ PACKAGES=(
   qt6-base-dev qt6-base-dev-tools qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-svg-dev libqt6sql6-sqlite
   libqcustomplot-dev libqcustomplot2.1-qt6
   libtorch-dev libopenblas0-pthread libopenblas-dev
-  libxgboost-dev llvm-15-dev libgraphviz-dev libsqlite3-dev nlohmann-json3-dev
+  libxgboost-dev llvm-15-dev libgraphviz-dev libsqlite3-dev sqlite3 xz-utils nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   xvfb xauth fonts-dejavu-core libxkbcommon-dev
 )

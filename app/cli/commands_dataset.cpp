@@ -115,7 +115,14 @@ namespace {
                 auto [it, added] = byKey.emplace(key, plan.size());
                 if (added)
                     plan.push_back({ task, ref->name + ":" + std::to_string(ref->batch), 0 });
-                info.tasks.push_back({ static_cast<int64_t>(it->second), task.weight }); // plan index for now
+                // Tasks of one network with the same workload (two identical layers) are one member: weights add.
+                const auto member = static_cast<int64_t>(it->second); // the plan index for now
+                auto same = std::find_if(info.tasks.begin(), info.tasks.end(),
+                    [&](const store::NetworkInfo::Member& m) { return m.taskId == member; });
+                if (same != info.tasks.end())
+                    same->weight += task.weight;
+                else
+                    info.tasks.push_back({ member, task.weight });
             }
             networks.push_back(std::move(info));
         }
