@@ -25,6 +25,15 @@ namespace {
                 "XGBoost on Ansor's 164 per-store features, pack-sum objective, retrained as data grows (Ansor's "
                 "XGBModel)",
                 [](uint64_t seed) { return std::make_unique<XgbCostModel>(seed); } },
+            { "xgb-rank",
+                "the xgb model with a pairwise rank loss per task instead of Ansor's squared error (TuneScope's)",
+                [](uint64_t seed) {
+                    XgbModelSettings settings;
+                    settings.booster.objective = "pack-sum-rank";
+                    settings.booster.numBoostRound = 200; // the rank loss keeps falling by more than 0.1% for long
+                    settings.booster.earlyStoppingMinDelta = 0.005;
+                    return std::make_unique<XgbCostModel>(seed, settings);
+                } },
             { "analytical",
                 "a roofline estimate from the per-store features (compute vs cache and memory traffic); learns "
                 "nothing; also the search's optional pre-filter",

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <map>
 #include <cstdio>
 #include <exception>
 #include <limits>
@@ -129,6 +130,41 @@ namespace {
         return {};
     }
 
+    // RankNet's loss over every pair of programs of one task with different labels, weighted by the label
+    // difference: for l_i > l_j, loss log(1 + exp(-(s_i - s_j))). Fills each program's gradient and hessian
+    // with respect to its pack sum; returns the mean loss per pair.
+    double rankGradients(const std::vector<double>& sums, std::span<const float> labels,
+        const std::vector<std::vector<size_t>>& byTask, std::vector<double>& grad, std::vector<double>& hess)
+    {
+        std::fill(grad.begin(), grad.end(), 0.0);
+        std::fill(hess.begin(), hess.end(), 0.0);
+        double loss = 0.0;
+        double pairs = 0.0;
+        for (const std::vector<size_t>& programs : byTask) {
+            for (size_t a = 0; a < programs.size(); ++a) {
+                for (size_t b = a + 1; b < programs.size(); ++b) {
+                    size_t i = programs[a];
+                    size_t j = programs[b];
+                    if (labels[i] == labels[j])
+                        continue;
+                    if (labels[i] < labels[j])
+                        std::swap(i, j);
+                    const double weight = static_cast<double>(labels[i] - labels[j]);
+                    const double d = sums[i] - sums[j];
+                    const double sigma = 1.0 / (1.0 + std::exp(d)); // the probability the pair is misordered
+                    grad[i] -= weight * sigma;
+                    grad[j] += weight * sigma;
+                    const double h = weight * sigma * (1.0 - sigma);
+                    hess[i] += h;
+                    hess[j] += h;
+                    loss += weight * (d > 30 ? std::exp(-d) : std::log1p(std::exp(-d)));
+                    pairs += weight;
+                }
+            }
+        }
+        return pairs > 0 ? loss / pairs : 0.0;
+    }
+
     struct Trained {
         std::unique_ptr<xgb::Booster> booster;
         PackSumTrainStats stats;
@@ -177,6 +213,19 @@ namespace {
             return out;
         };
 
+        const bool rank = settings.objective == "pack-sum-rank";
+        std::vector<std::vector<size_t>> byTask; // programs of each task, for the rank objective
+        if (rank) {
+            std::map<int, size_t> index;
+            for (size_t p = 0; p < data.groupSizes.size(); ++p) {
+                const int task = data.tasks.empty() ? 0 : data.tasks[p];
+                auto [it, added] = index.emplace(task, byTask.size());
+                if (added)
+                    byTask.emplace_back();
+                byTask[it->second].push_back(p);
+            }
+        }
+        std::vector<double> programGrad(data.groupSizes.size()), programHess(data.groupSizes.size());
         std::vector<double> packSum(data.groupSizes.size());
         std::vector<float> grad(rows), hess(rows);
         auto sumPacksOf = [&](const float* margin) {
@@ -193,12 +242,22 @@ namespace {
                 stats.stopped = true;
                 break;
             }
-            // pack_sum_square_error: every row of a program gets (sum - label) * weight, hessian weight.
             sumPacksOf(margin);
-            for (size_t row = 0; row < rows; ++row) {
-                const auto p = static_cast<size_t>(program[row]);
-                grad[row] = static_cast<float>((packSum[p] - labels[p]) * rowWeights[row]);
-                hess[row] = rowWeights[row];
+            if (rank) {
+                // RankNet on the pack sums, per task: every row of a program gets its program's gradient.
+                rankGradients(packSum, labels, byTask, programGrad, programHess);
+                for (size_t row = 0; row < rows; ++row) {
+                    const auto p = static_cast<size_t>(program[row]);
+                    grad[row] = static_cast<float>(programGrad[p]);
+                    hess[row] = static_cast<float>(std::max(programHess[p], 1e-6));
+                }
+            } else {
+                // pack_sum_square_error: every row of a program gets (sum - label) * weight, hessian weight.
+                for (size_t row = 0; row < rows; ++row) {
+                    const auto p = static_cast<size_t>(program[row]);
+                    grad[row] = static_cast<float>((packSum[p] - labels[p]) * rowWeights[row]);
+                    hess[row] = rowWeights[row];
+                }
             }
             TS_CHECK(xgb::check(XGBoosterBoostOneIter(booster->get(), train.get(), grad.data(), hess.data(), rows),
                 "XGBoosterBoostOneIter"));
@@ -206,14 +265,20 @@ namespace {
             TS_TRY(margin, margins());
             if (round % settings.evalEvery != 0)
                 continue;
-            // tr-p-rmse as Ansor computes it: over rows, each row compared with its program's sum.
+            // tr-p-rmse as Ansor computes it: over rows, each row compared with its program's sum; with the rank
+            // objective, the mean pairwise logistic loss instead.
             sumPacksOf(margin);
-            double squares = 0.0;
-            for (size_t row = 0; row < rows; ++row) {
-                const auto p = static_cast<size_t>(program[row]);
-                squares += (packSum[p] - labels[p]) * (packSum[p] - labels[p]);
+            double rmse = 0.0;
+            if (rank) {
+                rmse = rankGradients(packSum, labels, byTask, programGrad, programHess);
+            } else {
+                double squares = 0.0;
+                for (size_t row = 0; row < rows; ++row) {
+                    const auto p = static_cast<size_t>(program[row]);
+                    squares += (packSum[p] - labels[p]) * (packSum[p] - labels[p]);
+                }
+                rmse = std::sqrt(squares / static_cast<double>(std::max<size_t>(rows, 1)));
             }
-            const double rmse = std::sqrt(squares / static_cast<double>(std::max<size_t>(rows, 1)));
             if (rmse < best * (1.0 - settings.earlyStoppingMinDelta)) {
                 best = rmse;
                 stats.bestRound = round;

@@ -45,6 +45,8 @@ struct PackedMatrix {
     int columns = 0;
     std::vector<float> values;
     std::vector<int> groupSizes;
+    // The rank objective compares programs of the same task only: the task of each program (empty: one task).
+    std::vector<int> tasks;
 
     size_t rows() const { return columns > 0 ? values.size() / static_cast<size_t>(columns) : 0; }
     size_t programs() const { return groupSizes.size(); }
@@ -65,6 +67,11 @@ struct PackSumSettings {
     // counts any decrease; on measured records the training error keeps falling by hair's breadths for
     // thousands of rounds (2357 rounds, 9 s, for 3600 programs), so TuneScope asks for 0.1%.
     double earlyStoppingMinDelta = 0.001;
+    // "pack-sum-mse": Ansor's pack_sum_square_error. "pack-sum-rank": TuneScope's pairwise rank loss on the
+    // same pack sums (RankNet's logistic loss over the pairs of programs of one task, each pair weighted by
+    // the difference of their labels): the search only needs the order within a task. Early stopping then
+    // watches that loss instead of tr-p-rmse.
+    std::string objective = "pack-sum-mse";
     // tree_method. Ansor left XGBoost's default, which in 1.7 is "exact" for data in memory; "hist" ranks as
     // well on our benchmark and trains about 10x faster at 10k programs (bench_xgb.cpp), and XGBoost 2.0
     // made it the default. "exact" reproduces Ansor.

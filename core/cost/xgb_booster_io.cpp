@@ -113,6 +113,13 @@ namespace {
                     return true;
                 } },
             { "base_score", real(&PackSumSettings::baseScore) },
+            { "objective",
+                [](const Json& value, PackSumSettings& settings) {
+                    if (!value.is_string())
+                        return false;
+                    settings.objective = value.get<std::string>();
+                    return true;
+                } },
         };
         return all;
     }
@@ -147,6 +154,8 @@ namespace xgb {
         static const std::array<std::string, 4> kMethods { "auto", "exact", "approx", "hist" };
         if (std::find(kMethods.begin(), kMethods.end(), s.treeMethod) == kMethods.end())
             return bad("tree_method must be auto, exact, approx or hist, got \"" + s.treeMethod + "\"");
+        if (s.objective != "pack-sum-mse" && s.objective != "pack-sum-rank")
+            return bad("objective must be pack-sum-mse or pack-sum-rank, got \"" + s.objective + "\"");
         if (!std::isfinite(s.baseScore))
             return bad("base_score must be finite");
         return {};
@@ -168,6 +177,7 @@ std::string PackSumSettings::toJson() const
     json["early_stopping_min_delta"] = earlyStoppingMinDelta;
     json["tree_method"] = treeMethod;
     json["base_score"] = baseScore;
+    json["objective"] = objective;
     return json.dump();
 }
 

@@ -127,13 +127,16 @@ Expected<PackSumTrainStats> XgbCostModel::train()
     PackedMatrix data;
     data.columns = features::kPerStoreFeatures;
     std::vector<float> labels;
+    int taskIndex = 0;
     for (const auto& [key, samples] : m_samples) {
+        ++taskIndex;
         double best = std::numeric_limits<double>::infinity();
         for (const Sample& s : samples)
             best = std::min(best, s.cost);
         for (const Sample& s : samples) {
             data.values.insert(data.values.end(), s.features.values.begin(), s.features.values.end());
             data.groupSizes.push_back(s.features.rows());
+            data.tasks.push_back(taskIndex);
             labels.push_back(std::isfinite(best) && std::isfinite(s.cost) ? static_cast<float>(best / s.cost) : 0.0f);
         }
     }

@@ -41,7 +41,7 @@ public:
     explicit XgbCostModel(uint64_t seed, XgbModelSettings settings = {});
     ~XgbCostModel() override;
 
-    std::string kind() const override { return "xgb"; }
+    std::string kind() const override { return m_settings.booster.objective == "pack-sum-rank" ? "xgb-rank" : "xgb"; }
     std::string settings() const override;
     std::string trainingSummary() const override;
     void setWarmupSamples(int samples) override { m_settings.numWarmupSample = samples; }

@@ -62,8 +62,7 @@ void curves(int trials, uint64_t seed, const std::vector<std::string>& models)
                     reach = p.trial;
                     break;
                 }
-            if (reach > 0)
-                fractionToReach[model].push_back(static_cast<double>(reach) / trials);
+            fractionToReach[model].push_back(reach > 0 ? static_cast<double>(reach) / trials : -1.0);
             std::string points;
             for (int checkpoint : { 64, 128, 192, 256, 400, 512, 1000 }) {
                 if (checkpoint > trials)
@@ -79,12 +78,15 @@ void curves(int trials, uint64_t seed, const std::vector<std::string>& models)
             std::fflush(stdout);
         }
     }
-    std::printf("\ntrials to reach the random model's final best, as a share of the budget:\n");
-    for (const auto& [model, fractions] : fractionToReach) {
+    std::printf("\ntrials to reach the random model's final best, as a share of the budget, per workload (-: never):\n");
+    for (const std::string& model : models) {
         std::string list;
-        for (double f : fractions)
-            list += formatFixed(f, 2) + " ";
-        std::printf("  %-14s %s(%zu of %zu workloads reached it)\n", model.c_str(), list.c_str(), fractions.size(),
+        int reached = 0;
+        for (double f : fractionToReach[model]) {
+            list += f > 0 ? formatFixed(f, 2) + " " : std::string("-    ");
+            reached += f > 0;
+        }
+        std::printf("  %-14s %s(%d of %zu workloads reached it)\n", model.c_str(), list.c_str(), reached,
             workloads.size());
     }
 }

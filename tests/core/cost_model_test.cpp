@@ -58,7 +58,7 @@ TEST(CostModelRegistry, UnknownKindNamesTheKinds)
     auto model = cost::makeCostModel("xgbost", 1);
     ASSERT_FALSE(model.hasValue());
     EXPECT_EQ(model.error().kind, ErrorKind::InvalidArgument);
-    EXPECT_EQ(model.error().message, "unknown cost model \"xgbost\"; the kinds are: random, xgb, analytical");
+    EXPECT_EQ(model.error().message, "unknown cost model \"xgbost\"; the kinds are: random, xgb, xgb-rank, analytical");
 }
 
 TEST(RandomCostModel, ScoresAreTheSeededRngStream)
