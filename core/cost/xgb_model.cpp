@@ -152,7 +152,8 @@ std::vector<double> XgbCostModel::predict(const CostTask& task, std::span<const 
     std::vector<double> scores(states.size(), kNegInf);
     if (states.empty())
         return scores;
-    const bool warm = m_booster.trained() && m_seen > m_settings.numWarmupSample;
+    // A model loaded with a trained booster (a pre-trained model) is warm whatever it has seen since.
+    const bool warm = m_booster.trained() && (m_seen > m_settings.numWarmupSample || m_loadedTrained);
     auto extracted = features::perStoreFeatures(states, task.target, &pool());
     std::vector<bool> present;
     const PackedMatrix data = pack(extracted, present);
@@ -229,6 +230,7 @@ Expected<void> XgbCostModel::load(std::span<const uint8_t> bytes)
     m_lastTrainSize = static_cast<int64_t>(getU64(bytes, 16));
     m_rng.setState({ getU64(bytes, 24), getU64(bytes, 32), getU64(bytes, 40), getU64(bytes, 48) });
     m_booster = std::move(booster);
+    m_loadedTrained = trained;
     return {};
 }
 

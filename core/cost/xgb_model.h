@@ -9,7 +9,8 @@
 //   training. Training runs on the booster's own thread; update() waits for it.
 // - predict(): uniform random scores until more than num_warmup_sample records were seen (Ansor's warm-up;
 //   the session sets it to tasks x measures per round, as Ansor's task scheduler does); then the booster's
-//   pack sums. A state that does not lower scores -infinity.
+//   pack sums. A model loaded with a trained booster predicts with it at once (Ansor's would predict at random
+//   until it saw num_warmup_sample records itself). A state that does not lower scores -infinity.
 // - predictStages(): the per-row scores of each state (Ansor's predict_stages), in row order; rowBuffers
 //   (featuresOf) names the stage each row stores to.
 // - save()/load(): the booster (its own checksummed header) behind a small header of this model's counters.
@@ -81,6 +82,7 @@ private:
     int64_t m_held = 0; // of them, those with features
     int64_t m_lastTrainSize = 0;
     PackSumTrainStats m_lastStats;
+    bool m_loadedTrained = false; // load() brought a trained booster: no warm-up
 };
 
 } // namespace ts::cost

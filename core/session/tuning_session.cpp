@@ -245,7 +245,10 @@ Finished TuningSession::finish(std::string status, std::string message)
     // does not undo the records already stored.
     if (auto weights = e.model->save())
         (void)e.store.saveCostModel(store::CostModelInfo { 0, e.model->kind(), e.model->kind() + " (session end)",
-            e.model->settings(), nlohmann::json { { "records", e.model->trainedOn() } }.dump(),
+            e.model->settings(),
+            nlohmann::json { { "records", e.model->trainedOn() },
+                { "training", nlohmann::json::parse(e.model->trainingSummary(), nullptr, false) } }
+                .dump(),
             std::move(weights).value(), record::unixNow() });
     (void)e.store.endSession(m_sessionId, f.status, record::unixNow());
     emit(f);

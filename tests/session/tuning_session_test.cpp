@@ -2,14 +2,18 @@
 // process, a real SQLite workspace. Records, ranks and sessions are stored; a rerun resumes without
 // measuring a state twice; the same seed gives the same batches; cancel, pause and abort; a process killed
 // with SIGKILL mid-round loses at most the batch in flight.
+#include "core/cost/cost_model.h"
 #include "core/ops/linear.h"
 #include "core/schedule/step_json.h"
 #include "core/session/tuning_session.h"
 #include "core/store/store.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <chrono>
 #include <csignal>
 #include <filesystem>
@@ -328,4 +332,37 @@ TEST(TuningSession, ATaskThatOnlyFailsStopsAfterTheConsecutiveErrorLimit)
     EXPECT_TRUE(f.tasks[0].dead);
     EXPECT_NE(f.tasks[0].deadReason.find("consecutive errors"), std::string::npos) << f.tasks[0].deadReason;
     EXPECT_EQ(f.totalTrials, 8);
+}
+
+// With the XGBoost model the session trains after its warm-up round and leaves the trained model in the
+// workspace's cost_models table; the blob loads into a fresh model that scores the measured states exactly
+// as a second load does, with the booster trained.
+TEST(TuningSession, XgbModelIsTrainedAndSavedInTheWorkspace)
+{
+    const std::string ws = tempWorkspace("xgb");
+    session::TuneOptions o = smallOptions(ws, 24);
+    o.model = "xgb";
+    const session::Finished f = tune(o);
+    ASSERT_EQ(f.status, "finished") << f.message;
+    auto store = store::Store::open(ws).value();
+    auto info = store.costModel(2); // 1: the session start's, untrained; 2: the session end's
+    ASSERT_TRUE(info.hasValue()) << info.error().message;
+    EXPECT_EQ(info->kind, "xgb");
+    const auto summary = nlohmann::json::parse(info->trainingSummary);
+    EXPECT_EQ(summary["records"], 24);
+    EXPECT_GT(summary["training"]["rounds"].get<int>(), 0) << info->trainingSummary;
+
+    auto first = cost::makeCostModel("xgb", 1).value();
+    auto second = cost::makeCostModel("xgb", 2).value();
+    ASSERT_TRUE(first->load(info->weights).hasValue());
+    ASSERT_TRUE(second->load(info->weights).hasValue());
+    const session::TuneTask task = matmulTask();
+    std::vector<sched::State> states;
+    for (const store::Record& r : storedRecords(ws))
+        states.push_back(sched::State::replay(task.dag, sched::parseSteps(r.steps).value()).value());
+    const cost::CostTask costTask { &task.dag, task.dag.workloadKey(), task.dag.flopCount() };
+    const std::vector<double> a = first->predict(costTask, states);
+    EXPECT_EQ(a, second->predict(costTask, states));
+    EXPECT_TRUE(std::all_of(a.begin(), a.end(), [](double v) { return std::isfinite(v); }));
+    EXPECT_NE(*std::min_element(a.begin(), a.end()), *std::max_element(a.begin(), a.end())) << "a trained model";
 }
