@@ -338,6 +338,22 @@ namespace {
         return LoadedDataset { std::move(store), std::move(dataset), std::move(targets) };
     }
 
+    // --dataset (and its filters), --seed and the split, for train and eval.
+    struct SplitDataset {
+        LoadedDataset loaded;
+        store::DatasetSplit split;
+    };
+
+    Expected<SplitDataset> loadAndSplit(const Arguments& args)
+    {
+        TS_TRY(int64_t seed, args.intValue("seed", 1));
+        TS_TRY(LoadedDataset loaded, loadDatasetOption(args));
+        TS_TRY(store::DatasetSplit split, splitOf(args, loaded.dataset, static_cast<uint64_t>(seed)));
+        for (const std::string& line : loaded.dataset.report.lines())
+            std::cout << "# " << line << "\n";
+        return SplitDataset { std::move(loaded), std::move(split) };
+    }
+
     std::string percent(double v) { return formatFixed(v, 3); }
 
     void printMetrics(const session::EvalReport& report, const store::MetricOptions& options)
@@ -385,15 +401,12 @@ namespace {
     {
         if (!args.has("out"))
             return fail("--out FILE is required (where the trained model goes)");
-        auto seed = args.intValue("seed", 1);
-        if (!seed)
-            return fail(seed.error().message);
-        auto loaded = loadDatasetOption(args);
-        if (!loaded)
-            return fail(loaded.error().message);
-        auto split = splitOf(args, loaded->dataset, static_cast<uint64_t>(*seed));
-        if (!split)
-            return fail(split.error().message);
+        auto data = loadAndSplit(args);
+        if (!data)
+            return fail(data.error().message);
+        const LoadedDataset* loaded = &data->loaded;
+        const store::DatasetSplit* split = &data->split;
+        const auto seed = args.intValue("seed", 1);
         std::vector<size_t> train = split->train;
         if (!args.has("holdout") && !args.has("split"))
             train = split->test; // no split: train on everything
@@ -403,8 +416,6 @@ namespace {
         auto model = cost::makeCostModel(kind, static_cast<uint64_t>(*seed));
         if (!model)
             return fail(model.error().message);
-        for (const std::string& line : loaded->dataset.report.lines())
-            std::cout << "# " << line << "\n";
         std::cout << "training " << kind << " on " << train.size() << " records of " << loaded->store.path() << std::endl;
         auto report = session::trainOnDataset(**model, loaded->dataset, train, loaded->targets);
         if (!report)
@@ -428,20 +439,14 @@ namespace {
     {
         if (!args.has("model"))
             return fail("--model FILE is required (a model 'tunescope-cli train' wrote)");
-        auto seed = args.intValue("seed", 1);
-        if (!seed)
-            return fail(seed.error().message);
         auto model = readModelFile(args.value("model"));
         if (!model)
             return fail(model.error().message);
-        auto loaded = loadDatasetOption(args);
-        if (!loaded)
-            return fail(loaded.error().message);
-        auto split = splitOf(args, loaded->dataset, static_cast<uint64_t>(*seed));
-        if (!split)
-            return fail(split.error().message);
-        for (const std::string& line : loaded->dataset.report.lines())
-            std::cout << "# " << line << "\n";
+        auto data = loadAndSplit(args);
+        if (!data)
+            return fail(data.error().message);
+        const LoadedDataset* loaded = &data->loaded;
+        const store::DatasetSplit* split = &data->split;
         std::cout << "evaluating " << (*model)->kind() << " (" << args.value("model") << ") on " << split->test.size()
                   << " test records" << (args.has("holdout") ? " of " + args.value("holdout") : std::string()) << "\n";
         const store::MetricOptions options;

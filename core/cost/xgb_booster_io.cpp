@@ -92,6 +92,16 @@ namespace {
         };
     }
 
+    std::function<bool(const Json&, PackSumSettings&)> text(std::string PackSumSettings::*member)
+    {
+        return [member](const Json& value, PackSumSettings& settings) {
+            if (!value.is_string())
+                return false;
+            settings.*member = value.get<std::string>();
+            return true;
+        };
+    }
+
     const std::vector<Field>& fields()
     {
         static const std::vector<Field> all {
@@ -105,21 +115,9 @@ namespace {
             { "early_stopping_rounds", integer(&PackSumSettings::earlyStoppingRounds) },
             { "eval_every", integer(&PackSumSettings::evalEvery) },
             { "early_stopping_min_delta", real(&PackSumSettings::earlyStoppingMinDelta) },
-            { "tree_method",
-                [](const Json& value, PackSumSettings& settings) {
-                    if (!value.is_string())
-                        return false;
-                    settings.treeMethod = value.get<std::string>();
-                    return true;
-                } },
+            { "tree_method", text(&PackSumSettings::treeMethod) },
             { "base_score", real(&PackSumSettings::baseScore) },
-            { "objective",
-                [](const Json& value, PackSumSettings& settings) {
-                    if (!value.is_string())
-                        return false;
-                    settings.objective = value.get<std::string>();
-                    return true;
-                } },
+            { "objective", text(&PackSumSettings::objective) },
         };
         return all;
     }
