@@ -64,8 +64,8 @@ namespace {
             std::snprintf(text, sizeof text, "%lldh%02lldm", static_cast<long long>(s / 3600),
                 static_cast<long long>(s / 60 % 60));
         else
-            std::snprintf(text, sizeof text, "%lldm%02llds", static_cast<long long>(s / 60),
-                static_cast<long long>(s % 60));
+            std::snprintf(
+                text, sizeof text, "%lldm%02llds", static_cast<long long>(s / 60), static_cast<long long>(s % 60));
         return text;
     }
 
@@ -186,8 +186,8 @@ namespace {
         int64_t measured = 0;
         for (size_t i = 0; i < plan.size(); ++i) {
             const PlannedTask& p = plan[i];
-            const std::string label = "[" + std::to_string(i + 1) + "/" + std::to_string(plan.size()) + "] "
-                + p.network + " #" + std::to_string(p.task.id) + " " + p.task.name;
+            const std::string label = "[" + std::to_string(i + 1) + "/" + std::to_string(plan.size()) + "] " + p.network
+                + " #" + std::to_string(p.task.id) + " " + p.task.name;
             if (already[i] >= *perTask) {
                 std::cout << label << ": " << already[i] << " programs already" << std::endl;
                 continue;
@@ -225,7 +225,8 @@ namespace {
             measured += done;
             const double seconds = std::chrono::duration<double>(Clock::now() - taskStart).count();
             const double total = std::chrono::duration<double>(Clock::now() - started).count();
-            const double eta = measured > 0 ? total / static_cast<double>(measured) * static_cast<double>(missing - measured) : 0.0;
+            const double eta
+                = measured > 0 ? total / static_cast<double>(measured) * static_cast<double>(missing - measured) : 0.0;
             std::string best = "none succeeded";
             if (!finished->tasks.empty() && finished->tasks.front().bestCost > 0.0)
                 best = "best " + formatFixed(finished->tasks.front().gflops(), 2) + " GFLOP/s";
@@ -274,8 +275,8 @@ namespace {
         const size_t headerEnd = content.find('\n', kModelMagic.size());
         if (content.compare(0, kModelMagic.size(), kModelMagic) != 0 || headerEnd == std::string::npos)
             return makeError(ErrorKind::Parse, path + ": not a TuneScope model file (made by 'tunescope-cli train')");
-        const auto header = nlohmann::json::parse(
-            content.substr(kModelMagic.size(), headerEnd - kModelMagic.size()), nullptr, false);
+        const auto header
+            = nlohmann::json::parse(content.substr(kModelMagic.size(), headerEnd - kModelMagic.size()), nullptr, false);
         if (header.is_discarded() || !header.contains("kind") || !header["kind"].is_string())
             return makeError(ErrorKind::Parse, path + ": the model file's header is damaged");
         TS_TRY(std::unique_ptr<cost::CostModel> model, cost::makeCostModel(header["kind"].get<std::string>(), 1));
@@ -324,7 +325,8 @@ namespace {
     Expected<LoadedDataset> loadDatasetOption(const Arguments& args)
     {
         if (!args.has("dataset"))
-            return makeError(ErrorKind::InvalidArgument, "--dataset WORKSPACE is required (a workspace 'collect' filled)");
+            return makeError(
+                ErrorKind::InvalidArgument, "--dataset WORKSPACE is required (a workspace 'collect' filled)");
         TS_TRY(store::Store store, store::Store::open(args.value("dataset"), { true }));
         store::DatasetOptions options;
         if (args.has("device")) {
@@ -342,6 +344,7 @@ namespace {
     struct SplitDataset {
         LoadedDataset loaded;
         store::DatasetSplit split;
+        uint64_t seed = 1;
     };
 
     Expected<SplitDataset> loadAndSplit(const Arguments& args)
@@ -351,7 +354,7 @@ namespace {
         TS_TRY(store::DatasetSplit split, splitOf(args, loaded.dataset, static_cast<uint64_t>(seed)));
         for (const std::string& line : loaded.dataset.report.lines())
             std::cout << "# " << line << "\n";
-        return SplitDataset { std::move(loaded), std::move(split) };
+        return SplitDataset { std::move(loaded), std::move(split), static_cast<uint64_t>(seed) };
     }
 
     std::string percent(double v) { return formatFixed(v, 3); }
@@ -406,17 +409,17 @@ namespace {
             return fail(data.error().message);
         const LoadedDataset* loaded = &data->loaded;
         const store::DatasetSplit* split = &data->split;
-        const auto seed = args.intValue("seed", 1);
         std::vector<size_t> train = split->train;
         if (!args.has("holdout") && !args.has("split"))
             train = split->test; // no split: train on everything
         train.insert(train.end(), split->validation.begin(), split->validation.end());
         std::sort(train.begin(), train.end());
         const std::string kind = args.value("model", "xgb");
-        auto model = cost::makeCostModel(kind, static_cast<uint64_t>(*seed));
+        auto model = cost::makeCostModel(kind, data->seed);
         if (!model)
             return fail(model.error().message);
-        std::cout << "training " << kind << " on " << train.size() << " records of " << loaded->store.path() << std::endl;
+        std::cout << "training " << kind << " on " << train.size() << " records of " << loaded->store.path()
+                  << std::endl;
         auto report = session::trainOnDataset(**model, loaded->dataset, train, loaded->targets);
         if (!report)
             return fail(report.error().message);
@@ -426,8 +429,8 @@ namespace {
         std::cout << "trained on " << report->samples << " programs of " << report->tasks << " tasks in "
                   << formatFixed(report->seconds, 1) << " s";
         if (report->withoutDag + report->notReplayed > 0)
-            std::cout << " (" << report->withoutDag << " records of tasks that cannot be rebuilt, " << report->notReplayed
-                      << " that do not replay)";
+            std::cout << " (" << report->withoutDag << " records of tasks that cannot be rebuilt, "
+                      << report->notReplayed << " that do not replay)";
         std::cout << "\nmodel: " << (*model)->trainingSummary() << "\n";
         if (auto written = writeModelFile(args.value("out"), **model, summary); !written)
             return fail(written.error().message);
@@ -471,9 +474,10 @@ std::vector<Command> datasetCommands()
         { "collect", "measure a TenSet-style dataset: N sampled programs per task of the chosen networks",
             "tunescope-cli collect --networks NAME[:BATCH],... --programs-per-task N [--batch N] [--layout L] "
             "[--kernel-threads K] [--repeat R] [--run-timeout S] [--seed S] [--workspace PATH]",
-            { { "networks", "LIST", "networks to sample, e.g. resnet-18,mobilenet-v2,resnet-50:8 (':B' sets the batch)" },
-                { "programs-per-task", "N", "unique programs per task, counting those already stored" },
-                kBatchOption, kLayoutOption,
+            { { "networks", "LIST",
+                  "networks to sample, e.g. resnet-18,mobilenet-v2,resnet-50:8 (':B' sets the batch)" },
+                { "programs-per-task", "N", "unique programs per task, counting those already stored" }, kBatchOption,
+                kLayoutOption,
                 { "kernel-threads", "K",
                     "threads of the measured kernels (default: all cores); a count other than the machine's is a "
                     "device of its own" },
@@ -482,20 +486,22 @@ std::vector<Command> datasetCommands()
                 { "seed", "S", "random seed (default 1)" }, kWorkspaceOption, kHelpOption },
             runCollect },
         { "train", "train a cost model on a dataset (all of it, or the training part of a split)",
-            "tunescope-cli train --dataset WORKSPACE --out FILE [--model xgb] [--holdout NETS | --split tasks:F|time:F] "
+            "tunescope-cli train --dataset WORKSPACE --out FILE [--model xgb] [--holdout NETS | --split "
+            "tasks:F|time:F] "
             "[--networks NETS] [--device ID] [--seed S]",
             { { "dataset", "WORKSPACE", "the workspace that holds the dataset ('collect' fills one)" },
                 { "out", "FILE", "where the trained model is written" },
                 { "model", "KIND", "the cost model to train (default xgb)" }, kHoldoutOption, kSplitOption,
-                kDatasetNetworksOption, kDeviceOption, { "seed", "S", "seed of the model and of a task split (default 1)" },
-                kHelpOption },
+                kDatasetNetworksOption, kDeviceOption,
+                { "seed", "S", "seed of the model and of a task split (default 1)" }, kHelpOption },
             runTrain },
         { "eval", "score a dataset's test records with a trained model and print TenSet's metrics",
             "tunescope-cli eval --model FILE --dataset WORKSPACE [--holdout NETS | --split tasks:F|time:F] "
             "[--networks NETS] [--device ID] [--seed S]",
             { { "model", "FILE", "a model file 'tunescope-cli train' wrote" },
                 { "dataset", "WORKSPACE", "the workspace that holds the dataset" }, kHoldoutOption, kSplitOption,
-                kDatasetNetworksOption, kDeviceOption, { "seed", "S", "seed of a task split (default 1)" }, kHelpOption },
+                kDatasetNetworksOption, kDeviceOption, { "seed", "S", "seed of a task split (default 1)" },
+                kHelpOption },
             runEval },
     };
 }

@@ -360,7 +360,8 @@ std::vector<Command> tuneCommands()
                     "measurements per round (Ansor's num_measures_per_round, default 64; --batch is the "
                     "network's batch size)" },
                 { "policy", "ansor|random", "search policy (default ansor)" },
-                { "model", "M", "cost model: random, xgb, xgb-rank or analytical (default random)" }, { "seed", "S", "random seed (default 1)" },
+                { "model", "M", "cost model: random, xgb, xgb-rank or analytical (default random)" },
+                { "seed", "S", "random seed (default 1)" },
                 { "threads", "K", "threads of the search and of compiling candidates (default: all cores)" },
                 { "early-stopping", "N", "stop a task after N trials without improvement (default: never)" },
                 { "crossover", "P",

@@ -48,8 +48,9 @@ namespace {
     double unlog(float v) { return std::exp2(static_cast<double>(v)) - 1.0; }
 } // namespace
 
-AnalyticalCostModel::AnalyticalCostModel(MachineLimits limits)
+AnalyticalCostModel::AnalyticalCostModel(MachineLimits limits, ThreadPool* pool)
     : m_limits(limits)
+    , m_pool(pool)
 {
 }
 
@@ -57,11 +58,12 @@ AnalyticalCostModel::~AnalyticalCostModel() = default;
 
 std::string AnalyticalCostModel::settings() const
 {
-    return nlohmann::json { { "ghz", m_limits.ghz }, { "fma_units", m_limits.fmaUnits }, { "l1_bytes", m_limits.l1Bytes },
+    return nlohmann::json {
+        { "ghz", m_limits.ghz }, { "fma_units", m_limits.fmaUnits }, { "l1_bytes", m_limits.l1Bytes },
         { "l2_bytes", m_limits.l2Bytes }, { "l3_bytes", m_limits.l3Bytes },
         { "l1_bytes_per_cycle", m_limits.l1BytesPerCycle }, { "l2_bytes_per_cycle", m_limits.l2BytesPerCycle },
-        { "l3_bytes_per_cycle", m_limits.l3BytesPerCycle }, { "dram_gbps", m_limits.dramGBps } }
-        .dump();
+        { "l3_bytes_per_cycle", m_limits.l3BytesPerCycle }, { "dram_gbps", m_limits.dramGBps }
+    }.dump();
 }
 
 Expected<void> AnalyticalCostModel::update(
@@ -73,12 +75,13 @@ Expected<void> AnalyticalCostModel::update(
     return {};
 }
 
-double AnalyticalCostModel::estimateSeconds(const features::ProgramFeatures& program, const target::Target& target) const
+double AnalyticalCostModel::estimateSeconds(
+    const features::ProgramFeatures& program, const target::Target& target) const
 {
     const Columns& c = columns();
     const double lanes = std::max<double>(1.0, static_cast<double>(target.vectorBytes) / 4.0);
-    const double cores = static_cast<double>(
-        target.cores > 0 ? target.cores : std::max(1u, std::thread::hardware_concurrency()));
+    const double cores
+        = static_cast<double>(target.cores > 0 ? target.cores : std::max(1u, std::thread::hardware_concurrency()));
     const double hz = m_limits.ghz * 1e9;
     const double peakPerCore = m_limits.fmaUnits * 2.0 * lanes * hz; // flop/s with every lane busy
     double seconds = 0.0;
@@ -116,9 +119,11 @@ double AnalyticalCostModel::estimateSeconds(const features::ProgramFeatures& pro
 
 std::vector<double> AnalyticalCostModel::predict(const CostTask& task, std::span<const sched::State> states)
 {
-    if (!m_pool)
-        m_pool = std::make_unique<ThreadPool>(0);
-    const auto extracted = features::perStoreFeatures(states, task.target, m_pool.get());
+    if (!m_pool) {
+        m_ownPool = std::make_unique<ThreadPool>(0);
+        m_pool = m_ownPool.get();
+    }
+    const auto extracted = features::perStoreFeatures(states, task.target, m_pool);
     std::vector<double> scores(states.size(), -std::numeric_limits<double>::infinity());
     for (size_t i = 0; i < states.size(); ++i) {
         if (!extracted[i] || extracted[i]->rows() == 0)

@@ -38,7 +38,8 @@ struct MachineLimits {
 
 class AnalyticalCostModel final : public CostModel {
 public:
-    explicit AnalyticalCostModel(MachineLimits limits = {});
+    // Features are extracted on `pool` when given (the search's own, as a pre-filter), else on a pool of its own.
+    explicit AnalyticalCostModel(MachineLimits limits = {}, ThreadPool* pool = nullptr);
     ~AnalyticalCostModel() override;
 
     std::string kind() const override { return "analytical"; }
@@ -55,7 +56,8 @@ public:
 
 private:
     MachineLimits m_limits;
-    std::unique_ptr<ThreadPool> m_pool;
+    ThreadPool* m_pool = nullptr;
+    std::unique_ptr<ThreadPool> m_ownPool;
     int64_t m_seen = 0;
 };
 

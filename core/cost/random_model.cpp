@@ -1,5 +1,7 @@
 #include "core/cost/random_model.h"
 
+#include "core/cost/byte_io.h"
+
 #include <algorithm>
 #include <array>
 #include <string>
@@ -12,20 +14,6 @@ namespace {
     constexpr std::array<uint8_t, 4> kMagic { 'T', 'S', 'R', 'M' };
     constexpr uint8_t kVersion = 1;
     constexpr size_t kSavedSize = kMagic.size() + 1 + 5 * 8;
-
-    void putWord(std::vector<uint8_t>& out, uint64_t word)
-    {
-        for (int byte = 0; byte < 8; ++byte)
-            out.push_back(static_cast<uint8_t>(word >> (8 * byte)));
-    }
-
-    uint64_t getWord(std::span<const uint8_t> bytes, size_t offset)
-    {
-        uint64_t word = 0;
-        for (int byte = 0; byte < 8; ++byte)
-            word |= static_cast<uint64_t>(bytes[offset + static_cast<size_t>(byte)]) << (8 * byte);
-        return word;
-    }
 } // namespace
 
 RandomCostModel::RandomCostModel(uint64_t seed)
@@ -63,8 +51,8 @@ Expected<std::vector<uint8_t>> RandomCostModel::save() const
     std::vector<uint8_t> bytes(kMagic.begin(), kMagic.end());
     bytes.push_back(kVersion);
     for (uint64_t word : m_rng.state())
-        putWord(bytes, word);
-    putWord(bytes, static_cast<uint64_t>(m_trainedOn));
+        le::put(bytes, word);
+    le::put(bytes, static_cast<uint64_t>(m_trainedOn));
     return bytes;
 }
 
@@ -83,12 +71,12 @@ Expected<void> RandomCostModel::load(std::span<const uint8_t> bytes)
     std::array<uint64_t, 4> state {};
     size_t offset = kMagic.size() + 1;
     for (uint64_t& word : state) {
-        word = getWord(bytes, offset);
+        word = le::get(bytes, offset);
         offset += 8;
     }
     if (state == std::array<uint64_t, 4> {})
         return makeError(ErrorKind::Parse, "random cost model: saved RNG state is all zero");
-    const auto trainedOn = static_cast<int64_t>(getWord(bytes, offset));
+    const auto trainedOn = static_cast<int64_t>(le::get(bytes, offset));
     if (trainedOn < 0)
         return makeError(ErrorKind::Parse, "random cost model: saved record count is negative");
     m_rng.setState(state);

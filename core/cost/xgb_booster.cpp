@@ -6,10 +6,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <map>
 #include <cstdio>
 #include <exception>
 #include <limits>
+#include <map>
 #include <optional>
 #include <system_error>
 #include <thread>
@@ -237,15 +237,20 @@ namespace {
         PackSumTrainStats stats;
         double best = std::numeric_limits<double>::infinity();
         TS_TRY(const float* margin, margins());
+        bool evaluated = false; // the last evaluation left packSum (and the rank gradients) of these margins
         for (int round = 0; round < settings.numBoostRound; ++round) {
             if (stop.stop_requested()) {
                 stats.stopped = true;
                 break;
             }
-            sumPacksOf(margin);
+            if (!evaluated) {
+                sumPacksOf(margin);
+                if (rank)
+                    rankGradients(packSum, labels, byTask, programGrad, programHess);
+            }
+            evaluated = false;
             if (rank) {
                 // RankNet on the pack sums, per task: every row of a program gets its program's gradient.
-                rankGradients(packSum, labels, byTask, programGrad, programHess);
                 for (size_t row = 0; row < rows; ++row) {
                     const auto p = static_cast<size_t>(program[row]);
                     grad[row] = static_cast<float>(programGrad[p]);
@@ -266,8 +271,9 @@ namespace {
             if (round % settings.evalEvery != 0)
                 continue;
             // tr-p-rmse as Ansor computes it: over rows, each row compared with its program's sum; with the rank
-            // objective, the mean pairwise logistic loss instead.
+            // objective, the mean pairwise logistic loss instead (its gradients serve the next round).
             sumPacksOf(margin);
+            evaluated = true;
             double rmse = 0.0;
             if (rank) {
                 rmse = rankGradients(packSum, labels, byTask, programGrad, programHess);

@@ -12,8 +12,10 @@
 //  32+S+M  FNV-1a 64 of every byte before it   u64
 // XGBoost's own loader trusts its input (a corrupt UBJSON or legacy-binary model can make it read out of
 // bounds), so load() checks the size and the checksum before XGBoost sees a byte.
+#include "core/cost/byte_io.h"
 #include "core/cost/xgb_api.h"
 #include "core/cost/xgb_booster.h"
+#include "core/support/strings.h"
 
 #include <nlohmann/json.hpp>
 
@@ -33,26 +35,7 @@ namespace {
 
     uint64_t fnv1a(std::span<const uint8_t> bytes)
     {
-        uint64_t hash = 0xcbf29ce484222325ull;
-        for (uint8_t byte : bytes) {
-            hash ^= byte;
-            hash *= 0x100000001b3ull;
-        }
-        return hash;
-    }
-
-    void put(std::vector<uint8_t>& out, uint64_t value, int bytes)
-    {
-        for (int i = 0; i < bytes; ++i)
-            out.push_back(static_cast<uint8_t>(value >> (8 * i)));
-    }
-
-    uint64_t get(std::span<const uint8_t> bytes, size_t offset, int count)
-    {
-        uint64_t value = 0;
-        for (int i = 0; i < count; ++i)
-            value |= static_cast<uint64_t>(bytes[offset + static_cast<size_t>(i)]) << (8 * i);
-        return value;
+        return fnv1a64(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
     }
 
     Error parseError(const std::string& message)
@@ -211,14 +194,14 @@ Expected<std::vector<uint8_t>> PackSumBooster::save() const
 
     std::vector<uint8_t> bytes(kMagic.begin(), kMagic.end());
     bytes.reserve(kHeaderSize + settings.size() + length + kChecksumSize);
-    put(bytes, kFormatVersion, 4);
-    put(bytes, static_cast<uint64_t>(m_columns), 4);
-    put(bytes, static_cast<uint64_t>(m_rounds), 4);
-    put(bytes, settings.size(), 4);
-    put(bytes, length, 8);
+    le::put(bytes, kFormatVersion, 4);
+    le::put(bytes, static_cast<uint64_t>(m_columns), 4);
+    le::put(bytes, static_cast<uint64_t>(m_rounds), 4);
+    le::put(bytes, settings.size(), 4);
+    le::put(bytes, length, 8);
     bytes.insert(bytes.end(), settings.begin(), settings.end());
     bytes.insert(bytes.end(), model, model + length);
-    put(bytes, fnv1a(bytes), 8);
+    le::put(bytes, fnv1a(bytes), 8);
     return bytes;
 }
 
@@ -229,21 +212,21 @@ Expected<void> PackSumBooster::load(std::span<const uint8_t> bytes)
             + std::to_string(kHeaderSize + kChecksumSize) + ")");
     if (!std::equal(kMagic.begin(), kMagic.end(), bytes.begin()))
         return parseError("not a TuneScope pack-sum booster (the bytes do not start with \"TSXGBPS1\")");
-    const uint64_t version = get(bytes, 8, 4);
+    const uint64_t version = le::get(bytes, 8, 4);
     if (version != kFormatVersion)
         return parseError("format version " + std::to_string(version) + " is not supported (this build reads "
             + std::to_string(kFormatVersion) + ")");
-    const uint64_t columns = get(bytes, 12, 4);
-    const uint64_t rounds = get(bytes, 16, 4);
-    const uint64_t settingsSize = get(bytes, 20, 4);
-    const uint64_t modelSize = get(bytes, 24, 8);
+    const uint64_t columns = le::get(bytes, 12, 4);
+    const uint64_t rounds = le::get(bytes, 16, 4);
+    const uint64_t settingsSize = le::get(bytes, 20, 4);
+    const uint64_t modelSize = le::get(bytes, 24, 8);
     const uint64_t available = bytes.size() - kHeaderSize - kChecksumSize;
     if (settingsSize > available || modelSize != available - settingsSize)
         return parseError("the header announces " + std::to_string(settingsSize) + " + " + std::to_string(modelSize)
             + " bytes of settings and model, the blob holds " + std::to_string(available)
             + " (truncated or corrupted)");
     const size_t body = bytes.size() - kChecksumSize;
-    if (get(bytes, body, 8) != fnv1a(bytes.first(body)))
+    if (le::get(bytes, body, 8) != fnv1a(bytes.first(body)))
         return parseError("checksum mismatch: the saved booster is corrupted");
     if (columns == 0 || columns > (1u << 24) || rounds == 0 || rounds > (1u << 24))
         return parseError(

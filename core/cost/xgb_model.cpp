@@ -1,5 +1,6 @@
 #include "core/cost/xgb_model.h"
 
+#include "core/cost/byte_io.h"
 #include "core/support/thread_pool.h"
 
 #include <nlohmann/json.hpp>
@@ -14,19 +15,6 @@ namespace ts::cost {
 namespace {
     constexpr char kMagic[8] = { 'T', 'S', 'X', 'G', 'B', 'M', '0', '1' };
     constexpr double kNegInf = -std::numeric_limits<double>::infinity();
-
-    void putU64(std::vector<uint8_t>& out, uint64_t v)
-    {
-        for (int i = 0; i < 8; ++i)
-            out.push_back(static_cast<uint8_t>(v >> (8 * i)));
-    }
-    uint64_t getU64(std::span<const uint8_t> in, size_t at)
-    {
-        uint64_t v = 0;
-        for (int i = 0; i < 8; ++i)
-            v |= uint64_t { in[at + static_cast<size_t>(i)] } << (8 * i);
-        return v;
-    }
 
     // The rows of the programs that have some, packed; `present[i]` says whether program i is in it.
     PackedMatrix pack(std::span<const Expected<features::ProgramFeatures>> programs, std::vector<bool>& present)
@@ -74,10 +62,10 @@ std::string XgbCostModel::trainingSummary() const
 {
     if (!m_booster.trained())
         return "{}";
-    return nlohmann::json { { "samples", m_lastTrainSize }, { "rounds", m_lastStats.rounds },
-        { "best_round", m_lastStats.bestRound }, { "tr_p_rmse", m_lastStats.bestRmse },
-        { "seconds", m_lastStats.seconds } }
-        .dump();
+    return nlohmann::json {
+        { "samples", m_lastTrainSize }, { "rounds", m_lastStats.rounds }, { "best_round", m_lastStats.bestRound },
+        { "tr_p_rmse", m_lastStats.bestRmse }, { "seconds", m_lastStats.seconds }
+    }.dump();
 }
 
 void XgbCostModel::add(
@@ -114,8 +102,9 @@ Expected<void> XgbCostModel::fit(std::span<const Batch> batches)
 {
     for (const Batch& b : batches) {
         if (b.states.size() != b.results.size())
-            return makeError(ErrorKind::InvalidArgument, "fit: a batch of " + std::to_string(b.states.size())
-                    + " states has " + std::to_string(b.results.size()) + " results");
+            return makeError(ErrorKind::InvalidArgument,
+                "fit: a batch of " + std::to_string(b.states.size()) + " states has " + std::to_string(b.results.size())
+                    + " results");
         add(b.task, b.states, b.results);
     }
     TS_CHECK(train());
@@ -173,8 +162,7 @@ std::vector<double> XgbCostModel::predict(const CostTask& task, std::span<const 
     return scores;
 }
 
-std::vector<std::vector<double>> XgbCostModel::predictStages(
-    const CostTask& task, std::span<const sched::State> states)
+std::vector<std::vector<double>> XgbCostModel::predictStages(const CostTask& task, std::span<const sched::State> states)
 {
     std::vector<std::vector<double>> out(states.size());
     if (!m_booster.trained() || states.empty())
@@ -202,10 +190,10 @@ std::vector<std::vector<double>> XgbCostModel::predictStages(
 Expected<std::vector<uint8_t>> XgbCostModel::save() const
 {
     std::vector<uint8_t> out(std::begin(kMagic), std::end(kMagic));
-    putU64(out, static_cast<uint64_t>(m_seen));
-    putU64(out, static_cast<uint64_t>(m_lastTrainSize));
+    le::put(out, static_cast<uint64_t>(m_seen));
+    le::put(out, static_cast<uint64_t>(m_lastTrainSize));
     for (uint64_t word : m_rng.state())
-        putU64(out, word);
+        le::put(out, word);
     out.push_back(m_booster.trained() ? 1 : 0);
     if (m_booster.trained()) {
         TS_TRY(std::vector<uint8_t> booster, m_booster.save());
@@ -226,9 +214,9 @@ Expected<void> XgbCostModel::load(std::span<const uint8_t> bytes)
     PackSumBooster booster(m_settings.booster);
     if (trained)
         TS_CHECK(booster.load(bytes.subspan(kHeader)));
-    m_seen = static_cast<int64_t>(getU64(bytes, 8));
-    m_lastTrainSize = static_cast<int64_t>(getU64(bytes, 16));
-    m_rng.setState({ getU64(bytes, 24), getU64(bytes, 32), getU64(bytes, 40), getU64(bytes, 48) });
+    m_seen = static_cast<int64_t>(le::get(bytes, 8));
+    m_lastTrainSize = static_cast<int64_t>(le::get(bytes, 16));
+    m_rng.setState({ le::get(bytes, 24), le::get(bytes, 32), le::get(bytes, 40), le::get(bytes, 48) });
     m_booster = std::move(booster);
     m_loadedTrained = trained;
     return {};

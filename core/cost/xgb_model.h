@@ -69,7 +69,8 @@ private:
         double cost = 0.0; // seconds; infinity for a failed measurement
     };
     // Keeps the states' features and costs; no training.
-    void add(const CostTask& task, std::span<const sched::State> states, std::span<const record::MeasureResult> results);
+    void add(
+        const CostTask& task, std::span<const sched::State> states, std::span<const record::MeasureResult> results);
     // Feature extraction runs on this pool (nthread threads), made when first needed.
     ThreadPool& pool();
 

@@ -1,5 +1,6 @@
 #include "core/search/sketch_policy.h"
 
+#include "core/cost/analytical_model.h"
 #include "core/search/annotation.h"
 #include "core/support/thread_pool.h"
 
@@ -75,8 +76,8 @@ SketchPolicy::SketchPolicy(
     , m_pool(pool)
 {
     m_costTask = cost::CostTask { &m_task.dag, m_task.dag.workloadKey(), m_task.flops, m_task.target };
-    if (m_params.prefilterKeep < 1.0 && m_model.kind() != "analytical")
-        m_prefilter = cost::makeCostModel("analytical", seed).value();
+    if (m_params.prefilterKeep < 1.0 && m_model.kind() != "analytical") // one pool for the search's work
+        m_prefilter = std::make_unique<cost::AnalyticalCostModel>(cost::MachineLimits {}, m_pool);
 }
 
 SketchPolicy::~SketchPolicy() = default;

@@ -9,10 +9,7 @@ namespace ts::session {
 
 namespace {
     using Clock = std::chrono::steady_clock;
-    double secondsSince(Clock::time_point start)
-    {
-        return std::chrono::duration<double>(Clock::now() - start).count();
-    }
+    double secondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 } // namespace
 
 int64_t DatasetSamples::samples() const
@@ -33,8 +30,8 @@ Expected<std::map<int64_t, target::Target>> deviceTargets(store::Store& store)
     return targets;
 }
 
-DatasetSamples samplesOf(const store::Dataset& dataset, std::span<const size_t> subset,
-    const std::map<int64_t, target::Target>& targets)
+DatasetSamples samplesOf(
+    const store::Dataset& dataset, std::span<const size_t> subset, const std::map<int64_t, target::Target>& targets)
 {
     DatasetSamples out;
     for (const store::RecordGroup& group : store::groupByTaskDevice(dataset, subset)) {

@@ -30,8 +30,8 @@ struct DatasetSamples {
 };
 
 // The records `subset` (indices into dataset.records) as model batches.
-DatasetSamples samplesOf(const store::Dataset& dataset, std::span<const size_t> subset,
-    const std::map<int64_t, target::Target>& targets);
+DatasetSamples samplesOf(
+    const store::Dataset& dataset, std::span<const size_t> subset, const std::map<int64_t, target::Target>& targets);
 
 struct TrainReport {
     int64_t samples = 0;

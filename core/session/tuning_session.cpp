@@ -244,12 +244,12 @@ Finished TuningSession::finish(std::string status, std::string message)
     // The model as the session leaves it, for later sessions and model comparisons; a failure to save it
     // does not undo the records already stored.
     if (auto weights = e.model->save())
-        (void)e.store.saveCostModel(store::CostModelInfo { 0, e.model->kind(), e.model->kind() + " (session end)",
-            e.model->settings(),
-            nlohmann::json { { "records", e.model->trainedOn() },
-                { "training", nlohmann::json::parse(e.model->trainingSummary(), nullptr, false) } }
-                .dump(),
-            std::move(weights).value(), record::unixNow() });
+        (void)e.store.saveCostModel(
+            store::CostModelInfo { 0, e.model->kind(), e.model->kind() + " (session end)", e.model->settings(),
+                nlohmann::json { { "records", e.model->trainedOn() },
+                    { "training", nlohmann::json::parse(e.model->trainingSummary(), nullptr, false) } }
+                    .dump(),
+                std::move(weights).value(), record::unixNow() });
     (void)e.store.endSession(m_sessionId, f.status, record::unixNow());
     emit(f);
     return f;

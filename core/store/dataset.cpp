@@ -1,9 +1,7 @@
 #include "core/store/dataset.h"
 
-#include "core/store/network_match.h"
-
-#include "core/graph/workload_registry.h"
 #include "core/ops/conv.h"
+#include "core/store/network_match.h"
 #include "core/store/schedule_source.h"
 #include "core/store/store.h"
 #include "core/support/assert.h"

@@ -35,8 +35,8 @@ void curves(int trials, uint64_t seed, const std::vector<std::string>& models)
         { "resnet-18 NHWC task 2 (conv 56x56, 64->64, 3x3)", resnetTasks({ 2 }) },
         { "resnet-18 NHWC task 6 (conv 28x28, 64->128, 1x1, stride 2)", resnetTasks({ 6 }) },
         { "resnet-18 NHWC task 9 (conv 14x14, 256->256, 3x3, residual)", resnetTasks({ 9 }) } };
-    std::printf("== tuning curves: %d trials each, seed %llu, models %s\n", trials, static_cast<unsigned long long>(seed),
-        join(models, ", ").c_str());
+    std::printf("== tuning curves: %d trials each, seed %llu, models %s\n", trials,
+        static_cast<unsigned long long>(seed), join(models, ", ").c_str());
     std::map<std::string, std::vector<double>> fractionToReach; // model -> trials to reach random's best / budget
     for (const Workload& w : workloads) {
         std::printf("\n%s\n  %-14s %10s %8s %14s   curve (trial: GFLOP/s)\n", w.name, "model", "best GF/s", "wall s",
@@ -78,7 +78,8 @@ void curves(int trials, uint64_t seed, const std::vector<std::string>& models)
             std::fflush(stdout);
         }
     }
-    std::printf("\ntrials to reach the random model's final best, as a share of the budget, per workload (-: never):\n");
+    std::printf(
+        "\ntrials to reach the random model's final best, as a share of the budget, per workload (-: never):\n");
     for (const std::string& model : models) {
         std::string list;
         int reached = 0;
@@ -86,8 +87,8 @@ void curves(int trials, uint64_t seed, const std::vector<std::string>& models)
             list += f > 0 ? formatFixed(f, 2) + " " : std::string("-    ");
             reached += f > 0;
         }
-        std::printf("  %-14s %s(%d of %zu workloads reached it)\n", model.c_str(), list.c_str(), reached,
-            workloads.size());
+        std::printf(
+            "  %-14s %s(%d of %zu workloads reached it)\n", model.c_str(), list.c_str(), reached, workloads.size());
     }
 }
 
@@ -104,8 +105,8 @@ int dataset(const std::string& path, const std::string& holdout, const std::stri
         std::printf("# %s\n", line.c_str());
     const std::vector<std::string> held = split(holdout, ',');
     const store::DatasetSplit parts = store::splitByNetworks(data, held).value();
-    std::printf("held out %s: %zu train records, %zu test records\n", holdout.c_str(), parts.train.size(),
-        parts.test.size());
+    std::printf(
+        "held out %s: %zu train records, %zu test records\n", holdout.c_str(), parts.train.size(), parts.test.size());
     auto model = cost::makeCostModel(kind, 1).value();
     const session::TrainReport trained = session::trainOnDataset(*model, data, parts.train, targets).value();
     std::printf("%s trained on %lld programs of %lld tasks in %.1f s (features + training)\n", kind.c_str(),
@@ -132,7 +133,8 @@ int dataset(const std::string& path, const std::string& holdout, const std::stri
         std::vector<size_t> subset = all;
         Rng rng(5);
         for (size_t i = 0; i < n; ++i)
-            std::swap(subset[i], subset[i + static_cast<size_t>(rng.uniformInt(0, static_cast<int64_t>(all.size() - i - 1)))]);
+            std::swap(subset[i],
+                subset[i + static_cast<size_t>(rng.uniformInt(0, static_cast<int64_t>(all.size() - i - 1)))]);
         subset.resize(n);
         std::sort(subset.begin(), subset.end());
         auto fresh = cost::makeCostModel(kind, 1).value();
@@ -156,7 +158,7 @@ int main(int argc, char** argv)
     }
     if (what == "dataset" && argc > 2)
         return dataset(argv[2], argc > 3 ? argv[3] : "resnet-50,mobilenet-v2,bert-base", argc > 4 ? argv[4] : "xgb");
-    std::fprintf(stderr,
-        "usage: ts_bench_cost_models curves [TRIALS [SEED [MODELS]]] | dataset WORKSPACE [HOLDOUT [MODEL]]\n");
+    std::fprintf(
+        stderr, "usage: ts_bench_cost_models curves [TRIALS [SEED [MODELS]]] | dataset WORKSPACE [HOLDOUT [MODEL]]\n");
     return 2;
 }

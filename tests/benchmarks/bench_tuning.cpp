@@ -15,8 +15,8 @@
 //   ./build/release/tests/benchmarks/ts_bench_tuning resnet [PER_TASK] ResNet-18 batch 1 NHWC tuned (default
 //                     200 trials per task): estimated end-to-end latency against LibTorch's inference
 #include "bench_util.h"
-#include "tuning_util.h"
 #include "peak_flops.h"
+#include "tuning_util.h"
 
 #include "core/codegen/codegen.h"
 #include "core/cost/cost_model.h"
@@ -44,7 +44,6 @@ using namespace ts;
 using namespace ts::bench;
 
 namespace {
-
 
 void overhead()
 {

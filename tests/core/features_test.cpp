@@ -1,9 +1,10 @@
 // Ansor's per-store features: the column names, and values worked out by hand from the definitions
 // (core/features/per_store_features.h) for a small tiled matmul and a conv2d with an inlined pad.
+#include "schedule_fixtures.h"
+
 #include "core/features/per_store_features.h"
 #include "core/lower/lower.h"
 #include "core/support/thread_pool.h"
-#include "schedule_fixtures.h"
 
 #include <gtest/gtest.h>
 
@@ -196,8 +197,8 @@ TEST(PerStoreFeatures, CacheWriteStageHasItsOwnRowAndAllocation)
 {
     // matmul 8x8x16 with a local cache stage computed at the output's i: two rows, the local one allocated
     // inside i (8 floats, alloc_outer_prod 8).
-    const auto f = featuresOf(fixtures::matmulDag(8, 16, 8),
-        { CacheWriteStep { 2, "local" }, ComputeAtStep { 2, 3, 0 } });
+    const auto f
+        = featuresOf(fixtures::matmulDag(8, 16, 8), { CacheWriteStep { 2, "local" }, ComputeAtStep { 2, 3, 0 } });
     ASSERT_EQ(f.rows(), 2);
     EXPECT_FLOAT_EQ(valueOf(f, "matmul.local", "alloc_size"), slog(8 * 4));
     EXPECT_FLOAT_EQ(valueOf(f, "matmul.local", "alloc_outer_prod"), slog(8));
