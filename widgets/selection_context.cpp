@@ -22,7 +22,6 @@ void SelectionContext::selectNetwork(std::shared_ptr<const models::NetworkEntry>
 void SelectionContext::selectTask(
     std::shared_ptr<const models::NetworkEntry> network, std::shared_ptr<const graph::Task> task)
 {
-    TS_ASSERT(network || !task) << "a task is selected with its network";
     const bool networkChangedNow = network != m_network;
     const bool taskChangedNow = task != m_task;
     m_network = std::move(network);
@@ -53,6 +52,15 @@ void SelectionContext::selectRecord(std::optional<int64_t> recordId)
         return;
     m_recordId = recordId;
     Q_EMIT recordChanged();
+}
+
+void SelectionContext::selectMeasured(std::shared_ptr<const graph::Task> task,
+    std::shared_ptr<const sched::State> state, int64_t recordId, std::shared_ptr<const models::NetworkEntry> network)
+{
+    if (task != m_task)
+        selectTask(network ? std::move(network) : nullptr, std::move(task));
+    selectState(std::move(state));
+    selectRecord(recordId);
 }
 
 void SelectionContext::clear() { selectTask(nullptr, nullptr); }

@@ -36,12 +36,18 @@ public:
 
     // A network without a task (a network row); clears the task, state and record.
     void selectNetwork(std::shared_ptr<const models::NetworkEntry> network);
-    // `task` must belong to `network`; clears the state and record when the task changes.
+    // `task` must belong to `network` (null for a single operator's task); clears the state and record when
+    // the task changes.
     void selectTask(std::shared_ptr<const models::NetworkEntry> network, std::shared_ptr<const graph::Task> task);
     // A schedule state of the current task (null: none); clears the record when it changes.
     void selectState(std::shared_ptr<const sched::State> state);
     // A record of the current task, by its store id.
     void selectRecord(std::optional<int64_t> recordId);
+    // A measured record with its task and replayed state, all at once (a click on a tuning curve, a scatter
+    // point or a records row). The network is kept when `task` is the current one; otherwise it becomes null
+    // unless `network` names it. Each level's signal is emitted only if it changed.
+    void selectMeasured(std::shared_ptr<const graph::Task> task, std::shared_ptr<const sched::State> state,
+        int64_t recordId, std::shared_ptr<const models::NetworkEntry> network = nullptr);
     void clear();
 
 Q_SIGNALS:

@@ -10,12 +10,10 @@ namespace ts::cli {
 
 Expected<ops::Layout> layoutOption(const Arguments& args)
 {
-    const std::string layoutText = args.value("layout", "NCHW");
-    if (layoutText == "NCHW" || layoutText == "nchw")
-        return ops::Layout::NCHW;
-    if (layoutText == "NHWC" || layoutText == "nhwc")
-        return ops::Layout::NHWC;
-    return makeError(ErrorKind::InvalidArgument, "--layout must be NCHW or NHWC, got '" + layoutText + "'");
+    auto layout = ops::layoutFromString(args.value("layout", "NCHW"));
+    if (!layout)
+        return makeError(ErrorKind::InvalidArgument, "--" + layout.error().message.substr(4));
+    return layout;
 }
 
 Expected<store::NetworkRef> networkRef(const Arguments& args)

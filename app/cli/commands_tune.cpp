@@ -11,6 +11,7 @@
 #include "core/schedule/step_printer.h"
 #include "core/search/annotation.h"
 #include "core/search/sketch.h"
+#include "core/session/tune_origin.h"
 #include "core/session/tuning_session.h"
 #include "core/support/rng.h"
 #include "core/support/strings.h"
@@ -265,6 +266,18 @@ namespace {
             options.batch = selection->network->batch;
         }
         options.layout = ops::toString(selection->layout);
+        session::TuneOrigin origin;
+        origin.layout = options.layout;
+        if (selection->network) {
+            origin.network = selection->network->name;
+            origin.batch = selection->network->batch;
+            if (args.has("tasks"))
+                origin.taskIds = ids;
+        } else {
+            origin.op = args.value("op");
+            origin.shape = args.value("shape");
+        }
+        options.origin = origin.toJson();
         options.policy = *policy;
         options.model = args.value("model", "random");
         options.trials = static_cast<int>(*trials);

@@ -7,6 +7,7 @@
 #include "widgets/dag_view.h"
 #include "widgets/models/network_task_model.h"
 #include "widgets/selection_context.h"
+#include "widgets/session_hub.h"
 
 #include <QAction>
 #include <QApplication>
@@ -44,6 +45,7 @@ namespace {
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
     , m_selection(new widgets::SelectionContext(this))
+    , m_sessions(new widgets::SessionHub(this))
 {
     setWindowTitle(tr("TuneScope"));
     setObjectName(QStringLiteral("MainWindow"));
@@ -67,12 +69,13 @@ void MainWindow::createViews()
     QList<QDockWidget*> bottomDocks;
     QList<int> bottomSizes;
     QList<QAction*> dockToggles;
+    ViewContext context { *m_selection, *m_sessions };
     for (const ViewInfo& info : viewRegistry()) {
         const QString id = QString::fromLatin1(info.id);
         const QString title = QCoreApplication::translate("ts::app::MainWindow", info.title);
         if (info.area == ViewArea::Central) {
             TS_ASSERT(!centralWidget()) << "two central views: " << info.id;
-            QWidget* view = info.create(*m_selection, this);
+            QWidget* view = info.create(context, this);
             view->setObjectName(id);
             setCentralWidget(view);
             m_views.insert(id, view);
@@ -80,7 +83,7 @@ void MainWindow::createViews()
         }
         auto* dock = new QDockWidget(title, this);
         dock->setObjectName(id);
-        QWidget* view = info.create(*m_selection, dock);
+        QWidget* view = info.create(context, dock);
         dock->setWidget(view);
         addDockWidget(dockArea(info.area), dock);
         m_views.insert(id, view);

@@ -19,6 +19,7 @@ class NetworkTaskModel;
 namespace ts::widgets {
 class DagView;
 class SelectionContext;
+class SessionHub;
 } // namespace ts::widgets
 
 namespace ts::app {
@@ -37,6 +38,7 @@ public:
     bool isExplorerReady() const;
 
     widgets::SelectionContext* selection() const { return m_selection; }
+    widgets::SessionHub* sessions() const { return m_sessions; }
     // The view built from the registry entry `id`, or null.
     QWidget* view(const QString& id) const { return m_views.value(id); }
     widgets::DagView* dagView() const;
@@ -59,6 +61,7 @@ private:
     ExplorerView* explorerView() const;
 
     widgets::SelectionContext* m_selection;
+    widgets::SessionHub* m_sessions;
     QHash<QString, QWidget*> m_views;
     QLabel* m_status = nullptr;
     QMenu* m_fileMenu = nullptr;

@@ -12,16 +12,16 @@ const std::vector<ViewInfo>& viewRegistry()
 {
     static const std::vector<ViewInfo> views = {
         { "ExplorerDock", QT_TRANSLATE_NOOP("ts::app::MainWindow", "Explorer"), ViewArea::Left, 430,
-            [](widgets::SelectionContext& selection, QWidget* parent) -> QWidget* {
-                return new ExplorerView(selection, parent);
+            [](ViewContext& context, QWidget* parent) -> QWidget* {
+                return new ExplorerView(context.selection, parent);
             } },
         { "DagView", QT_TRANSLATE_NOOP("ts::app::MainWindow", "Compute DAG"), ViewArea::Central, 0,
-            [](widgets::SelectionContext& selection, QWidget* parent) -> QWidget* {
-                return new TaskDagView(selection, parent);
+            [](ViewContext& context, QWidget* parent) -> QWidget* {
+                return new TaskDagView(context.selection, parent);
             } },
         { "DetailsDock", QT_TRANSLATE_NOOP("ts::app::MainWindow", "Task details"), ViewArea::Bottom, 170,
-            [](widgets::SelectionContext& selection, QWidget* parent) -> QWidget* {
-                return new TaskDetailsView(selection, parent);
+            [](ViewContext& context, QWidget* parent) -> QWidget* {
+                return new TaskDetailsView(context.selection, parent);
             } },
     };
     return views;

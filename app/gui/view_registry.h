@@ -1,15 +1,17 @@
 // The workbench's views, in one list: the main window builds each entry, docks it (or makes it the
 // central widget) and lists its actions; nothing else in the window knows the views one by one.
 //
-// A view is its own QWidget class, built from the SelectionContext it observes. It reads what it shows
-// from the context, updates on the context's signals, and never calls another view.
+// A view is its own QWidget class, built from the ViewContext it observes: the SelectionContext (what is
+// selected) and the SessionHub (the workspace's tuning sessions, live and stored). It reads what it shows
+// from them, updates on their signals, and never calls another view.
 //
 // How to add a view:
 //  1. Write the view as a QWidget subclass in app/gui/<name>_view.{h,cpp}, with a constructor
-//     (widgets::SelectionContext&, QWidget* parent). Drawing code that is useful elsewhere goes in
+//     (ViewContext&, QWidget* parent) (or (widgets::SelectionContext&, QWidget*) when it shows no session). Drawing code that is useful elsewhere goes in
 //     widgets/, item models in widgets/models/ (tested with QAbstractItemModelTester).
-//  2. Connect to the context's signals for the levels it shows (network, task, state, record); a view
-//     that selects something writes it to the context, never to another view.
+//  2. Connect to the context's signals for the levels it shows (network, task, state, record; the hub's
+//     currentChanged for the shown session); a view that selects something writes it to the context,
+//     never to another view.
 //  3. Work that takes longer than a frame (a layout, a query, a model fit) runs as a session::JobTracker
 //     job owned by the view: inputs copied into the job, the newest result applied, stale ones dropped.
 //  4. Put the view's own commands on it as QActions (QWidget::addAction): the main window adds them to
@@ -30,18 +32,25 @@ class QWidget;
 
 namespace ts::widgets {
 class SelectionContext;
+class SessionHub;
 } // namespace ts::widgets
 
 namespace ts::app {
 
 enum class ViewArea { Central, Left, Right, Bottom };
 
+// What every view is built from; both outlive the views.
+struct ViewContext {
+    widgets::SelectionContext& selection;
+    widgets::SessionHub& sessions;
+};
+
 struct ViewInfo {
     const char* id; // object name of the dock (or of the central view)
     const char* title; // marked with QT_TRANSLATE_NOOP in the "ts::app::MainWindow" context
     ViewArea area;
     int initialSize; // dock width (left, right) or height (bottom) in pixels; unused for the central view
-    std::function<QWidget*(widgets::SelectionContext& selection, QWidget* parent)> create;
+    std::function<QWidget*(ViewContext& context, QWidget* parent)> create;
 };
 
 // In the order the window builds them. Exactly one view is Central.

@@ -19,6 +19,15 @@ namespace {
 
 std::string_view toString(Layout layout) { return layout == Layout::NCHW ? "NCHW" : "NHWC"; }
 
+Expected<Layout> layoutFromString(std::string_view text)
+{
+    if (text == "NCHW" || text == "nchw")
+        return Layout::NCHW;
+    if (text == "NHWC" || text == "nhwc")
+        return Layout::NHWC;
+    return makeError(ErrorKind::InvalidArgument, "the layout must be NCHW or NHWC, got '" + std::string(text) + "'");
+}
+
 Expected<int64_t> windowOutput(const std::string& op, const char* dim, int64_t in, int64_t padTotal, int64_t kernel,
     int64_t stride, int64_t dilation)
 {

@@ -14,6 +14,8 @@ namespace ts::ops {
 
 enum class Layout { NCHW, NHWC };
 std::string_view toString(Layout layout);
+// "NCHW" or "NHWC" (either case); an error names the text.
+Expected<Layout> layoutFromString(std::string_view text);
 
 struct Conv2dParams {
     Layout layout = Layout::NCHW;

@@ -206,6 +206,11 @@ Expected<void> TuningSession::prepare()
         { "network", o.network }, { "batch", o.batch }, { "layout", o.layout },
         { "scheduler", search::toString(o.scheduler.strategy) }, { "population", o.search.population },
         { "crossover_prob", o.search.crossoverProb }, { "tasks", o.tasks.size() } };
+    if (!o.origin.empty()) {
+        nlohmann::json origin = nlohmann::json::parse(o.origin, nullptr, false);
+        if (!origin.is_discarded())
+            settings["origin"] = std::move(origin);
+    }
     TS_TRY(m_sessionId,
         e.store.beginSession(store::SessionInfo { 0, search::toString(o.policy), e.model->kind(),
             static_cast<int64_t>(o.seed), settings.dump(), e.deviceId, record::unixNow(), std::nullopt, "running" }));
@@ -444,15 +449,18 @@ Expected<Finished> TuningSession::run()
         if (m_cancelled)
             break;
         const bool warmUp = e.scheduler->inWarmUp();
+        std::vector<double> gradients = e.scheduler->gradients();
         const int t = e.scheduler->next();
         if (t < 0)
             break; // every task dead or stopped
         if (t != lastTask)
-            emit(TaskSwitched {
-                t, o.tasks[static_cast<size_t>(t)].name, warmUp ? "warm-up" : search::toString(o.scheduler.strategy) });
+            emit(TaskSwitched { t, o.tasks[static_cast<size_t>(t)].name,
+                warmUp ? "warm-up" : search::toString(o.scheduler.strategy) });
         lastTask = t;
+        const std::string choice = warmUp ? "warm-up" : search::toString(o.scheduler.strategy);
 
         Round round;
+        emit(PhaseStarted { t, "search" });
         auto candidates = propose(t, std::min(perRound, budget - e.totalTrials), round);
         if (!candidates)
             return finish("failed", candidates.error().message);
@@ -466,6 +474,7 @@ Expected<Finished> TuningSession::run()
         std::vector<sched::State> states;
         for (const search::Candidate& c : *candidates)
             states.push_back(c.state);
+        emit(PhaseStarted { t, "measure" });
         const auto results = measureBatch(measurer, t, states, round);
         if (!results)
             break;
@@ -475,6 +484,7 @@ Expected<Finished> TuningSession::run()
         m_engine->policies[static_cast<size_t>(t)]->recordMeasured(states, *results);
         const int errors = absorb(t, *candidates, *records, *results);
 
+        emit(PhaseStarted { t, "model" });
         const auto updateStart = Clock::now();
         if (auto updated = e.model->update(e.policies[static_cast<size_t>(t)]->costTask(), states, *results); !updated)
             return finish("failed", "updating the cost model: " + updated.error().message);
@@ -484,14 +494,16 @@ Expected<Finished> TuningSession::run()
 
         syncDeadTasks();
         emit(RoundDone { ++roundNumber, t, static_cast<int>(records->size()), errors, e.status, estimatedLatency(),
-            secondsSince(e.started), e.totalTrials, round.search, round.phases });
+            secondsSince(e.started), e.totalTrials, round.search, round.phases, choice, std::move(gradients) });
     }
 
     if (abortToken.stop_requested())
         return finish("cancelled", "aborted; the batch in flight was not kept");
     // Re-measure each task's top candidates with more repeats, so that a lucky run does not crown a winner.
-    if (o.remeasureTop > 0 && !m_cancelled)
+    if (o.remeasureTop > 0 && !m_cancelled) {
+        emit(PhaseStarted { -1, "re-measure" });
         remeasureBest();
+    }
     if (m_cancelled)
         return finish("cancelled", "stopped after the batch in flight; run the same command again to resume");
     if (budget == 0)

@@ -79,6 +79,10 @@ struct TuneOptions {
     int remeasureTop = 3;
     int remeasureRepeat = 5;
     std::string workspace; // the store's path; empty: Store::defaultWorkspacePath()
+    // What the tasks were made from, as JSON the caller defines ({"network": ..., "tasks": [...]} or
+    // {"op": ..., "shape": ...}), kept in the session's settings so that a viewer can rebuild the DAGs and
+    // resume the session later. Empty: not recorded.
+    std::string origin;
 };
 
 // ----- events: immutable snapshots, delivered in order on the session's thread
@@ -133,6 +137,11 @@ struct TaskSwitched {
     std::string name;
     std::string reason; // "warm-up", "gradient", "round-robin"
 };
+// What the session is doing now, for a status line: "search", "measure", "store", "model", "re-measure".
+struct PhaseStarted {
+    int task = -1; // -1: not one task's
+    std::string phase;
+};
 struct ModelUpdated {
     std::string kind;
     int64_t trainedOn = 0;
@@ -149,6 +158,10 @@ struct RoundDone {
     int totalTrials = 0; // this session's
     search::RoundStats search;
     PhaseTimes phases;
+    // The task scheduler's choice of this round: why ("warm-up", "gradient", "round-robin") and the gradient
+    // of every task it computed before choosing (NaN for dead tasks; -inf for a task without a best).
+    std::string choice;
+    std::vector<double> gradients;
 };
 struct Finished {
     std::string status; // "finished", "cancelled", "failed"
@@ -160,8 +173,8 @@ struct Finished {
     int restoredTrials = 0; // earlier sessions'
 };
 
-using TuneEvent
-    = std::variant<BatchProgress, RecordMeasured, BestImproved, TaskSwitched, ModelUpdated, RoundDone, Finished>;
+using TuneEvent = std::variant<BatchProgress, RecordMeasured, BestImproved, TaskSwitched, PhaseStarted, ModelUpdated,
+    RoundDone, Finished>;
 using EventSink = std::function<void(const TuneEvent&)>;
 
 class TuningSession {

@@ -1,0 +1,103 @@
+// SessionHub: the tuning sessions of the open workspace, the one live session this window drives, and the
+// session the views show. Every view reads sessions from here (as immutable SessionSnapshot values) and
+// never touches the engine or the store itself for them.
+//
+// Threads (DESIGN, "The GUI never blocks"): the live session runs on its own worker thread, which also
+// builds its tasks and restores earlier sessions' state; its events are folded into a SnapshotBuilder there,
+// and a new snapshot is published to the GUI thread at most every 100 ms (at once for the events that change
+// what a status line says: a phase, a round, the end), coalesced into one queued call so that a slow GUI
+// sees only the newest. Stored sessions and the workspace's list load in JobTracker jobs. GUI thread only,
+// except where a function says otherwise.
+#pragma once
+
+#include "core/session/tune_origin.h"
+#include "core/session/tuning_session.h"
+#include "core/store/records.h"
+#include "widgets/models/session_snapshot.h"
+
+#include <QObject>
+#include <QString>
+
+#include <map>
+#include <memory>
+#include <vector>
+
+namespace ts::session {
+class JobTracker;
+} // namespace ts::session
+
+namespace ts::widgets {
+
+class SessionHub : public QObject {
+    Q_OBJECT
+public:
+    explicit SessionHub(QObject* parent = nullptr);
+    // Aborts a live session (the batch in flight is lost; call cancel() and wait for liveFinished first to
+    // keep it) and joins its thread.
+    ~SessionHub() override;
+
+    // ----- the workspace
+    QString workspace() const { return m_workspace; }
+    // Lists its sessions in a job (sessionsChanged); creates the file if it does not exist.
+    void openWorkspace(const QString& path);
+    // The workspace's sessions, oldest first, as last listed.
+    const std::vector<store::SessionInfo>& sessions() const { return m_sessions; }
+    void refreshSessions();
+
+    // ----- what the views show
+    // The session shown (the live one while it runs, unless another was picked); null when none.
+    std::shared_ptr<const models::SessionSnapshot> current() const { return m_current; }
+    // Shows a session: the live one at once, a stored one once loaded (currentChanged).
+    void showSession(int64_t sessionId);
+    // A session's snapshot if loaded (the live one's newest); null otherwise, and then it is loaded and
+    // snapshotReady(id) follows. For views that overlay several sessions.
+    std::shared_ptr<const models::SessionSnapshot> snapshot(int64_t sessionId);
+
+    // ----- the live session
+    // Starts a session on a worker thread: its tasks are built from `origin` (options.tasks is filled there),
+    // options.origin and options.workspace are set from `origin` and workspace(). False (and nothing starts)
+    // while a session is live.
+    bool start(const session::TuneOrigin& origin, session::TuneOptions options);
+    // Continues a stored session with its origin and settings, up to `trials` (its budget when 0).
+    bool resume(int64_t sessionId, int trials = 0);
+    bool isLive() const { return m_live != nullptr; }
+    bool isPaused() const;
+    void pause();
+    void resumeLive();
+    // Stops after the batch in flight; liveFinished follows.
+    void cancel();
+    // The live session's newest snapshot (null when none is live).
+    std::shared_ptr<const models::SessionSnapshot> live() const { return m_liveSnapshot; }
+
+Q_SIGNALS:
+    void workspaceChanged();
+    void sessionsChanged();
+    // The shown session changed, or its snapshot was replaced by a newer one (about 10 Hz while live).
+    void currentChanged();
+    void snapshotReady(qint64 sessionId);
+    // Started, paused, resumed, cancelling, finished.
+    void liveStateChanged();
+    void liveFinished(qint64 sessionId, const QString& status, const QString& message);
+    // A failure worth telling the user (a workspace that cannot be opened, a session that cannot load).
+    void errorOccurred(const QString& message);
+
+private:
+    struct Live;
+    void publishLive(); // GUI thread: takes the newest snapshot the worker published
+    void onLiveEnded();
+    void setCurrent(std::shared_ptr<const models::SessionSnapshot> snapshot);
+
+    QString m_workspace;
+    std::vector<store::SessionInfo> m_sessions;
+    std::shared_ptr<const models::SessionSnapshot> m_current;
+    std::shared_ptr<const models::SessionSnapshot> m_liveSnapshot;
+    bool m_followLive = true; // the current session is the live one
+    std::map<int64_t, std::shared_ptr<const models::SessionSnapshot>> m_loaded;
+    std::map<int64_t, bool> m_loading;
+    std::shared_ptr<Live> m_live;
+    std::unique_ptr<session::JobTracker> m_listJob;
+    std::unique_ptr<session::JobTracker> m_showJob;
+    std::vector<std::unique_ptr<session::JobTracker>> m_loadJobs;
+};
+
+} // namespace ts::widgets
