@@ -100,7 +100,11 @@ void SnapshotBuilder::setSessionId(int64_t id, int restoredTrials)
     m_snapshot.restoredTrials = restoredTrials;
 }
 
-void SnapshotBuilder::setState(std::string state) { m_snapshot.state = std::move(state); }
+void SnapshotBuilder::setState(std::string state)
+{
+    if (!m_snapshot.finished()) // the end is final: a late pause or cancel does not undo it
+        m_snapshot.state = std::move(state);
+}
 
 void SnapshotBuilder::fail(std::string message)
 {

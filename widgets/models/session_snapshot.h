@@ -124,6 +124,7 @@ public:
         std::string title);
 
     void setSessionId(int64_t id, int restoredTrials);
+    // "running", "paused", "cancelling"; ignored once the session has ended.
     void setState(std::string state);
     // The error that ended the session before or outside its loop.
     void fail(std::string message);
