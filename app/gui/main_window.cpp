@@ -1,6 +1,7 @@
 #include "app/gui/main_window.h"
 
 #include "app/gui/explorer_view.h"
+#include "app/gui/session_dialog.h"
 #include "app/gui/settings_keys.h"
 #include "app/gui/view_registry.h"
 #include "core/support/assert.h"
@@ -13,10 +14,13 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPlainTextEdit>
+#include <QProgressBar>
 #include <QSettings>
 #include <QStatusBar>
 #include <QToolBar>
@@ -46,21 +50,43 @@ MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
     , m_selection(new widgets::SelectionContext(this))
     , m_sessions(new widgets::SessionHub(this))
+    , m_context(std::make_unique<ViewContext>(ViewContext { *m_selection, *m_sessions }))
 {
     setWindowTitle(tr("TuneScope"));
     setObjectName(QStringLiteral("MainWindow"));
     m_fileMenu = menuBar()->addMenu(tr("&File"));
     m_viewMenu = menuBar()->addMenu(tr("&View"));
+    m_sessionMenu = menuBar()->addMenu(tr("&Session"));
     createViews();
     createActions();
     m_status = new QLabel(this);
     statusBar()->addWidget(m_status, 1);
+    m_phase = new QLabel(this);
+    m_progress = new QProgressBar(this);
+    m_progress->setMaximumWidth(260);
+    m_progress->setTextVisible(true);
+    statusBar()->addPermanentWidget(m_phase);
+    statusBar()->addPermanentWidget(m_progress);
+    m_progress->hide();
+    createSessionActions();
+    m_askClose = [this] {
+        return QMessageBox::question(this, tr("A tuning session is running"),
+                   tr("Stop the session after the batch in flight and close? Everything measured so far is kept in "
+                      "the workspace, and the session can be resumed later."),
+                   QMessageBox::Yes | QMessageBox::No, QMessageBox::No)
+            == QMessageBox::Yes;
+    };
     connect(m_selection, &widgets::SelectionContext::taskChanged, this, &MainWindow::onTaskChanged);
     connect(explorerView(), &ExplorerView::ready, this, &MainWindow::explorerReady);
     restoreSettings();
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow()
+{
+    // The views first, while the context, the selection and the hub they refer to still exist.
+    qDeleteAll(findChildren<QDockWidget*>(Qt::FindDirectChildrenOnly));
+    delete centralWidget();
+}
 
 void MainWindow::createViews()
 {
@@ -69,13 +95,12 @@ void MainWindow::createViews()
     QList<QDockWidget*> bottomDocks;
     QList<int> bottomSizes;
     QList<QAction*> dockToggles;
-    ViewContext context { *m_selection, *m_sessions };
     for (const ViewInfo& info : viewRegistry()) {
         const QString id = QString::fromLatin1(info.id);
         const QString title = QCoreApplication::translate("ts::app::MainWindow", info.title);
         if (info.area == ViewArea::Central) {
             TS_ASSERT(!centralWidget()) << "two central views: " << info.id;
-            QWidget* view = info.create(context, this);
+            QWidget* view = info.create(*m_context, this);
             view->setObjectName(id);
             setCentralWidget(view);
             m_views.insert(id, view);
@@ -83,7 +108,7 @@ void MainWindow::createViews()
         }
         auto* dock = new QDockWidget(title, this);
         dock->setObjectName(id);
-        QWidget* view = info.create(context, dock);
+        QWidget* view = info.create(*m_context, dock);
         dock->setWidget(view);
         addDockWidget(dockArea(info.area), dock);
         m_views.insert(id, view);
@@ -101,6 +126,15 @@ void MainWindow::createViews()
 
 void MainWindow::createActions()
 {
+    QAction* open = m_fileMenu->addAction(tr("&Open workspace…"), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Open or create a workspace"),
+            m_sessions->workspace(), tr("TuneScope workspaces (*.tunescope);;All files (*)"), nullptr,
+            QFileDialog::DontConfirmOverwrite);
+        if (!path.isEmpty())
+            openWorkspace(path);
+    });
+    open->setShortcut(QKeySequence::Open);
+    m_fileMenu->addSeparator();
     QAction* quit = m_fileMenu->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
 
@@ -118,6 +152,120 @@ void MainWindow::createActions()
         QMessageBox::about(this, tr("About TuneScope"),
             tr("TuneScope %1\nA workbench for tuning tensor programs.").arg(QApplication::applicationVersion()));
     });
+}
+
+void MainWindow::createSessionActions()
+{
+    auto* toolbar = addToolBar(tr("Session"));
+    toolbar->setObjectName(QStringLiteral("SessionToolBar"));
+    auto add = [&](const QString& name, const QString& text, const QKeySequence& key, auto slot) {
+        QAction* action = m_sessionMenu->addAction(text, this, slot);
+        action->setObjectName(name);
+        action->setShortcut(key);
+        toolbar->addAction(action);
+        m_sessionActions.insert(name, action);
+        return action;
+    };
+    add(QStringLiteral("newSession"), tr("&New session…"), QKeySequence(Qt::CTRL | Qt::Key_N), [this] { newSession(); });
+    add(QStringLiteral("pauseSession"), tr("&Pause"), QKeySequence(Qt::Key_F7), [this] { m_sessions->pause(); });
+    add(QStringLiteral("resumeSession"), tr("&Resume"), QKeySequence(Qt::Key_F8), [this] { m_sessions->resumeLive(); });
+    add(QStringLiteral("cancelSession"), tr("&Cancel after this batch"), QKeySequence(Qt::SHIFT | Qt::Key_F5),
+        [this] { m_sessions->cancel(); });
+    connect(m_sessions, &widgets::SessionHub::liveStateChanged, this, &MainWindow::updateSessionActions);
+    connect(m_sessions, &widgets::SessionHub::currentChanged, this, &MainWindow::updateProgress);
+    connect(m_sessions, &widgets::SessionHub::liveFinished, this, &MainWindow::onLiveFinished);
+    connect(m_sessions, &widgets::SessionHub::errorOccurred, this,
+        [this](const QString& message) { statusBar()->showMessage(message, 10000); });
+    updateSessionActions();
+}
+
+QAction* MainWindow::sessionAction(const QString& name) const { return m_sessionActions.value(name); }
+
+void MainWindow::updateSessionActions()
+{
+    const bool live = m_sessions->isLive();
+    const bool paused = m_sessions->isPaused();
+    m_sessionActions.value(QStringLiteral("newSession"))->setEnabled(!live);
+    m_sessionActions.value(QStringLiteral("pauseSession"))->setEnabled(live && !paused);
+    m_sessionActions.value(QStringLiteral("resumeSession"))->setEnabled(live && paused);
+    m_sessionActions.value(QStringLiteral("cancelSession"))->setEnabled(live);
+    updateProgress();
+}
+
+void MainWindow::updateProgress()
+{
+    const auto live = m_sessions->live();
+    if (!m_sessions->isLive() || !live) {
+        m_progress->hide();
+        m_phase->clear();
+        return;
+    }
+    const int total = std::max(1, live->budget - live->restoredTrials);
+    m_progress->setRange(0, total);
+    m_progress->setValue(std::min(total, live->trialsDone));
+    m_progress->setFormat(tr("%1 of %2 trials").arg(live->trialsDone).arg(total));
+    m_progress->show();
+    QString phase;
+    if (live->state == "paused" || live->state == "cancelling" || live->state == "starting")
+        phase = live->state == "paused" ? tr("paused")
+            : live->state == "cancelling" ? tr("cancelling after the batch in flight…")
+                                          : tr("starting: restoring the workspace…");
+    else if (live->phase == "measure" && live->batch.total > 0)
+        phase = tr("measuring %1: built %2, measured %3 of %4")
+                    .arg(QString::fromStdString(live->tasks.at(static_cast<size_t>(live->batch.task)).status.name))
+                    .arg(live->batch.built)
+                    .arg(live->batch.done)
+                    .arg(live->batch.total);
+    else if (live->phase == "search" && live->phaseTask >= 0)
+        phase = tr("searching %1").arg(
+            QString::fromStdString(live->tasks.at(static_cast<size_t>(live->phaseTask)).status.name));
+    else if (live->phase == "model")
+        phase = tr("updating the cost model");
+    else if (live->phase == "re-measure")
+        phase = tr("re-measuring the best candidates");
+    else
+        phase = tr("running");
+    const double eta = live->etaSeconds();
+    if (eta >= 0.0)
+        phase += tr(" — ETA %1").arg(eta < 90 ? tr("%1 s").arg(static_cast<int>(eta))
+                                             : tr("%1 min").arg(eta / 60.0, 0, 'f', 1));
+    m_phase->setText(phase);
+}
+
+QString MainWindow::statusText() const { return m_phase->text(); }
+
+void MainWindow::onLiveFinished(qint64 sessionId, const QString& status, const QString& message)
+{
+    statusBar()->showMessage(
+        message.isEmpty() ? tr("Session %1 %2.").arg(sessionId).arg(status)
+                          : tr("Session %1 %2: %3").arg(sessionId).arg(status, message),
+        15000);
+    updateSessionActions();
+    if (m_closeWhenFinished)
+        close();
+}
+
+void MainWindow::openWorkspace(const QString& path)
+{
+    m_sessions->openWorkspace(path);
+    QSettings().setValue(settings::kWorkspace, path);
+    setWindowTitle(tr("TuneScope — %1").arg(QFileInfo(path).fileName()));
+}
+
+void MainWindow::newSession()
+{
+    if (m_sessions->isLive())
+        return;
+    SessionDialog dialog(this);
+    if (const auto& task = m_selection->task(); task && m_selection->network())
+        dialog.setTask(m_selection->networkName(), taskModel()->batch(),
+            QString::fromLatin1(ops::toString(taskModel()->layout()).data()), task->id);
+    dialog.setWorkspace(m_sessions->workspace());
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    if (dialog.workspace() != m_sessions->workspace())
+        openWorkspace(dialog.workspace());
+    m_sessions->start(dialog.origin(), dialog.options());
 }
 
 ExplorerView* MainWindow::explorerView() const
@@ -174,6 +322,18 @@ void MainWindow::restoreSettings()
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
+    if (m_sessions->isLive()) {
+        // Close once the batch in flight is stored: nothing measured is lost.
+        if (!m_closeWhenFinished && !m_askClose()) {
+            event->ignore();
+            return;
+        }
+        m_closeWhenFinished = true;
+        m_sessions->cancel();
+        statusBar()->showMessage(tr("Closing after the batch in flight…"));
+        event->ignore();
+        return;
+    }
     QSettings settings;
     settings.setValue(settings::kWindowGeometry, saveGeometry());
     settings.setValue(settings::kWindowState, saveState());

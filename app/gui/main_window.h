@@ -7,8 +7,13 @@
 #include <QHash>
 #include <QMainWindow>
 
+#include <functional>
+#include <memory>
+
+class QAction;
 class QLabel;
 class QMenu;
+class QProgressBar;
 class QPlainTextEdit;
 class QTreeView;
 
@@ -25,6 +30,7 @@ class SessionHub;
 namespace ts::app {
 
 class ExplorerView;
+struct ViewContext;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -36,6 +42,16 @@ public:
     // explorer has no such task, or has not loaded yet (wait for explorerReady()).
     bool selectTask(const QString& network, int taskId);
     bool isExplorerReady() const;
+
+    // Opens (or creates) a workspace: its sessions are listed and the newest is shown.
+    void openWorkspace(const QString& path);
+    // Opens the "New tuning session" dialog (prefilled with the selected task) and starts what it says.
+    void newSession();
+    // Asked before closing while a session runs; true closes (after the batch in flight). Tests replace it.
+    void setCloseQuestion(std::function<bool()> ask) { m_askClose = std::move(ask); }
+    QAction* sessionAction(const QString& name) const;
+    QProgressBar* progressBar() const { return m_progress; }
+    QString statusText() const;
 
     widgets::SelectionContext* selection() const { return m_selection; }
     widgets::SessionHub* sessions() const { return m_sessions; }
@@ -56,16 +72,28 @@ protected:
 private:
     void createViews();
     void createActions();
+    void createSessionActions();
+    void updateSessionActions();
+    void updateProgress();
+    void onLiveFinished(qint64 sessionId, const QString& status, const QString& message);
     void onTaskChanged();
     void restoreSettings();
     ExplorerView* explorerView() const;
 
     widgets::SelectionContext* m_selection;
     widgets::SessionHub* m_sessions;
+    // What the views are built from; lives as long as they do (a view may keep a reference to it).
+    std::unique_ptr<ViewContext> m_context;
     QHash<QString, QWidget*> m_views;
     QLabel* m_status = nullptr;
     QMenu* m_fileMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
+    QMenu* m_sessionMenu = nullptr;
+    QLabel* m_phase = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QHash<QString, QAction*> m_sessionActions;
+    std::function<bool()> m_askClose;
+    bool m_closeWhenFinished = false;
 };
 
 } // namespace ts::app

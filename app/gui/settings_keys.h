@@ -10,5 +10,7 @@ inline constexpr QLatin1StringView kWindowGeometry { "window/geometry" }; // QMa
 inline constexpr QLatin1StringView kWindowState { "window/state" }; // docks and toolbars, QMainWindow::saveState()
 inline constexpr QLatin1StringView kExplorerNetwork { "explorer/network" }; // name of the last selected network
 inline constexpr QLatin1StringView kExplorerTask { "explorer/task" }; // id of the last selected task in it
+inline constexpr QLatin1StringView kWorkspace { "workspace/path" }; // the workspace opened last
+inline constexpr QLatin1StringView kSessionDialogGroup { "sessionDialog" }; // the last values of "New tuning session"
 
 } // namespace ts::app::settings

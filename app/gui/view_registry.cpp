@@ -1,6 +1,7 @@
 #include "app/gui/view_registry.h"
 
 #include "app/gui/explorer_view.h"
+#include "app/gui/sessions_view.h"
 #include "app/gui/task_dag_view.h"
 #include "app/gui/task_details_view.h"
 
@@ -15,6 +16,8 @@ const std::vector<ViewInfo>& viewRegistry()
             [](ViewContext& context, QWidget* parent) -> QWidget* {
                 return new ExplorerView(context.selection, parent);
             } },
+        { "SessionsDock", QT_TRANSLATE_NOOP("ts::app::MainWindow", "Sessions"), ViewArea::Left, 430,
+            [](ViewContext& context, QWidget* parent) -> QWidget* { return new SessionsView(context, parent); } },
         { "DagView", QT_TRANSLATE_NOOP("ts::app::MainWindow", "Compute DAG"), ViewArea::Central, 0,
             [](ViewContext& context, QWidget* parent) -> QWidget* {
                 return new TaskDagView(context.selection, parent);

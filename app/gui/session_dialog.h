@@ -1,0 +1,71 @@
+// "New tuning session": what to tune (a network with batch, layout and some of its tasks, or one operator
+// with its shape), how (policy, cost model, trial budget, measures per round, seed, threads) and how to
+// measure (number, repeat, min_repeat_ms, cache flush, build and run timeouts), and the workspace. The
+// dialog only collects and checks values; SessionHub::start runs them. The last values are kept in QSettings.
+#pragma once
+
+#include "core/session/tune_origin.h"
+#include "core/session/tuning_session.h"
+
+#include <QDialog>
+
+class QCheckBox;
+class QComboBox;
+class QDialogButtonBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QRadioButton;
+class QSpinBox;
+
+namespace ts::app {
+
+class SessionDialog : public QDialog {
+    Q_OBJECT
+public:
+    explicit SessionDialog(QWidget* parent = nullptr);
+
+    // Fills the "what" fields from a selection: a network's task, or nothing.
+    void setTask(const QString& network, int64_t batch, const QString& layout, int taskId);
+    void setWorkspace(const QString& path);
+
+    // The values as entered; call after exec() == Accepted (accept() refuses invalid ones).
+    session::TuneOrigin origin() const;
+    session::TuneOptions options() const;
+    QString workspace() const;
+    // What is wrong with the values, or empty.
+    QString validate() const;
+
+    void accept() override;
+
+private:
+    void updateEnabled();
+    void restoreValues();
+    void saveValues() const;
+
+    QRadioButton* m_byNetwork;
+    QRadioButton* m_byOperator;
+    QComboBox* m_network;
+    QSpinBox* m_batch;
+    QComboBox* m_layout;
+    QLineEdit* m_taskIds;
+    QComboBox* m_op;
+    QLineEdit* m_shape;
+    QComboBox* m_policy;
+    QComboBox* m_model;
+    QSpinBox* m_trials;
+    QSpinBox* m_perRound;
+    QSpinBox* m_seed;
+    QSpinBox* m_threads;
+    QSpinBox* m_number;
+    QSpinBox* m_repeat;
+    QSpinBox* m_minRepeatMs;
+    QCheckBox* m_flushCache;
+    QDoubleSpinBox* m_buildTimeout;
+    QDoubleSpinBox* m_runTimeout;
+    QLineEdit* m_workspace;
+    QLabel* m_error;
+    QDialogButtonBox* m_buttons;
+};
+
+} // namespace ts::app

@@ -1,0 +1,121 @@
+#include "app/gui/sessions_view.h"
+
+#include "widgets/models/sessions_model.h"
+#include "widgets/session_hub.h"
+
+#include <QAction>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSpinBox>
+#include <QTableView>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace ts::app {
+
+SessionsView::SessionsView(ViewContext& context, QWidget* parent)
+    : QWidget(parent)
+    , m_context(context)
+    , m_model(new models::SessionsModel(this))
+    , m_table(new QTableView(this))
+    , m_workspace(new QLabel(this))
+    , m_trials(new QSpinBox(this))
+{
+    m_table->setModel(m_model);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_workspace->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_workspace->setWordWrap(true);
+
+    m_resume = new QAction(tr("Resume session"), this);
+    m_resume->setObjectName(QStringLiteral("resumeStoredSession"));
+    m_resume->setToolTip(tr("Continue the selected session with its tasks and settings, up to the trial budget"));
+    connect(m_resume, &QAction::triggered, this, &SessionsView::resumeSelected);
+    m_showLive = new QAction(tr("Show live session"), this);
+    connect(m_showLive, &QAction::triggered, this, [this] {
+        if (const auto live = m_context.sessions.live())
+            m_context.sessions.showSession(live->sessionId);
+    });
+    m_trials->setRange(0, 1000000);
+    m_trials->setSpecialValueText(tr("its budget"));
+    m_trials->setPrefix(tr("to "));
+    m_trials->setSuffix(tr(" trials"));
+    m_trials->setToolTip(tr("The budget when resuming (all sessions of the tasks together)"));
+
+    auto* bar = new QHBoxLayout;
+    for (QAction* action : { m_resume, m_showLive }) {
+        auto* button = new QToolButton(this);
+        button->setDefaultAction(action);
+        bar->addWidget(button);
+    }
+    bar->addWidget(m_trials);
+    bar->addStretch(1);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addWidget(m_workspace);
+    layout->addLayout(bar);
+    layout->addWidget(m_table, 1);
+
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& row) {
+        if (const int64_t id = m_model->sessionIdAt(row.row()); id > 0) {
+            const auto current = m_context.sessions.current();
+            if (!current || current->sessionId != id)
+                m_context.sessions.showSession(id);
+        }
+        updateActions();
+    });
+    connect(&m_context.sessions, &widgets::SessionHub::sessionsChanged, this, &SessionsView::onSessionsChanged);
+    connect(&m_context.sessions, &widgets::SessionHub::workspaceChanged, this,
+        [this] { m_workspace->setText(tr("Workspace: %1").arg(m_context.sessions.workspace())); });
+    connect(&m_context.sessions, &widgets::SessionHub::liveStateChanged, this, &SessionsView::onLiveChanged);
+    connect(&m_context.sessions, &widgets::SessionHub::currentChanged, this, &SessionsView::onLiveChanged);
+    updateActions();
+}
+
+int64_t SessionsView::selectedSession() const { return m_model->sessionIdAt(m_table->currentIndex().row()); }
+
+void SessionsView::resumeSelected()
+{
+    if (const int64_t id = selectedSession(); id > 0)
+        m_context.sessions.resume(id, m_trials->value());
+}
+
+void SessionsView::onSessionsChanged()
+{
+    const int64_t selected = selectedSession();
+    m_model->setSessions(m_context.sessions.sessions());
+    onLiveChanged();
+    const auto current = m_context.sessions.current();
+    const int row = m_model->rowOf(selected > 0 ? selected : current ? current->sessionId : 0);
+    if (row >= 0) {
+        const QSignalBlocker block(m_table->selectionModel());
+        m_table->selectRow(row);
+    } else if (!current && m_model->rowCount() > 0) {
+        m_table->selectRow(0); // the newest session, shown on opening a workspace
+    }
+    updateActions();
+}
+
+void SessionsView::onLiveChanged()
+{
+    const auto live = m_context.sessions.live();
+    if (m_context.sessions.isLive() && live)
+        m_model->setLive(live->sessionId, QString::fromStdString(live->state));
+    else
+        m_model->setLive(0, {});
+    updateActions();
+}
+
+void SessionsView::updateActions()
+{
+    m_resume->setEnabled(!m_context.sessions.isLive() && selectedSession() > 0);
+    const auto live = m_context.sessions.live();
+    const auto current = m_context.sessions.current();
+    m_showLive->setEnabled(m_context.sessions.isLive() && live && (!current || current->sessionId != live->sessionId));
+}
+
+} // namespace ts::app
