@@ -16,6 +16,7 @@
 //   import FILE... [--workspace PATH]          TVM logs into the workspace
 //   export --out FILE [--task IDS] [--device ID] [--session ID] [--ok-only] [--workspace PATH]
 //   stats [--check] [--workspace PATH]         per task: records, failures, best cost and GFLOP/s, device
+//   --version                                  prints "tunescope-cli <version>"
 // Every failure prints "tunescope-cli: <reason>" and exits non-zero; bad input never crashes it.
 // This file parses the command line and dispatches; the commands live in commands_*.cpp (see commands.h).
 #include "app/cli/commands.h"
@@ -60,7 +61,8 @@ std::string mainHelp()
         name.resize(14, ' ');
         out += name + c.summary + "\n";
     }
-    return out + "\nRun 'tunescope-cli COMMAND --help' for a command's options.\n";
+    out += "\nRun 'tunescope-cli COMMAND --help' for a command's options.\n";
+    return out + "'tunescope-cli --version' prints the version.\n";
 }
 
 int dispatch(int argc, char** argv)
@@ -70,6 +72,10 @@ int dispatch(int argc, char** argv)
         return fail("no command given\n" + mainHelp(), kExitUsage);
     if (args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
         std::cout << mainHelp();
+        return 0;
+    }
+    if (args[0] == "--version") {
+        std::cout << "tunescope-cli " TUNESCOPE_VERSION "\n";
         return 0;
     }
     for (const Command& command : commands()) {
