@@ -3,13 +3,23 @@
 //   tunescope --network N --task I selects another task at start
 //   tunescope --headless           prints the demo's content (tasks and the selected DAG) without a display
 //   tunescope --screenshot F.png   renders the window to F.png and exits (used by docs and tests)
+//   tunescope --workspace W.tunescope   opens that workspace (default: the last one, or the demo workspace)
+//   tunescope --demo-session       starts the demo's short tuning session in the workspace (done by itself the
+//                                  first time the demo workspace is opened)
+//   tunescope --screenshot F.png --screenshot-after-trials N   the picture once the live session has N trials
 #include "app/gui/main_window.h"
+#include "app/gui/settings_keys.h"
 #include "core/graph/task_report.h"
 #include "core/store/schedule_source.h"
 #include "widgets/dag_view.h"
+#include "widgets/session_hub.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDir>
+#include <QFileInfo>
+#include <QSettings>
+#include <QStandardPaths>
 #include <QIcon>
 #include <QLibraryInfo>
 #include <QLocale>
@@ -23,6 +33,34 @@
 namespace {
 
 const char* const kDemoNetwork = "resnet-18";
+
+// The demo's session: two ResNet-18 convolutions (a 3x3 that occurs twice and a 1x1), tuned by Ansor with
+// the XGBoost model, 128 trials in rounds of 32: two warm-up rounds, then the task scheduler's gradient at
+// work. About a minute or two on two cores.
+ts::session::TuneOrigin demoOrigin()
+{
+    ts::session::TuneOrigin origin;
+    origin.network = kDemoNetwork;
+    origin.batch = 1;
+    origin.layout = "NCHW";
+    origin.taskIds = { 2, 6 };
+    return origin;
+}
+
+ts::session::TuneOptions demoOptions()
+{
+    ts::session::TuneOptions options;
+    options.model = "xgb";
+    options.trials = 128;
+    options.measuresPerRound = 32;
+    options.seed = 1;
+    return options;
+}
+
+QString demoWorkspacePath()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/demo.tunescope");
+}
 
 // The demo's content as text, for machines without a display.
 int printHeadless(const std::string& network, int taskId)
@@ -88,7 +126,14 @@ int main(int argc, char** argv)
         QStringLiteral("lang"), QStringLiteral("User-interface language (en, de)."), QStringLiteral("code"));
     QCommandLineOption headlessOption(
         QStringLiteral("headless"), QStringLiteral("Print the demo workspace's content instead of opening a window."));
-    parser.addOptions({ networkOption, taskOption, screenshotOption, langOption, headlessOption });
+    QCommandLineOption workspaceOption(QStringLiteral("workspace"),
+        QStringLiteral("Workspace to open (default: the last one, or the demo workspace)."), QStringLiteral("file"));
+    QCommandLineOption demoOption(
+        QStringLiteral("demo-session"), QStringLiteral("Start the demo's short tuning session in the workspace."));
+    QCommandLineOption afterTrialsOption(QStringLiteral("screenshot-after-trials"),
+        QStringLiteral("With --screenshot: take it once the live session has this many trials."), QStringLiteral("n"));
+    parser.addOptions({ networkOption, taskOption, screenshotOption, langOption, headlessOption, workspaceOption,
+        demoOption, afterTrialsOption });
     parser.process(app);
 
     QTranslator translator;
@@ -97,9 +142,24 @@ int main(int argc, char** argv)
         QApplication::installTranslator(&translator);
 
     ts::app::MainWindow window;
-    window.resize(1400, 860);
+    window.resize(1600, 1000);
     window.show();
     const bool screenshot = parser.isSet(screenshotOption);
+
+    // The workspace: the one asked for, else the last one (if it still exists), else the demo's. The demo
+    // workspace gets its short tuning session the first time it is opened, so a new user sees curves,
+    // sketches and code at once; it is made here, not shipped.
+    QString workspace = parser.value(workspaceOption);
+    if (workspace.isEmpty()) {
+        workspace = QSettings().value(ts::app::settings::kWorkspace).toString();
+        if (workspace.isEmpty() || !QFileInfo::exists(workspace))
+            workspace = demoWorkspacePath();
+    }
+    const bool firstDemo = workspace == demoWorkspacePath() && !QFileInfo::exists(workspace);
+    QDir().mkpath(QFileInfo(workspace).absolutePath());
+    window.openWorkspace(workspace);
+    if (firstDemo || parser.isSet(demoOption))
+        window.sessions()->start(demoOrigin(), demoOptions());
     // The explorer loads its networks off the GUI thread: select the task once they are shown.
     QObject::connect(
         &window, &ts::app::MainWindow::explorerReady, &window,
@@ -115,7 +175,34 @@ int main(int argc, char** argv)
         },
         Qt::SingleShotConnection);
 
-    if (screenshot) {
+    if (screenshot && parser.isSet(afterTrialsOption)) {
+        // The picture of a session in progress: once the live session has enough trials (or has ended).
+        const int trials = parser.value(afterTrialsOption).toInt();
+        const QString file = parser.value(screenshotOption);
+        auto* hub = window.sessions();
+        QObject::connect(hub, &ts::widgets::SessionHub::currentChanged, &window, [&window, hub, trials, file] {
+            const auto live = hub->live();
+            if (!live || (live->trialsDone < trials && hub->isLive()))
+                return;
+            static bool taken = false;
+            if (taken)
+                return;
+            taken = true;
+            // Let the views draw the snapshot first.
+            QTimer::singleShot(700, &window, [&window, file] {
+                const bool saved = window.grab().save(file, "PNG");
+                if (!saved)
+                    std::fprintf(stderr, "tunescope: cannot write %s\n", qPrintable(file));
+                window.sessions()->cancel();
+                window.setCloseQuestion([] { return true; });
+                QApplication::exit(saved ? 0 : 1);
+            });
+        });
+        QTimer::singleShot(600000, &window, [] {
+            std::fprintf(stderr, "tunescope: the session did not reach the trials within ten minutes\n");
+            QApplication::exit(1);
+        });
+    } else if (screenshot) {
         // The picture is taken once the selected task's DAG layout has arrived.
         const QString file = parser.value(screenshotOption);
         QObject::connect(

@@ -63,7 +63,8 @@ MainWindow::MainWindow(QWidget* parent)
     statusBar()->addWidget(m_status, 1);
     m_phase = new QLabel(this);
     m_progress = new QProgressBar(this);
-    m_progress->setMaximumWidth(260);
+    m_progress->setMinimumWidth(220);
+    m_progress->setMaximumWidth(320);
     m_progress->setTextVisible(true);
     statusBar()->addPermanentWidget(m_phase);
     statusBar()->addPermanentWidget(m_progress);

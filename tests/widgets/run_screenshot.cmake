@@ -1,14 +1,14 @@
 # Runs the workbench with --screenshot and checks that a real picture came out.
-file(REMOVE "${OUT}")
+file(REMOVE "${OUT}" "${OUT}.tunescope")
 set(ENV{QT_QPA_PLATFORM} "${PLATFORM}")
 if(NOT DEFINED ENV{XDG_RUNTIME_DIR})
   set(ENV{XDG_RUNTIME_DIR} "/tmp/tunescope-xdg")
 endif()
 if(XVFB_RUN)
-  execute_process(COMMAND ${XVFB_RUN} -a -s "-screen 0 1600x1000x24" ${APP} --screenshot ${OUT} --task 3
+  execute_process(COMMAND ${XVFB_RUN} -a -s "-screen 0 1600x1000x24" ${APP} --screenshot ${OUT} --task 3 --workspace ${OUT}.tunescope
                   RESULT_VARIABLE rc TIMEOUT 100)
 else()
-  execute_process(COMMAND ${APP} --screenshot ${OUT} --task 3 RESULT_VARIABLE rc TIMEOUT 100)
+  execute_process(COMMAND ${APP} --screenshot ${OUT} --task 3 --workspace ${OUT}.tunescope RESULT_VARIABLE rc TIMEOUT 100)
 endif()
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "tunescope --screenshot exited with ${rc}")
