@@ -1,7 +1,10 @@
 #include "app/gui/view_registry.h"
 
+#include "app/gui/curves_view.h"
 #include "app/gui/explorer_view.h"
 #include "app/gui/sessions_view.h"
+#include "app/gui/prediction_view.h"
+#include "app/gui/scheduler_view.h"
 #include "app/gui/task_dag_view.h"
 #include "app/gui/task_details_view.h"
 
@@ -26,6 +29,12 @@ const std::vector<ViewInfo>& viewRegistry()
             [](ViewContext& context, QWidget* parent) -> QWidget* {
                 return new TaskDetailsView(context.selection, parent);
             } },
+        { "CurvesDock", QT_TRANSLATE_NOOP("ts::app::MainWindow", "Tuning curves"), ViewArea::Right, 480,
+            [](ViewContext& context, QWidget* parent) -> QWidget* { return new CurvesView(context, parent); } },
+        { "PredictionDock", QT_TRANSLATE_NOOP("ts::app::MainWindow", "Predicted vs measured"), ViewArea::Bottom, 260,
+            [](ViewContext& context, QWidget* parent) -> QWidget* { return new PredictionView(context, parent); } },
+        { "SchedulerDock", QT_TRANSLATE_NOOP("ts::app::MainWindow", "Task scheduler"), ViewArea::Bottom, 220,
+            [](ViewContext& context, QWidget* parent) -> QWidget* { return new SchedulerView(context, parent); } },
     };
     return views;
 }
