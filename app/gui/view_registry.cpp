@@ -1,5 +1,6 @@
 #include "app/gui/view_registry.h"
 
+#include "app/gui/code_view.h"
 #include "app/gui/explorer_view.h"
 #include "app/gui/task_dag_view.h"
 #include "app/gui/task_details_view.h"
@@ -23,6 +24,8 @@ const std::vector<ViewInfo>& viewRegistry()
             [](ViewContext& context, QWidget* parent) -> QWidget* {
                 return new TaskDetailsView(context.selection, parent);
             } },
+        { "CodeDock", QT_TRANSLATE_NOOP("ts::app::MainWindow", "Code"), ViewArea::Right, 520,
+            [](ViewContext& context, QWidget* parent) -> QWidget* { return new CodeView(context, parent); } },
     };
     return views;
 }
