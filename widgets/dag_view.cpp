@@ -10,6 +10,7 @@
 #include <QGraphicsSimpleTextItem>
 #include <QPainter>
 #include <QPainterPath>
+#include <QStringList>
 #include <QWheelEvent>
 
 #include <cmath>
@@ -43,7 +44,126 @@ namespace {
     {
         return text.size() <= maxChars ? text : text.left(maxChars - 1) + QChar(0x2026);
     }
+
+    // Stage-mark badges: small rounded pills with white text.
+    constexpr double kBadgeGap = 3.0;
+    QFont badgeFont()
+    {
+        QFont f;
+        f.setPointSizeF(7.5);
+        f.setBold(true);
+        return f;
+    }
+    double badgeHeight() { return QFontMetricsF(badgeFont()).height() + 2.0; }
+    double badgeWidth(const QString& text) { return QFontMetricsF(badgeFont()).horizontalAdvance(text) + 10.0; }
+    void drawBadge(QPainter* painter, QPointF topLeft, const QString& text, const QColor& colour)
+    {
+        const QRectF r(topLeft, QSizeF(badgeWidth(text), badgeHeight()));
+        painter->setPen(Qt::NoPen);
+        painter->setBrush(colour);
+        painter->drawRoundedRect(r, r.height() / 2, r.height() / 2);
+        painter->setPen(Qt::white);
+        painter->setFont(badgeFont());
+        painter->drawText(r, Qt::AlignCenter, text);
+    }
+    QList<models::StageMark> marksIn(models::StageMarkSet set)
+    {
+        QList<models::StageMark> marks;
+        for (models::StageMark mark : models::kStageMarks)
+            if (models::hasMark(set, mark))
+                marks.append(mark);
+        return marks;
+    }
+    double badgesWidth(models::StageMarkSet set)
+    {
+        double width = 0.0;
+        for (models::StageMark mark : marksIn(set))
+            width += badgeWidth(DagView::markLabel(mark)) + kBadgeGap;
+        return width > 0.0 ? width - kBadgeGap : 0.0;
+    }
+
+    // The legend above the DAG: a badge and nothing else per mark in use (the badge says its name).
+    class MarkLegendItem : public QGraphicsItem {
+    public:
+        explicit MarkLegendItem(models::StageMarkSet used)
+            : m_used(used)
+        {
+            m_title = DagView::tr("Schedule:");
+            setToolTip(DagView::tr("What the selected schedule does to each op"));
+        }
+        QRectF boundingRect() const override
+        {
+            const double titleWidth = QFontMetricsF(badgeFont()).horizontalAdvance(m_title) + 6.0;
+            return QRectF(0, 0, titleWidth + badgesWidth(m_used), badgeHeight());
+        }
+        void paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*) override
+        {
+            painter->setRenderHint(QPainter::Antialiasing);
+            painter->setFont(badgeFont());
+            painter->setPen(QColor(0x5f, 0x63, 0x68));
+            const double titleWidth = QFontMetricsF(badgeFont()).horizontalAdvance(m_title) + 6.0;
+            painter->drawText(QRectF(0, 0, titleWidth, badgeHeight()), Qt::AlignVCenter | Qt::AlignLeft, m_title);
+            double x = titleWidth;
+            for (models::StageMark mark : marksIn(m_used)) {
+                const QString label = DagView::markLabel(mark);
+                drawBadge(painter, QPointF(x, 0), label, DagView::markColour(mark));
+                x += badgeWidth(label) + kBadgeGap;
+            }
+        }
+
+    private:
+        models::StageMarkSet m_used;
+        QString m_title;
+    };
 } // namespace
+
+QColor DagView::markColour(models::StageMark mark)
+{
+    using models::StageMark;
+    switch (mark) {
+    case StageMark::Inlined:
+        return QColor(0x80, 0x86, 0x8b);
+    case StageMark::Tiled:
+        return QColor(0x1a, 0x73, 0xe8);
+    case StageMark::Cached:
+        return QColor(0x93, 0x34, 0xe6);
+    case StageMark::ComputeAt:
+        return QColor(0x00, 0x7b, 0x83);
+    case StageMark::Parallel:
+        return QColor(0xe3, 0x74, 0x00);
+    case StageMark::Vectorized:
+        return QColor(0x18, 0x80, 0x38);
+    case StageMark::Unrolled:
+        return QColor(0xc5, 0x22, 0x1f);
+    case StageMark::Rfactor:
+        return QColor(0x8d, 0x6e, 0x00);
+    }
+    return Qt::black;
+}
+
+QString DagView::markLabel(models::StageMark mark)
+{
+    using models::StageMark;
+    switch (mark) {
+    case StageMark::Inlined:
+        return tr("inline");
+    case StageMark::Tiled:
+        return tr("tile");
+    case StageMark::Cached:
+        return tr("cache");
+    case StageMark::ComputeAt:
+        return tr("compute_at");
+    case StageMark::Parallel:
+        return tr("parallel");
+    case StageMark::Vectorized:
+        return tr("vectorize");
+    case StageMark::Unrolled:
+        return tr("unroll");
+    case StageMark::Rfactor:
+        return tr("rfactor");
+    }
+    return {};
+}
 
 DagNodeItem::DagNodeItem(int stage, QString title, QString detail, QString flags, bool placeholder)
     : m_stage(stage)
@@ -69,7 +189,27 @@ DagNodeItem::DagNodeItem(int stage, QString title, QString detail, QString flags
 
 QRectF DagNodeItem::boundingRect() const
 {
-    return QRectF(-m_size.width() / 2 - 1, -m_size.height() / 2 - 1, m_size.width() + 2, m_size.height() + 2);
+    QRectF r(-m_size.width() / 2 - 1, -m_size.height() / 2 - 1, m_size.width() + 2, m_size.height() + 2);
+    if (m_marks != 0) {
+        const double width = badgesWidth(m_marks);
+        r |= QRectF(-width / 2 - 1, m_size.height() / 2 - badgeHeight() / 2 - 1, width + 2, badgeHeight() + 2);
+    }
+    return r;
+}
+
+void DagNodeItem::setMarks(models::StageMarkSet marks)
+{
+    if (marks == m_marks)
+        return;
+    prepareGeometryChange();
+    m_marks = marks;
+    QStringList names;
+    for (models::StageMark mark : marksIn(marks))
+        names.append(DagView::markLabel(mark));
+    setToolTip(m_title + QLatin1Char('\n') + m_detail + QLatin1Char('\n') + m_flags
+        + (names.isEmpty() ? QString()
+                           : QLatin1Char('\n') + DagView::tr("schedule: %1").arg(names.join(QStringLiteral(", ")))));
+    update();
 }
 
 void DagNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*)
@@ -77,6 +217,8 @@ void DagNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWid
     const QRectF r(-m_size.width() / 2, -m_size.height() / 2, m_size.width(), m_size.height());
     painter->setRenderHint(QPainter::Antialiasing);
     QPen pen(m_placeholder ? kInputBorder : kComputeBorder, isSelected() ? 2.5 : 1.2);
+    if (models::hasMark(m_marks, models::StageMark::Inlined))
+        pen.setStyle(Qt::DashLine); // it has no loops of its own any more
     painter->setPen(pen);
     painter->setBrush(m_placeholder ? kInputFill : kComputeFill);
     painter->drawRoundedRect(r, m_placeholder ? r.height() / 2 : 6, m_placeholder ? r.height() / 2 : 6);
@@ -97,6 +239,13 @@ void DagNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWid
     if (!m_flags.isEmpty()) {
         painter->setPen(QColor(0x18, 0x80, 0x38));
         painter->drawText(QRectF(r.left(), y, r.width(), dm.height()), Qt::AlignHCenter, m_flags);
+    }
+    // The schedule's marks, centred on the lower edge.
+    double x = -badgesWidth(m_marks) / 2;
+    for (models::StageMark mark : marksIn(m_marks)) {
+        const QString label = DagView::markLabel(mark);
+        drawBadge(painter, QPointF(x, r.bottom() - badgeHeight() / 2), label, DagView::markColour(mark));
+        x += badgeWidth(label) + kBadgeGap;
     }
 }
 
@@ -135,6 +284,8 @@ void DagView::clearDag(const QString& message)
     m_pendingNodes.clear();
     m_scene->clear();
     m_nodes.clear();
+    m_legend = nullptr;
+    m_marks.clear();
     m_title = message;
     if (!message.isEmpty()) {
         auto* text = m_scene->addSimpleText(message);
@@ -147,6 +298,7 @@ void DagView::setDag(const ir::ComputeDAG& dag, const QString& title)
 {
     m_pendingNodes.clear();
     m_pendingTitle = title;
+    m_marks.clear();
     LayoutInput input;
     for (int i = 0; i < dag.numOps(); ++i) {
         const ir::Operation& op = dag.op(i);
@@ -188,6 +340,7 @@ void DagView::showLayout(const LayoutResult& layout)
     TS_ASSERT(layout.centres.size() == m_pendingNodes.size()) << "a layout for another DAG reached the view";
     m_scene->clear();
     m_nodes.clear();
+    m_legend = nullptr;
     for (size_t e = 0; e < layout.edges.size(); ++e) {
         const LayoutEdge& edge = layout.edges[e];
         if (edge.bezier.empty())
@@ -227,8 +380,37 @@ void DagView::showLayout(const LayoutResult& layout)
     captionFont.setBold(true);
     caption->setFont(captionFont);
     caption->setPos(0, -caption->boundingRect().height() - 12);
+    m_captionRight = caption->sceneBoundingRect().right();
+    m_captionTop = caption->sceneBoundingRect().top();
+    applyMarks();
     m_scene->setSceneRect(m_scene->itemsBoundingRect().adjusted(-20, -20, 20, 20));
     fitAll();
+}
+
+void DagView::setStageMarks(std::vector<models::StageMarkSet> marks)
+{
+    m_marks = std::move(marks);
+    applyMarks();
+    if (!m_nodes.isEmpty()) // keep the zoom; only grow the scene when a legend or badge pokes out
+        m_scene->setSceneRect(m_scene->sceneRect() | m_scene->itemsBoundingRect().adjusted(-20, -20, 20, 20));
+}
+
+void DagView::applyMarks()
+{
+    const bool fits = m_marks.size() == static_cast<size_t>(m_nodes.size());
+    models::StageMarkSet used = 0;
+    for (DagNodeItem* node : m_nodes) {
+        const models::StageMarkSet set = fits ? m_marks[static_cast<size_t>(node->stage())] : 0;
+        node->setMarks(set);
+        used |= set;
+    }
+    delete m_legend;
+    m_legend = nullptr;
+    if (used != 0) {
+        m_legend = new MarkLegendItem(used);
+        m_scene->addItem(m_legend);
+        m_legend->setPos(m_captionRight + 24, m_captionTop + 2);
+    }
 }
 
 void DagView::zoomIn() { scaleBy(1.25); }

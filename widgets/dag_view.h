@@ -6,11 +6,17 @@
 // the scene is replaced when the layout arrives (layoutFinished); until then the previous picture stays.
 // A newer setDag() or clearDag() drops a layout still in flight. Mouse wheel zooms around the cursor,
 // dragging pans; the view's actions (zoom in, zoom out, fit) are on it (QWidget::actions()).
+//
+// Stage marks (setStageMarks): what a schedule does to each op (widgets/models/stage_marks.h) shows as small
+// coloured badges on the node's lower edge ("tile", "cache", "parallel", ...; an inlined op gets a dashed
+// outline too), with a legend of the marks in use above the DAG. Marks survive a layout in flight and are
+// reset by setDag() and clearDag().
 #pragma once
 
 #include "core/ir/compute_dag.h"
 #include "core/session/job_tracker.h"
 #include "widgets/dag_layout.h"
+#include "widgets/models/stage_marks.h"
 
 #include <QGraphicsObject>
 #include <QGraphicsView>
@@ -27,6 +33,8 @@ public:
     QRectF boundingRect() const override;
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
     int stage() const { return m_stage; }
+    models::StageMarkSet marks() const { return m_marks; }
+    void setMarks(models::StageMarkSet marks);
     QSizeF preferredSize() const { return m_size; }
     void setSize(QSizeF size)
     {
@@ -41,6 +49,7 @@ private:
     QString m_flags;
     bool m_placeholder;
     QSizeF m_size;
+    models::StageMarkSet m_marks = 0;
 };
 
 class DagView : public QGraphicsView {
@@ -61,6 +70,14 @@ public:
     // The caption of the DAG in the scene, or the message shown instead of one.
     QString title() const { return m_title; }
     double zoom() const { return transform().m11(); }
+    // One mark set per op of the DAG (an empty vector clears the marks); a size that does not match the
+    // DAG's ops is ignored.
+    void setStageMarks(std::vector<models::StageMarkSet> marks);
+    const std::vector<models::StageMarkSet>& stageMarks() const { return m_marks; }
+    // The colour of a mark's badge (and of its legend entry).
+    static QColor markColour(models::StageMark mark);
+    // The mark's name as the badges and the legend print it (translated).
+    static QString markLabel(models::StageMark mark);
 
 public Q_SLOTS:
     void zoomIn();
@@ -77,8 +94,13 @@ private:
     void createActions();
     void showLayout(const LayoutResult& layout);
     void scaleBy(double factor);
+    void applyMarks(); // to the nodes in the scene, and the legend
 
     QGraphicsScene* m_scene;
+    QGraphicsItem* m_legend = nullptr; // owned by the scene
+    double m_captionRight = 0.0;
+    double m_captionTop = 0.0;
+    std::vector<models::StageMarkSet> m_marks;
     QList<DagNodeItem*> m_nodes;
     QString m_title;
     // The items and caption of the DAG being laid out: they belong to the tracker's current job.

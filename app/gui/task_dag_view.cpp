@@ -1,5 +1,7 @@
 #include "app/gui/task_dag_view.h"
 
+#include "core/schedule/state.h"
+#include "widgets/models/stage_marks.h"
 #include "widgets/selection_context.h"
 
 namespace ts::app {
@@ -9,6 +11,7 @@ TaskDagView::TaskDagView(widgets::SelectionContext& selection, QWidget* parent)
     , m_selection(selection)
 {
     connect(&m_selection, &widgets::SelectionContext::taskChanged, this, &TaskDagView::onTaskChanged);
+    connect(&m_selection, &widgets::SelectionContext::stateChanged, this, &TaskDagView::onStateChanged);
     onTaskChanged();
 }
 
@@ -21,6 +24,15 @@ void TaskDagView::onTaskChanged()
     }
     setDag(task->dag,
         tr("%1 — task %2: %3").arg(m_selection.networkName()).arg(task->id).arg(QString::fromStdString(task->name)));
+    onStateChanged();
+}
+
+void TaskDagView::onStateChanged()
+{
+    // A replay of the steps: microseconds for the schedules a search makes, so on the GUI thread.
+    const auto& task = m_selection.task();
+    const auto& state = m_selection.state();
+    setStageMarks(task && state ? models::stageMarks(task->dag, state->steps()) : std::vector<models::StageMarkSet> {});
 }
 
 } // namespace ts::app

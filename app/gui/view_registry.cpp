@@ -1,10 +1,11 @@
 #include "app/gui/view_registry.h"
 
+#include "app/gui/code_view.h"
 #include "app/gui/curves_view.h"
 #include "app/gui/explorer_view.h"
-#include "app/gui/sessions_view.h"
 #include "app/gui/prediction_view.h"
 #include "app/gui/scheduler_view.h"
+#include "app/gui/sessions_view.h"
 #include "app/gui/task_dag_view.h"
 #include "app/gui/task_details_view.h"
 
@@ -35,6 +36,8 @@ const std::vector<ViewInfo>& viewRegistry()
             [](ViewContext& context, QWidget* parent) -> QWidget* { return new PredictionView(context, parent); } },
         { "SchedulerDock", QT_TRANSLATE_NOOP("ts::app::MainWindow", "Task scheduler"), ViewArea::Bottom, 220,
             [](ViewContext& context, QWidget* parent) -> QWidget* { return new SchedulerView(context, parent); } },
+        { "CodeDock", QT_TRANSLATE_NOOP("ts::app::MainWindow", "Code"), ViewArea::Right, 520,
+            [](ViewContext& context, QWidget* parent) -> QWidget* { return new CodeView(context, parent); } },
     };
     return views;
 }

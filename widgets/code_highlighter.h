@@ -1,0 +1,31 @@
+// CodeHighlighter: light syntax colouring for the code view's listings: loop IR and Ansor's loop nests
+// (loop kinds, comments, numbers), LLVM IR and assembly (comments, labels, instructions), and unified diffs
+// (added, removed, hunk lines). Colours are fixed shades readable on a light background; the text stays the
+// document's own, only formats change. GUI thread only.
+#pragma once
+
+#include <QRegularExpression>
+#include <QSyntaxHighlighter>
+#include <QTextCharFormat>
+
+namespace ts::widgets {
+
+class CodeHighlighter : public QSyntaxHighlighter {
+    Q_OBJECT
+public:
+    enum class Language { LoopIr, LlvmIr, Assembly, Diff, Plain };
+
+    CodeHighlighter(QTextDocument* document, Language language);
+    Language language() const { return m_language; }
+    void setLanguage(Language language);
+
+protected:
+    void highlightBlock(const QString& text) override;
+
+private:
+    void colour(const QString& text, const QRegularExpression& pattern, const QTextCharFormat& format);
+
+    Language m_language;
+};
+
+} // namespace ts::widgets
