@@ -7,6 +7,7 @@
 //   tunescope --demo-session       starts the demo's short tuning session in the workspace (done by itself the
 //                                  first time the demo workspace is opened)
 //   tunescope --screenshot F.png --screenshot-after-trials N   the picture once the live session has N trials
+#include "app/gui/curves_view.h"
 #include "app/gui/main_window.h"
 #include "app/gui/settings_keys.h"
 #include "core/graph/task_report.h"
@@ -188,8 +189,12 @@ int main(int argc, char** argv)
             if (taken)
                 return;
             taken = true;
-            // Let the views draw the snapshot first.
-            QTimer::singleShot(700, &window, [&window, file] {
+            // Select the first task's best record, as a user would on the curve, so that the code, the DAG
+            // marks and the scatter show it; then let the views draw.
+            if (auto* curves = qobject_cast<ts::app::CurvesView*>(window.view(QStringLiteral("CurvesDock"))))
+                if (!live->tasks.empty() && !live->tasks[0].curve.empty())
+                    curves->activatePoint(live->sessionId, 0, live->tasks[0].curve.back().recordId);
+            QTimer::singleShot(4000, &window, [&window, file] {
                 const bool saved = window.grab().save(file, "PNG");
                 if (!saved)
                     std::fprintf(stderr, "tunescope: cannot write %s\n", qPrintable(file));

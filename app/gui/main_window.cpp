@@ -91,10 +91,12 @@ MainWindow::~MainWindow()
 
 void MainWindow::createViews()
 {
-    QList<QDockWidget*> sideDocks;
-    QList<int> sideSizes;
-    QList<QDockWidget*> bottomDocks;
-    QList<int> bottomSizes;
+    // Across an area: each dock's width (sides) or height (bottom). Along it: the shares of the docks that
+    // stand one after the other in it (tabbed docks share their tab host's place).
+    QList<QDockWidget*> acrossDocks[2];
+    QList<int> acrossSizes[2];
+    QHash<int, QList<QDockWidget*>> alongDocks;
+    QHash<int, QList<int>> alongShares;
     QList<QAction*> dockToggles;
     for (const ViewInfo& info : viewRegistry()) {
         const QString id = QString::fromLatin1(info.id);
@@ -114,12 +116,25 @@ void MainWindow::createViews()
         addDockWidget(dockArea(info.area), dock);
         m_views.insert(id, view);
         dockToggles.append(dock->toggleViewAction());
-        (info.area == ViewArea::Bottom ? bottomDocks : sideDocks).append(dock);
-        (info.area == ViewArea::Bottom ? bottomSizes : sideSizes).append(info.initialSize);
+        auto* host = info.tabWith ? findChild<QDockWidget*>(QString::fromLatin1(info.tabWith)) : nullptr;
+        TS_ASSERT(!info.tabWith || host) << info.id << " is tabbed with " << info.tabWith << ", built later or never";
+        if (host) {
+            tabifyDockWidget(host, dock);
+            host->raise();
+            continue;
+        }
+        const bool bottom = info.area == ViewArea::Bottom;
+        acrossDocks[bottom].append(dock);
+        acrossSizes[bottom].append(info.initialSize);
+        alongDocks[static_cast<int>(info.area)].append(dock);
+        alongShares[static_cast<int>(info.area)].append(info.share * 100);
     }
+    resizeDocks(acrossDocks[0], acrossSizes[0], Qt::Horizontal);
+    resizeDocks(acrossDocks[1], acrossSizes[1], Qt::Vertical);
+    for (auto it = alongDocks.begin(); it != alongDocks.end(); ++it)
+        resizeDocks(it.value(), alongShares.value(it.key()),
+            it.key() == static_cast<int>(ViewArea::Bottom) ? Qt::Horizontal : Qt::Vertical);
     TS_ASSERT(centralWidget()) << "the view registry has no central view";
-    resizeDocks(sideDocks, sideSizes, Qt::Horizontal);
-    resizeDocks(bottomDocks, bottomSizes, Qt::Vertical);
     m_viewMenu->addActions(dockToggles);
     m_viewMenu->addSeparator();
     centralWidget()->setFocus(); // not the first dock's first field
@@ -128,9 +143,9 @@ void MainWindow::createViews()
 void MainWindow::createActions()
 {
     QAction* open = m_fileMenu->addAction(tr("&Open workspace…"), this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Open or create a workspace"),
-            m_sessions->workspace(), tr("TuneScope workspaces (*.tunescope);;All files (*)"), nullptr,
-            QFileDialog::DontConfirmOverwrite);
+        const QString path
+            = QFileDialog::getSaveFileName(this, tr("Open or create a workspace"), m_sessions->workspace(),
+                tr("TuneScope workspaces (*.tunescope);;All files (*)"), nullptr, QFileDialog::DontConfirmOverwrite);
         if (!path.isEmpty())
             openWorkspace(path);
     });
@@ -167,7 +182,8 @@ void MainWindow::createSessionActions()
         m_sessionActions.insert(name, action);
         return action;
     };
-    add(QStringLiteral("newSession"), tr("&New session…"), QKeySequence(Qt::CTRL | Qt::Key_N), [this] { newSession(); });
+    add(QStringLiteral("newSession"), tr("&New session…"), QKeySequence(Qt::CTRL | Qt::Key_N),
+        [this] { newSession(); });
     add(QStringLiteral("pauseSession"), tr("&Pause"), QKeySequence(Qt::Key_F7), [this] { m_sessions->pause(); });
     add(QStringLiteral("resumeSession"), tr("&Resume"), QKeySequence(Qt::Key_F8), [this] { m_sessions->resumeLive(); });
     add(QStringLiteral("cancelSession"), tr("&Cancel after this batch"), QKeySequence(Qt::SHIFT | Qt::Key_F5),
@@ -208,7 +224,7 @@ void MainWindow::updateProgress()
     m_progress->show();
     QString phase;
     if (live->state == "paused" || live->state == "cancelling" || live->state == "starting")
-        phase = live->state == "paused" ? tr("paused")
+        phase = live->state == "paused"   ? tr("paused")
             : live->state == "cancelling" ? tr("cancelling after the batch in flight…")
                                           : tr("starting: restoring the workspace…");
     else if (live->phase == "measure" && live->batch.total > 0)
@@ -218,8 +234,8 @@ void MainWindow::updateProgress()
                     .arg(live->batch.done)
                     .arg(live->batch.total);
     else if (live->phase == "search" && live->phaseTask >= 0)
-        phase = tr("searching %1").arg(
-            QString::fromStdString(live->tasks.at(static_cast<size_t>(live->phaseTask)).status.name));
+        phase = tr("searching %1")
+                    .arg(QString::fromStdString(live->tasks.at(static_cast<size_t>(live->phaseTask)).status.name));
     else if (live->phase == "model")
         phase = tr("updating the cost model");
     else if (live->phase == "re-measure")
@@ -228,8 +244,8 @@ void MainWindow::updateProgress()
         phase = tr("running");
     const double eta = live->etaSeconds();
     if (eta >= 0.0)
-        phase += tr(" — ETA %1").arg(eta < 90 ? tr("%1 s").arg(static_cast<int>(eta))
-                                             : tr("%1 min").arg(eta / 60.0, 0, 'f', 1));
+        phase += tr(" — ETA %1")
+                     .arg(eta < 90 ? tr("%1 s").arg(static_cast<int>(eta)) : tr("%1 min").arg(eta / 60.0, 0, 'f', 1));
     m_phase->setText(phase);
 }
 
@@ -237,9 +253,8 @@ QString MainWindow::statusText() const { return m_phase->text(); }
 
 void MainWindow::onLiveFinished(qint64 sessionId, const QString& status, const QString& message)
 {
-    statusBar()->showMessage(
-        message.isEmpty() ? tr("Session %1 %2.").arg(sessionId).arg(status)
-                          : tr("Session %1 %2: %3").arg(sessionId).arg(status, message),
+    statusBar()->showMessage(message.isEmpty() ? tr("Session %1 %2.").arg(sessionId).arg(status)
+                                               : tr("Session %1 %2: %3").arg(sessionId).arg(status, message),
         15000);
     updateSessionActions();
     if (m_closeWhenFinished)

@@ -51,6 +51,11 @@ struct ViewInfo {
     ViewArea area;
     int initialSize; // dock width (left, right) or height (bottom) in pixels; unused for the central view
     std::function<QWidget*(ViewContext& context, QWidget* parent)> create;
+    // The dock's share of its area's length, relative to the other docks of the area (side docks stand one
+    // above the other, bottom docks side by side).
+    int share = 1;
+    // The id of a dock of the same area, built earlier, that this one shares tabs with (null: its own place).
+    const char* tabWith = nullptr;
 };
 
 // In the order the window builds them. Exactly one view is Central.
