@@ -1,6 +1,7 @@
 #include "app/gui/view_registry.h"
 
 #include "app/gui/explorer_view.h"
+#include "app/gui/records_view.h"
 #include "app/gui/task_dag_view.h"
 #include "app/gui/task_details_view.h"
 
@@ -23,6 +24,8 @@ const std::vector<ViewInfo>& viewRegistry()
             [](ViewContext& context, QWidget* parent) -> QWidget* {
                 return new TaskDetailsView(context.selection, parent);
             } },
+        { "RecordsDock", QT_TRANSLATE_NOOP("ts::app::MainWindow", "Records"), ViewArea::Bottom, 220,
+            [](ViewContext& context, QWidget* parent) -> QWidget* { return new RecordsView(context, parent); } },
     };
     return views;
 }
