@@ -409,6 +409,31 @@ private Q_SLOTS:
         QVERIFY2(failedReadme.find(std::string("failed: run timeout (") + kTimeoutMessage + ")") != std::string::npos,
             failedReadme.c_str());
     }
+
+    // Last: it adds a session's records to the workspace the tests above count.
+    void aLiveSessionsRecordsAreAppendedWhileItRuns()
+    {
+        widgets::SelectionContext selection;
+        app::ViewContext context { selection, *m_hub };
+        app::RecordsView view(context);
+        QTRY_VERIFY(view.model()->totalCount() >= 0 && !view.model()->isLoading());
+        const int before = view.model()->rowCount();
+        QSignalSpy reset(view.model(), &QAbstractItemModel::modelReset);
+        int insertedWhileLive = 0;
+        connect(view.model(), &QAbstractItemModel::rowsInserted, this, [&] {
+            if (m_hub->isLive())
+                ++insertedWhileLive;
+        });
+        // 16 more trials of the same task (the budget counts the earlier session's 32).
+        QVERIFY(testing::runToEnd(*m_hub, testing::smallMatmul(), testing::shortRun(48, 8)));
+        auto store = store::Store::open(m_workspace.toStdString());
+        QVERIFY(store);
+        const int64_t stored = store->recordCount().value();
+        QVERIFY(stored > before);
+        QTRY_COMPARE(static_cast<int64_t>(view.model()->rowCount()), stored);
+        QVERIFY(insertedWhileLive >= 1); // appended while it ran, not only at the end
+        QCOMPARE(reset.size(), 0);
+    }
 };
 
 QTEST_MAIN(RecordsViewTest)
