@@ -120,7 +120,7 @@ void MainWindow::createViews()
         TS_ASSERT(!info.tabWith || host) << info.id << " is tabbed with " << info.tabWith << ", built later or never";
         if (host) {
             tabifyDockWidget(host, dock);
-            host->raise();
+            dock->raise(); // the later view is the one shown first
             continue;
         }
         const bool bottom = info.area == ViewArea::Bottom;

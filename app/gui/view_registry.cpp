@@ -4,6 +4,7 @@
 #include "app/gui/curves_view.h"
 #include "app/gui/explorer_view.h"
 #include "app/gui/prediction_view.h"
+#include "app/gui/records_view.h"
 #include "app/gui/scheduler_view.h"
 #include "app/gui/sessions_view.h"
 #include "app/gui/task_dag_view.h"
@@ -40,6 +41,9 @@ const std::vector<ViewInfo>& viewRegistry()
             [](ViewContext& context, QWidget* parent) -> QWidget* { return new SchedulerView(context, parent); }, 1 },
         { "CodeDock", QT_TRANSLATE_NOOP("ts::app::MainWindow", "Code"), ViewArea::Right, 560,
             [](ViewContext& context, QWidget* parent) -> QWidget* { return new CodeView(context, parent); }, 6 },
+        { "RecordsDock", QT_TRANSLATE_NOOP("ts::app::MainWindow", "Records"), ViewArea::Bottom, 220,
+            [](ViewContext& context, QWidget* parent) -> QWidget* { return new RecordsView(context, parent); },
+            1, "DetailsDock" },
     };
     return views;
 }

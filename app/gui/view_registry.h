@@ -54,7 +54,8 @@ struct ViewInfo {
     // The dock's share of its area's length, relative to the other docks of the area (side docks stand one
     // above the other, bottom docks side by side).
     int share = 1;
-    // The id of a dock of the same area, built earlier, that this one shares tabs with (null: its own place).
+    // The id of a dock of the same area, built earlier, that this one shares tabs with (null: its own place);
+    // the later one is shown first.
     const char* tabWith = nullptr;
 };
 

@@ -26,7 +26,7 @@ struct MeasureResult {
     std::vector<double> costs; // seconds per run, one per repeat; {kFailedCost} on failure
     double allCost = 0.0; // build + run wall time, seconds
     double timestamp = 0.0; // Unix seconds, see above
-    // Why it failed; empty when Ok. Live results only: TVM's logs (and so the store) do not keep it.
+    // Why it failed; empty when Ok. The store keeps it (schema 3 on); TVM's logs do not.
     std::string message;
 
     bool ok() const { return status == MeasureStatus::Ok && !costs.empty(); }

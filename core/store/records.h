@@ -94,7 +94,7 @@ struct Record {
     RecordKind kind = RecordKind::Ansor;
     std::string steps = "[]"; // JSON, see RecordKind
     int stepCount = 0;
-    record::MeasureResult result; // costs, status, all cost, timestamp (its message is not stored)
+    record::MeasureResult result; // costs, status, all cost, timestamp, message (schema 3 on; "" before)
     std::optional<double> predictedScore;
     std::optional<int64_t> predictedBy; // cost model id
     std::optional<int> batchRank; // rank of the prediction within its measured batch, 0 = best

@@ -154,7 +154,13 @@ ALTER TABLE records ADD COLUMN batch_rank INTEGER;
 CREATE INDEX records_by_model ON records (predicted_by) WHERE predicted_by IS NOT NULL;
 )sql";
 
-    constexpr const char* kMigrations[] = { kVersion1, kVersion2 };
+    // Version 3: why a record failed (MeasureResult::message), NULL when it did not or nobody said (TVM logs
+    // carry no message).
+    constexpr const char* kVersion3 = R"sql(
+ALTER TABLE records ADD COLUMN message TEXT;
+)sql";
+
+    constexpr const char* kMigrations[] = { kVersion1, kVersion2, kVersion3 };
     static_assert(std::size(kMigrations) == kSchemaVersion);
 
 } // namespace

@@ -29,7 +29,7 @@
 namespace ts::store {
 
 // The schema this build writes. Version 1 is the first release's; see schema.cpp for what each added.
-constexpr int kSchemaVersion = 2;
+constexpr int kSchemaVersion = 3;
 // PRAGMA application_id of a TuneScope workspace: "TSdb".
 constexpr int32_t kApplicationId = 0x54536462;
 
@@ -46,6 +46,7 @@ struct RecordFilter {
     std::optional<int64_t> sessionId;
     std::optional<int64_t> sourceId;
     bool okOnly = false;
+    bool failedOnly = false; // error_no != 0
 };
 
 class Store {
@@ -97,6 +98,12 @@ public:
     Expected<std::vector<Record>> records(const RecordFilter& filter);
     // Streams the same records without holding them all; `visit` returns false to stop.
     Expected<void> forEachRecord(const RecordFilter& filter, const std::function<bool(const Record&)>& visit);
+    // A page of the records matching `filter`: those with an id above `afterId`, ascending, at most `limit`.
+    // Keyset paging on the primary key (or the session index), so a page costs the same at record 1 or 1M;
+    // the next page starts after the last id of this one.
+    Expected<std::vector<Record>> recordPage(const RecordFilter& filter, int64_t afterId, int limit);
+    // The number of records matching `filter`.
+    Expected<int64_t> recordCount(const RecordFilter& filter);
     // error_no -> number of records, for a filter.
     Expected<std::map<int, int64_t>> statusCounts(const RecordFilter& filter);
     Expected<int64_t> recordCount();

@@ -2,6 +2,7 @@
 // product makes (best records, best per task, tuning curves, filtered record sets, counts per status).
 #include "core/store/store.h"
 #include "core/store/store_rows.h"
+#include "core/support/assert.h"
 #include "core/support/strings.h"
 
 #include <nlohmann/json.hpp>
@@ -28,16 +29,18 @@ namespace {
         return status ? *status : record::MeasureStatus::UnknownError;
     }
 
-    // Column order of every SELECT of records; readRecord reads it.
-    constexpr const char* kRecordColumns
+    // Column order of every SELECT of records; readRecord reads it. Older schemas lack the later columns,
+    // which read as NULL: version 1 the prediction columns, versions 1 and 2 the message.
+    constexpr const char* kRecordColumnsBase
         = "id, task_id, device_id, session_id, source_id, source_line, kind, steps, step_count, costs, error_no, "
-          "all_cost, timestamp, extra, fingerprint, predicted_score, predicted_by, batch_rank";
-    // Version 1 has no prediction columns.
-    constexpr const char* kRecordColumnsV1
-        = "id, task_id, device_id, session_id, source_id, source_line, kind, steps, step_count, costs, error_no, "
-          "all_cost, timestamp, extra, fingerprint, NULL, NULL, NULL";
+          "all_cost, timestamp, extra, fingerprint, ";
 
-    std::string recordColumns(int version) { return version >= 2 ? kRecordColumns : kRecordColumnsV1; }
+    std::string recordColumns(int version)
+    {
+        return std::string(kRecordColumnsBase)
+            + (version >= 2 ? "predicted_score, predicted_by, batch_rank, " : "NULL, NULL, NULL, ")
+            + (version >= 3 ? "message" : "NULL");
+    }
 
     Record readRecord(const Statement& s)
     {
@@ -61,6 +64,8 @@ namespace {
         r.predictedBy = s.getOptionalInt(16);
         if (auto rank = s.getOptionalInt(17))
             r.batchRank = static_cast<int>(*rank);
+        if (!s.isNull(18))
+            r.result.message = s.getText(18);
         return r;
     }
 
@@ -89,6 +94,8 @@ namespace {
         equal("source_id", f.sourceId);
         if (f.okOnly)
             terms.push_back("error_no = 0");
+        if (f.failedOnly)
+            terms.push_back("error_no != 0");
         if (!terms.empty())
             out.where = " WHERE " + join(terms, " AND ");
         return out;
@@ -109,13 +116,21 @@ Expected<int64_t> Store::addRecords(std::span<Record> records)
         TS_TRY(Transaction t, begin());
         transaction.emplace(std::move(t));
     }
-    const char* sql = m_version >= 2
-        ? "INSERT INTO records (task_id, device_id, session_id, source_id, source_line, kind, steps, step_count, "
-          "costs, mean_cost, error_no, all_cost, timestamp, extra, fingerprint, predicted_score, predicted_by, "
-          "batch_rank) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING"
-        : "INSERT INTO records (task_id, device_id, session_id, source_id, source_line, kind, steps, step_count, "
+    // One statement per schema version (cached by its text's address).
+    static constexpr const char* kInsertV1
+        = "INSERT INTO records (task_id, device_id, session_id, source_id, source_line, kind, steps, step_count, "
           "costs, mean_cost, error_no, all_cost, timestamp, extra, fingerprint) "
           "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING";
+    static constexpr const char* kInsertV2
+        = "INSERT INTO records (task_id, device_id, session_id, source_id, source_line, kind, steps, step_count, "
+          "costs, mean_cost, error_no, all_cost, timestamp, extra, fingerprint, predicted_score, predicted_by, "
+          "batch_rank) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING";
+    static constexpr const char* kInsertV3
+        = "INSERT INTO records (task_id, device_id, session_id, source_id, source_line, kind, steps, step_count, "
+          "costs, mean_cost, error_no, all_cost, timestamp, extra, fingerprint, predicted_score, predicted_by, "
+          "batch_rank, message) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO "
+          "NOTHING";
+    const char* sql = m_version >= 3 ? kInsertV3 : m_version >= 2 ? kInsertV2 : kInsertV1;
     TS_TRY(Statement * insert, cached(sql));
     int64_t added = 0;
     for (Record& r : records) {
@@ -128,6 +143,12 @@ Expected<int64_t> Store::addRecords(std::span<Record> records)
                 insert->bind(18, *r.batchRank);
             else
                 insert->bindNull(18);
+        }
+        if (m_version >= 3) {
+            if (r.result.message.empty())
+                insert->bindNull(19);
+            else
+                insert->bind(19, r.result.message);
         }
         TS_CHECK(insert->run());
         if (m_db.changes() > 0) {
@@ -196,6 +217,28 @@ Expected<std::vector<Record>> Store::records(const RecordFilter& filter)
         return true;
     }));
     return out;
+}
+
+Expected<std::vector<Record>> Store::recordPage(const RecordFilter& filter, int64_t afterId, int limit)
+{
+    FilterSql f = filterSql(filter);
+    f.where += f.where.empty() ? " WHERE id > ?" : " AND id > ?";
+    f.values.push_back(afterId);
+    f.values.push_back(limit);
+    TS_TRY(Statement s,
+        m_db.prepare("SELECT " + recordColumns(m_version) + " FROM records" + f.where + " ORDER BY id LIMIT ?"));
+    bindAll(s, f.values);
+    return detail::collect(s, [](const Statement& row) { return readRecord(row); });
+}
+
+Expected<int64_t> Store::recordCount(const RecordFilter& filter)
+{
+    const FilterSql f = filterSql(filter);
+    TS_TRY(Statement s, m_db.prepare("SELECT count(*) FROM records" + f.where));
+    bindAll(s, f.values);
+    TS_TRY(bool row, s.step());
+    TS_ASSERT(row);
+    return s.getInt(0);
 }
 
 Expected<std::map<int, int64_t>> Store::statusCounts(const RecordFilter& filter)

@@ -263,14 +263,131 @@ namespace {
             EXPECT_FALSE(old.saveCostModel({})); // version 1 has no cost models
         }
         Store store = openOrDie(path);
-        EXPECT_EQ(store.schemaVersion(), 2);
-        EXPECT_EQ(testConnection(store).queryInt("PRAGMA user_version").value(), 2);
+        EXPECT_EQ(store.schemaVersion(), kSchemaVersion);
+        EXPECT_EQ(testConnection(store).queryInt("PRAGMA user_version").value(), kSchemaVersion);
         const auto records = store.records({}).value();
         ASSERT_EQ(records.size(), 1u);
         EXPECT_EQ(records[0].stepCount, 13);
         EXPECT_FALSE(records[0].predictedScore.has_value());
         EXPECT_TRUE(store.saveCostModel({ 0, "random", "r", "{}", "{}", {}, 0 }));
         EXPECT_TRUE(store.verify());
+    }
+
+    TEST(Store, AFailedRecordKeepsItsMessage)
+    {
+        TempDir dir;
+        Store store = openOrDie(dir.file("w.tunescope"));
+        auto [tasks, device] = seed(store, 1);
+        std::vector<Record> batch = { syntheticRecord(tasks[0], device, 1e-3),
+            syntheticRecord(tasks[0], device, record::kFailedCost, record::MeasureStatus::CompileHostError) };
+        batch[1].result.message = "LLVM: invalid vector width 3 in stage C";
+        ASSERT_EQ(store.addRecords(batch).value(), 2);
+        const auto back = store.records({}).value();
+        ASSERT_EQ(back.size(), 2u);
+        EXPECT_EQ(back[0].result.message, "");
+        EXPECT_EQ(back[1].result.message, "LLVM: invalid vector width 3 in stage C");
+        EXPECT_EQ(back[1].result.status, record::MeasureStatus::CompileHostError);
+        EXPECT_TRUE(testConnection(store).queryInt("SELECT count(*) FROM records WHERE message IS NULL").value() == 1);
+        // Every record query reads it: pages and streams too.
+        EXPECT_EQ(store.recordPage({}, back[0].id, 10).value().at(0).result.message, batch[1].result.message);
+        // A TVM log carries no message: export writes the same line whether or not one is stored.
+        TaskInfo task = store.tasks().value().at(0);
+        const auto line = toLogRecord(back[1], task, store.devices().value().at(0));
+        ASSERT_TRUE(line);
+        EXPECT_EQ(formatLogLine(*line).find("LLVM"), std::string::npos);
+    }
+
+    TEST(Store, MigratesAVersion2WorkspaceAndItsRecords)
+    {
+        TempDir dir;
+        const std::string path = dir.file("v2.tunescope");
+        int64_t task = 0;
+        int64_t device = 0;
+        {
+            OpenOptions v2;
+            v2.schemaVersion = 2;
+            Store old = openOrDie(path, v2);
+            EXPECT_EQ(old.schemaVersion(), 2);
+            const auto seeded = seed(old, 1);
+            task = seeded.first.at(0);
+            device = seeded.second;
+            Record failed = syntheticRecord(task, device, record::kFailedCost, record::MeasureStatus::RunTimeout);
+            failed.result.message = "not kept by version 2";
+            failed.batchRank = 1;
+            ASSERT_EQ(old.addRecords(std::span(&failed, 1)).value(), 1);
+            EXPECT_EQ(old.records({}).value().at(0).result.message, "");
+        }
+        Store store = openOrDie(path);
+        EXPECT_EQ(store.schemaVersion(), 3);
+        EXPECT_EQ(testConnection(store).queryInt("PRAGMA user_version").value(), 3);
+        auto records = store.records({}).value();
+        ASSERT_EQ(records.size(), 1u);
+        EXPECT_EQ(records[0].result.status, record::MeasureStatus::RunTimeout);
+        EXPECT_EQ(records[0].batchRank, 1);
+        EXPECT_EQ(records[0].result.message, "");
+        Record next = syntheticRecord(task, device, record::kFailedCost, record::MeasureStatus::WrongAnswer);
+        next.result.message = "C[3, 7] = 1.5, expected 2.25";
+        ASSERT_EQ(store.addRecords(std::span(&next, 1)).value(), 1);
+        EXPECT_EQ(store.records({}).value().at(1).result.message, "C[3, 7] = 1.5, expected 2.25");
+        EXPECT_TRUE(store.verify());
+    }
+
+    TEST(Store, RecordPagesFollowTheIdsOfAFilter)
+    {
+        TempDir dir;
+        Store store = openOrDie(dir.file("w.tunescope"));
+        auto [tasks, device] = seed(store, 2);
+        const int64_t session
+            = store.beginSession({ 0, "ansor", "random", 1, "{}", device, 1.7e9, {}, "running" }).value();
+        std::vector<Record> batch;
+        for (int i = 0; i < 25; ++i) {
+            Record r = syntheticRecord(tasks[static_cast<size_t>(i % 2)], device, 1e-3 * (i + 1),
+                i % 5 == 4 ? record::MeasureStatus::RunTimeout : record::MeasureStatus::Ok);
+            r.result.timestamp += i; // distinct
+            if (i >= 10)
+                r.sessionId = session;
+            batch.push_back(r);
+        }
+        ASSERT_EQ(store.addRecords(batch).value(), 25);
+        // All records, in pages of 10: 10, 10, 5, then none.
+        std::vector<int64_t> ids;
+        int64_t after = 0;
+        for (int page = 0;; ++page) {
+            const auto rows = store.recordPage({}, after, 10).value();
+            if (rows.empty())
+                break;
+            EXPECT_LE(rows.size(), 10u);
+            for (const Record& r : rows)
+                ids.push_back(r.id);
+            after = rows.back().id;
+            ASSERT_LT(page, 5);
+        }
+        ASSERT_EQ(ids.size(), 25u);
+        for (size_t i = 0; i < ids.size(); ++i)
+            EXPECT_EQ(ids[i], batch[i].id);
+        // Failures of the session: records 14, 19, 24.
+        RecordFilter failures;
+        failures.sessionId = session;
+        failures.failedOnly = true;
+        const auto failed = store.recordPage(failures, 0, 2).value();
+        ASSERT_EQ(failed.size(), 2u);
+        EXPECT_EQ(failed[0].id, batch[14].id);
+        EXPECT_EQ(failed[1].id, batch[19].id);
+        const auto rest = store.recordPage(failures, failed[1].id, 2).value();
+        ASSERT_EQ(rest.size(), 1u);
+        EXPECT_EQ(rest[0].id, batch[24].id);
+        EXPECT_EQ(store.recordCount(failures).value(), 3);
+        RecordFilter all;
+        EXPECT_EQ(store.recordCount(all).value(), 25);
+        RecordFilter ok;
+        ok.okOnly = true;
+        EXPECT_EQ(store.recordCount(ok).value(), 20);
+        // The page query walks the primary key, not a sort.
+        auto plan = testConnection(store).prepare(
+            "EXPLAIN QUERY PLAN SELECT id FROM records WHERE id > 5 ORDER BY id LIMIT 10");
+        ASSERT_TRUE(plan);
+        ASSERT_TRUE(plan->step().value());
+        EXPECT_EQ(plan->getText(3).find("TEMP B-TREE"), std::string::npos) << plan->getText(3);
     }
 
     TEST(Store, RefusesANewerSchemaAndLeavesItUntouched)

@@ -1,0 +1,89 @@
+// RecordsView: the "Records" dock, the workspace's measured records as a table with a filter bar (text on
+// task, status and message; failures only; all sessions or one).
+//
+// The table is a models::RecordsModel (pages loaded lazily in jobs: a workspace of a million records opens
+// with its first page) behind a models::RecordsFilterModel (sorting and the text filter work on the loaded
+// rows). While the hub's live session runs, its new records are appended at most twice a second, never by
+// a reset.
+//
+// Clicking a row selects the record in the SelectionContext with its task and replayed state
+// (selectMeasured), when the record belongs to a session whose snapshot has its tasks (the shown one, or
+// another loaded through the hub); an imported record has no task here and only says so in the status line.
+// A record selected elsewhere is selected in the table when its row is loaded.
+//
+// "Export repro…" writes the selected record's repro folder (session::exportRepro) in a job.
+#pragma once
+
+#include "core/session/job_tracker.h"
+
+#include <QWidget>
+
+#include <cstdint>
+#include <optional>
+
+class QAction;
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QTableView;
+class QTimer;
+
+namespace ts::models {
+class RecordsFilterModel;
+class RecordsModel;
+} // namespace ts::models
+
+namespace ts::app {
+
+struct ViewContext;
+
+class RecordsView : public QWidget {
+    Q_OBJECT
+public:
+    RecordsView(ViewContext& context, QWidget* parent = nullptr);
+    ~RecordsView() override;
+
+    models::RecordsModel* model() const { return m_model; }
+    models::RecordsFilterModel* proxy() const { return m_proxy; }
+    QTableView* tableView() const { return m_table; }
+    QLineEdit* filterEdit() const { return m_filter; }
+    QCheckBox* failuresOnlyBox() const { return m_failuresOnly; }
+    QComboBox* sessionCombo() const { return m_session; }
+    QAction* exportAction() const { return m_export; }
+
+    // Writes the repro of `recordId` into `dir` in a job; reproExported follows.
+    void exportRepro(int64_t recordId, const QString& dir);
+
+Q_SIGNALS:
+    // An export finished: `error` is empty on success.
+    void reproExported(const QString& dir, const QString& error);
+
+private:
+    void onWorkspaceChanged();
+    void onSessionsChanged();
+    void onSessionPicked();
+    void onCurrentRowChanged();
+    void onHubUpdated();
+    void followRecord();
+    void selectRecord(int64_t recordId);
+    void updateStatus();
+    void onExportTriggered();
+
+    ViewContext& m_context;
+    models::RecordsModel* m_model;
+    models::RecordsFilterModel* m_proxy;
+    QLineEdit* m_filter;
+    QCheckBox* m_failuresOnly;
+    QComboBox* m_session;
+    QLabel* m_status;
+    QTableView* m_table;
+    QAction* m_export;
+    QTimer* m_liveRefresh;
+    QString m_note; // what the status line says after the counts (a selection that could not be made)
+    bool m_following = false; // selecting a row because the context changed: do not write it back
+    std::optional<int64_t> m_pendingRecord; // clicked, waiting for its session's snapshot
+    session::JobTracker m_exportJob;
+};
+
+} // namespace ts::app
