@@ -1,6 +1,7 @@
 #include "app/gui/view_registry.h"
 
 #include "app/gui/explorer_view.h"
+#include "app/gui/sketch_view.h"
 #include "app/gui/task_dag_view.h"
 #include "app/gui/task_details_view.h"
 
@@ -23,6 +24,8 @@ const std::vector<ViewInfo>& viewRegistry()
             [](ViewContext& context, QWidget* parent) -> QWidget* {
                 return new TaskDetailsView(context.selection, parent);
             } },
+        { "SketchesDock", QT_TRANSLATE_NOOP("ts::app::MainWindow", "Sketches"), ViewArea::Right, 560,
+            [](ViewContext& context, QWidget* parent) -> QWidget* { return new SketchView(context, parent); } },
     };
     return views;
 }
