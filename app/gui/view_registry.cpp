@@ -7,6 +7,7 @@
 #include "app/gui/records_view.h"
 #include "app/gui/scheduler_view.h"
 #include "app/gui/sessions_view.h"
+#include "app/gui/sketch_view.h"
 #include "app/gui/task_dag_view.h"
 #include "app/gui/task_details_view.h"
 
@@ -17,12 +18,15 @@ namespace ts::app {
 const std::vector<ViewInfo>& viewRegistry()
 {
     static const std::vector<ViewInfo> views = {
-        { "ExplorerDock", QT_TRANSLATE_NOOP("ts::app::MainWindow", "Explorer"), ViewArea::Left, 400,
+        { "ExplorerDock", QT_TRANSLATE_NOOP("ts::app::MainWindow", "Explorer"), ViewArea::Left, 480,
             [](ViewContext& context, QWidget* parent) -> QWidget* {
                 return new ExplorerView(context.selection, parent);
             },
             3 },
-        { "SessionsDock", QT_TRANSLATE_NOOP("ts::app::MainWindow", "Sessions"), ViewArea::Left, 400,
+        { "SketchesDock", QT_TRANSLATE_NOOP("ts::app::MainWindow", "Sketches"), ViewArea::Left, 480,
+            [](ViewContext& context, QWidget* parent) -> QWidget* { return new SketchView(context, parent); }, 3,
+            "ExplorerDock" },
+        { "SessionsDock", QT_TRANSLATE_NOOP("ts::app::MainWindow", "Sessions"), ViewArea::Left, 480,
             [](ViewContext& context, QWidget* parent) -> QWidget* { return new SessionsView(context, parent); }, 2 },
         { "DagView", QT_TRANSLATE_NOOP("ts::app::MainWindow", "Compute DAG"), ViewArea::Central, 0,
             [](ViewContext& context, QWidget* parent) -> QWidget* {
@@ -42,8 +46,8 @@ const std::vector<ViewInfo>& viewRegistry()
         { "CodeDock", QT_TRANSLATE_NOOP("ts::app::MainWindow", "Code"), ViewArea::Right, 560,
             [](ViewContext& context, QWidget* parent) -> QWidget* { return new CodeView(context, parent); }, 6 },
         { "RecordsDock", QT_TRANSLATE_NOOP("ts::app::MainWindow", "Records"), ViewArea::Bottom, 220,
-            [](ViewContext& context, QWidget* parent) -> QWidget* { return new RecordsView(context, parent); },
-            1, "DetailsDock" },
+            [](ViewContext& context, QWidget* parent) -> QWidget* { return new RecordsView(context, parent); }, 1,
+            "DetailsDock" },
     };
     return views;
 }
