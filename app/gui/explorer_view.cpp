@@ -109,6 +109,8 @@ bool ExplorerView::selectTask(const QString& network, int taskId)
 
 void ExplorerView::onCurrentChanged(const QModelIndex& current)
 {
+    if (m_following)
+        return; // the tree follows a selection made elsewhere: nothing to write back
     if (auto task = m_model->taskHandleAt(current))
         m_selection.selectTask(m_model->networkAt(current), std::move(task));
     else if (auto network = m_model->networkAt(current))
@@ -121,7 +123,11 @@ void ExplorerView::followSelection()
 {
     const QModelIndex current = m_tree->currentIndex();
     if (!m_selection.network()) {
+        // A task outside the catalog (a single operator's, or a session's): the tree shows no row, and
+        // clearing it must not clear the selection it follows.
+        m_following = true;
         m_tree->selectionModel()->clear();
+        m_following = false;
         return;
     }
     if (m_model->networkAt(current) == m_selection.network() && m_model->taskHandleAt(current) == m_selection.task())

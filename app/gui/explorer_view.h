@@ -48,6 +48,7 @@ private:
     void followSelection();
 
     widgets::SelectionContext& m_selection;
+    bool m_following = false; // followSelection() is moving the tree
     models::NetworkTaskModel* m_model;
     QSpinBox* m_batch;
     QComboBox* m_layout;

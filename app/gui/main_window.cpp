@@ -317,13 +317,15 @@ void MainWindow::onTaskChanged()
         return;
     }
     const QString network = m_selection->networkName();
-    m_status->setText(tr("%1, task %2: %3 ops, %4 GFLOP, weight %5, key %6")
-                          .arg(network)
+    m_status->setText(tr("%1task %2: %3 ops, %4 GFLOP, weight %5, key %6")
+                          .arg(network.isEmpty() ? QString() : network + QStringLiteral(", "))
                           .arg(task->id)
                           .arg(task->dag.numOps())
                           .arg(task->flops / 1e9, 0, 'f', 4)
                           .arg(task->weight)
                           .arg(QString::fromStdString(task->dag.workloadKey())));
+    if (network.isEmpty())
+        return; // a session's task outside the explorer's catalog: nothing to reopen next time
     QSettings settings;
     settings.setValue(settings::kExplorerNetwork, network);
     settings.setValue(settings::kExplorerTask, task->id);

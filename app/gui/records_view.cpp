@@ -93,12 +93,13 @@ RecordsView::RecordsView(ViewContext& context, QWidget* parent)
     connect(m_failuresOnly, &QCheckBox::toggled, m_model, &models::RecordsModel::setFailuresOnly);
     connect(m_session, &QComboBox::currentIndexChanged, this, &RecordsView::onSessionPicked);
     connect(m_model, &models::RecordsModel::pageLoaded, this, [this] {
+        m_loadError.clear(); // a workspace that was not there yet (a session creates it) reads now
         updateStatus();
         followRecord();
     });
     connect(m_model, &models::RecordsModel::modelReset, this, &RecordsView::updateStatus);
     connect(m_model, &models::RecordsModel::errorOccurred, this, [this](const QString& message) {
-        m_note = message;
+        m_loadError = message;
         updateStatus();
     });
     connect(
@@ -254,8 +255,9 @@ void RecordsView::updateStatus()
         text = tr("%L1 records").arg(total);
     if (!m_filter->text().isEmpty())
         text += tr(", %L1 shown").arg(m_proxy->rowCount());
-    if (!m_note.isEmpty())
-        text += QStringLiteral(" · ") + m_note;
+    for (const QString* note : { &m_loadError, &m_note })
+        if (!note->isEmpty())
+            text += QStringLiteral(" · ") + *note;
     m_status->setText(text);
 }
 

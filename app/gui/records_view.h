@@ -81,6 +81,7 @@ private:
     QAction* m_export;
     QTimer* m_liveRefresh;
     QString m_note; // what the status line says after the counts (a selection that could not be made)
+    QString m_loadError; // the last page that failed to load, until one loads
     bool m_following = false; // selecting a row because the context changed: do not write it back
     std::optional<int64_t> m_pendingRecord; // clicked, waiting for its session's snapshot
     session::JobTracker m_exportJob;

@@ -22,8 +22,10 @@ void TaskDagView::onTaskChanged()
         clearDag(tr("Select a task in the explorer to see its compute DAG."));
         return;
     }
+    const QString name = QString::fromStdString(task->name);
     setDag(task->dag,
-        tr("%1 — task %2: %3").arg(m_selection.networkName()).arg(task->id).arg(QString::fromStdString(task->name)));
+        m_selection.network() ? tr("%1 — task %2: %3").arg(m_selection.networkName()).arg(task->id).arg(name)
+                              : tr("task %1: %2").arg(task->id).arg(name));
     onStateChanged();
 }
 
