@@ -2,6 +2,267 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
+    <name>ts::app::CodeView</name>
+    <message>
+        <location filename="../app/gui/code_view.cpp" line="63"/>
+        <source>No %1: %2</source>
+        <translation>%1 nicht verfügbar: %2</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/code_view.cpp" line="97"/>
+        <location filename="../app/gui/code_view.cpp" line="177"/>
+        <source>Steps</source>
+        <translation>Schritte</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/code_view.cpp" line="98"/>
+        <source>Loop nest</source>
+        <translation>Schleifennest</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/code_view.cpp" line="99"/>
+        <location filename="../app/gui/code_view.cpp" line="178"/>
+        <source>Loop IR</source>
+        <translation>Loop-IR</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/code_view.cpp" line="100"/>
+        <location filename="../app/gui/code_view.cpp" line="345"/>
+        <source>LLVM IR</source>
+        <translation>LLVM IR</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/code_view.cpp" line="101"/>
+        <source>Assembly</source>
+        <translation>Assembler</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/code_view.cpp" line="102"/>
+        <source>Step through</source>
+        <translation>Schrittweise</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/code_view.cpp" line="103"/>
+        <source>Diff</source>
+        <translation>Diff</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/code_view.cpp" line="105"/>
+        <source>&amp;Pin for Diff</source>
+        <translation>Für Diff an&amp;heften</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/code_view.cpp" line="106"/>
+        <source>Keep the selected schedule state to compare other states with (Code view, Diff tab)</source>
+        <translation>Den ausgewählten Schedule-Zustand behalten, um andere Zustände damit zu vergleichen (Codeansicht, Reiter Diff)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/code_view.cpp" line="108"/>
+        <source>Clear Diff Pin</source>
+        <translation>Diff-Anheftung aufheben</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/code_view.cpp" line="142"/>
+        <source>Back</source>
+        <translation>Zurück</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/code_view.cpp" line="143"/>
+        <source>Undo the last step shown</source>
+        <translation>Den zuletzt gezeigten Schritt rückgängig machen</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/code_view.cpp" line="147"/>
+        <source>Forward</source>
+        <translation>Vor</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/code_view.cpp" line="148"/>
+        <source>Apply the next step</source>
+        <translation>Den nächsten Schritt anwenden</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/code_view.cpp" line="176"/>
+        <source>Compare:</source>
+        <translation>Vergleichen:</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/code_view.cpp" line="259"/>
+        <source>Select a task, then a schedule state (a trial, a record, a sketch) to see its code.</source>
+        <translation>Wählen Sie eine Aufgabe und dann einen Schedule-Zustand (einen Versuch, einen Datensatz, einen Sketch), um seinen Code zu sehen.</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/code_view.cpp" line="263"/>
+        <source>%1: select a schedule state (a trial, a record, a sketch) to see its code.</source>
+        <translation>%1: Wählen Sie einen Schedule-Zustand (einen Versuch, einen Datensatz, einen Sketch), um seinen Code zu sehen.</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/code_view.cpp" line="269"/>
+        <source>%1: a schedule of one step</source>
+        <translation>%1: ein Schedule aus einem Schritt</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/code_view.cpp" line="270"/>
+        <source>%1: a schedule of %2 steps</source>
+        <translation>%1: ein Schedule aus %2 Schritten</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/code_view.cpp" line="272"/>
+        <source>, record %1</source>
+        <translation>, Datensatz %1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/code_view.cpp" line="312"/>
+        <source>(no steps: the default schedule)</source>
+        <translation>(keine Schritte: der Standard-Schedule)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/code_view.cpp" line="313"/>
+        <location filename="../app/gui/code_view.cpp" line="493"/>
+        <source>computing…</source>
+        <translation>wird berechnet…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/code_view.cpp" line="331"/>
+        <source>Failed: %1</source>
+        <translation>Fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/code_view.cpp" line="342"/>
+        <source>loop nest</source>
+        <translation>Schleifennest</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/code_view.cpp" line="344"/>
+        <location filename="../app/gui/code_view.cpp" line="501"/>
+        <source>loop IR</source>
+        <translation>Loop-IR</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/code_view.cpp" line="346"/>
+        <source>assembly</source>
+        <translation>Assembler</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/code_view.cpp" line="351"/>
+        <source>No per-stage scores: %1</source>
+        <translation>Keine Scores pro Stufe: %1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/code_view.cpp" line="353"/>
+        <source>Per-stage scores (higher is better) of the %1 model, %2.</source>
+        <translation>Scores pro Stufe (höher ist besser) des Modells %1, %2.</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/code_view.cpp" line="356"/>
+        <source>Per-stage estimated time in µs of the %1 model, %2.</source>
+        <translation>Geschätzte Zeit pro Stufe in µs des Modells %1, %2.</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/code_view.cpp" line="359"/>
+        <source>(Not the session&apos;s own model: %1.)</source>
+        <translation>(Nicht das eigene Modell der Sitzung: %1.)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/code_view.cpp" line="390"/>
+        <source>%1 / %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/code_view.cpp" line="391"/>
+        <source>%1 / %2   +%3 −%4 lines</source>
+        <translation>%1 / %2   +%3 −%4 Zeilen</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/code_view.cpp" line="392"/>
+        <source>Lines the step added (highlighted) and removed</source>
+        <translation>Vom Schritt hinzugefügte (hervorgehoben) und entfernte Zeilen</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/code_view.cpp" line="393"/>
+        <source>The initial state: one loop nest per op, no step applied yet.</source>
+        <translation>Der Anfangszustand: ein Schleifennest pro Operation, noch kein Schritt angewendet.</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/code_view.cpp" line="394"/>
+        <source>Step %1: %2</source>
+        <translation>Schritt %1: %2</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/code_view.cpp" line="398"/>
+        <source>This prefix of the steps does not replay: %1</source>
+        <translation>Dieses Präfix der Schritte lässt sich nicht anwenden: %1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/code_view.cpp" line="475"/>
+        <source>No state is pinned: select a state, use Pin for Diff, then select another state.</source>
+        <translation>Kein Zustand angeheftet: Wählen Sie einen Zustand, verwenden Sie „Für Diff anheften“ und wählen Sie dann einen anderen Zustand.</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/code_view.cpp" line="480"/>
+        <source>Pinned: %1. Select a state to compare with it.</source>
+        <translation>Angeheftet: %1. Wählen Sie einen Zustand zum Vergleich aus.</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/code_view.cpp" line="492"/>
+        <source>Pinned: %1.</source>
+        <translation>Angeheftet: %1.</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/code_view.cpp" line="501"/>
+        <source>steps</source>
+        <translation>Schritte</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/code_view.cpp" line="503"/>
+        <source>Pinned: %1. The selected state has the same %2.</source>
+        <translation>Angeheftet: %1. Der ausgewählte Zustand hat identische %2.</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/code_view.cpp" line="504"/>
+        <source>No differences.</source>
+        <translation>Keine Unterschiede.</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/code_view.cpp" line="506"/>
+        <source>The %1 of the pinned state (−, %2) and of the selected one (+, %3).</source>
+        <translation>%1 des angehefteten Zustands (−, %2) und des ausgewählten (+, %3).</translation>
+    </message>
+</context>
+<context>
+    <name>ts::app::CurvesView</name>
+    <message>
+        <location filename="../app/gui/curves_view.cpp" line="23"/>
+        <source>Against wall time</source>
+        <translation>Über verstrichener Zeit</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/curves_view.cpp" line="24"/>
+        <source>Compare with…</source>
+        <translation>Vergleichen mit…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/curves_view.cpp" line="28"/>
+        <source>Tuning curves against wall time instead of trials</source>
+        <translation>Tuning-Kurven über der verstrichenen Zeit statt über den Versuchen</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/curves_view.cpp" line="32"/>
+        <source>Overlay other sessions of the workspace on the tuning curves</source>
+        <translation>Andere Sitzungen des Arbeitsbereichs über die Tuning-Kurven legen</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/curves_view.cpp" line="96"/>
+        <source>#%1 %2 + %3, seed %4 (%5)</source>
+        <translation>#%1 %2 + %3, Seed %4 (%5)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/curves_view.cpp" line="108"/>
+        <source>No other session in this workspace</source>
+        <translation>Keine andere Sitzung in diesem Arbeitsbereich</translation>
+    </message>
+</context>
+<context>
     <name>ts::app::ExplorerView</name>
     <message>
         <location filename="../app/gui/explorer_view.cpp" line="26"/>
@@ -22,84 +283,778 @@
 <context>
     <name>ts::app::MainWindow</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="48"/>
+        <location filename="../app/gui/main_window.cpp" line="55"/>
         <source>TuneScope</source>
         <translation>TuneScope</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="50"/>
+        <location filename="../app/gui/main_window.cpp" line="57"/>
         <source>&amp;File</source>
         <translation>&amp;Datei</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="51"/>
+        <location filename="../app/gui/main_window.cpp" line="58"/>
         <source>&amp;View</source>
         <translation>&amp;Ansicht</translation>
     </message>
     <message>
-        <location filename="../app/gui/view_registry.cpp" line="14"/>
+        <location filename="../app/gui/view_registry.cpp" line="21"/>
         <source>Explorer</source>
         <translation>Explorer</translation>
     </message>
     <message>
-        <location filename="../app/gui/view_registry.cpp" line="18"/>
+        <location filename="../app/gui/view_registry.cpp" line="26"/>
+        <source>Sketches</source>
+        <translation>Sketches</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/view_registry.cpp" line="29"/>
+        <source>Sessions</source>
+        <translation>Sitzungen</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/view_registry.cpp" line="31"/>
         <source>Compute DAG</source>
         <translation>Berechnungsgraph</translation>
     </message>
     <message>
-        <location filename="../app/gui/view_registry.cpp" line="22"/>
+        <location filename="../app/gui/view_registry.cpp" line="35"/>
         <source>Task details</source>
         <translation>Aufgabendetails</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="101"/>
+        <location filename="../app/gui/view_registry.cpp" line="40"/>
+        <source>Tuning curves</source>
+        <translation>Tuning-Kurven</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/view_registry.cpp" line="42"/>
+        <source>Predicted vs measured</source>
+        <translation>Vorhersage vs. Messung</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/view_registry.cpp" line="44"/>
+        <source>Task scheduler</source>
+        <translation>Aufgaben-Scheduler</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/view_registry.cpp" line="46"/>
+        <source>Code</source>
+        <translation>Code</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/view_registry.cpp" line="48"/>
+        <source>Records</source>
+        <translation>Datensätze</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="59"/>
+        <source>&amp;Session</source>
+        <translation>&amp;Sitzung</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="74"/>
+        <source>A tuning session is running</source>
+        <translation>Eine Tuning-Sitzung läuft</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="75"/>
+        <source>Stop the session after the batch in flight and close? Everything measured so far is kept in the workspace, and the session can be resumed later.</source>
+        <translation>Die Sitzung nach dem laufenden Batch beenden und schließen? Alle bisherigen Messungen bleiben im Arbeitsbereich erhalten, und die Sitzung kann später fortgesetzt werden.</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="145"/>
+        <source>&amp;Open workspace…</source>
+        <translation>Arbeitsbereich ö&amp;ffnen…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="147"/>
+        <source>Open or create a workspace</source>
+        <translation>Arbeitsbereich öffnen oder anlegen</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="148"/>
+        <source>TuneScope workspaces (*.tunescope);;All files (*)</source>
+        <translation>TuneScope-Arbeitsbereiche (*.tunescope);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="154"/>
         <source>&amp;Quit</source>
         <translation>&amp;Beenden</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="105"/>
+        <location filename="../app/gui/main_window.cpp" line="158"/>
         <source>View</source>
         <translation>Ansicht</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="113"/>
+        <location filename="../app/gui/main_window.cpp" line="166"/>
         <source>&amp;Help</source>
         <translation>&amp;Hilfe</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="114"/>
+        <location filename="../app/gui/main_window.cpp" line="167"/>
         <source>&amp;About TuneScope</source>
         <translation>Über &amp;TuneScope</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="115"/>
+        <location filename="../app/gui/main_window.cpp" line="168"/>
         <source>About TuneScope</source>
         <translation>Über TuneScope</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="116"/>
+        <location filename="../app/gui/main_window.cpp" line="169"/>
         <source>TuneScope %1
 A workbench for tuning tensor programs.</source>
         <translation>TuneScope %1
 Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="153"/>
+        <location filename="../app/gui/main_window.cpp" line="175"/>
+        <source>Session</source>
+        <translation>Sitzung</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="185"/>
+        <source>&amp;New session…</source>
+        <translation>&amp;Neue Sitzung…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="187"/>
+        <source>&amp;Pause</source>
+        <translation>&amp;Pausieren</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="188"/>
+        <source>&amp;Resume</source>
+        <translation>&amp;Fortsetzen</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="189"/>
+        <source>&amp;Cancel after this batch</source>
+        <translation>Nach diesem Batch a&amp;bbrechen</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="223"/>
+        <source>%1 of %2 trials</source>
+        <translation>%1 von %2 Versuchen</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="227"/>
+        <source>paused</source>
+        <translation>pausiert</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="228"/>
+        <source>cancelling after the batch in flight…</source>
+        <translation>Abbruch nach dem laufenden Batch…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="229"/>
+        <source>starting: restoring the workspace…</source>
+        <translation>Start: Arbeitsbereich wird wiederhergestellt…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="231"/>
+        <source>measuring %1: built %2, measured %3 of %4</source>
+        <translation>Messung %1: %2 gebaut, %3 von %4 gemessen</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="237"/>
+        <source>searching %1</source>
+        <translation>Suche für %1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="240"/>
+        <source>updating the cost model</source>
+        <translation>Kostenmodell wird aktualisiert</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="242"/>
+        <source>re-measuring the best candidates</source>
+        <translation>beste Kandidaten werden neu gemessen</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="244"/>
+        <source>running</source>
+        <translation>läuft</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="247"/>
+        <source> — ETA %1</source>
+        <translation> — Restzeit %1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="248"/>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="248"/>
+        <source>%1 min</source>
+        <translation>%1 min</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="256"/>
+        <source>Session %1 %2.</source>
+        <translation>Sitzung %1: %2.</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="257"/>
+        <source>Session %1 %2: %3</source>
+        <translation>Sitzung %1: %2 (%3)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="268"/>
+        <source>TuneScope — %1</source>
+        <translation>TuneScope — %1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="320"/>
+        <source>%1task %2: %3 ops, %4 GFLOP, weight %5, key %6</source>
+        <translation>%1Aufgabe %2: %3 Operationen, %4 GFLOP, Gewicht %5, Schlüssel %6</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="351"/>
+        <source>Closing after the batch in flight…</source>
+        <translation>Wird nach dem laufenden Batch geschlossen…</translation>
+    </message>
+    <message>
         <source>%1, task %2: %3 ops, %4 GFLOP, weight %5, key %6</source>
-        <translation>%1, Aufgabe %2: %3 Operationen, %4 GFLOP, Gewicht %5, Schlüssel %6</translation>
+        <translation type="vanished">%1, Aufgabe %2: %3 Operationen, %4 GFLOP, Gewicht %5, Schlüssel %6</translation>
+    </message>
+</context>
+<context>
+    <name>ts::app::PredictionView</name>
+    <message>
+        <location filename="../app/gui/prediction_view.cpp" line="42"/>
+        <source>How many of the latest rounds the scatter shows</source>
+        <translation>Wie viele der letzten Runden das Streudiagramm zeigt</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/prediction_view.cpp" line="43"/>
+        <source>Last &amp;rounds:</source>
+        <translation>Letzte &amp;Runden:</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/prediction_view.cpp" line="47"/>
+        <source>Round</source>
+        <translation>Runde</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/prediction_view.cpp" line="47"/>
+        <source>Task</source>
+        <translation>Aufgabe</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/prediction_view.cpp" line="47"/>
+        <source>Points</source>
+        <translation>Punkte</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/prediction_view.cpp" line="47"/>
+        <source>Random</source>
+        <translation>Zufällig</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/prediction_view.cpp" line="47"/>
+        <source>Failed</source>
+        <translation>Fehlgeschlagen</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/prediction_view.cpp" line="47"/>
+        <source>Pairwise</source>
+        <translation>Paarweise</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/prediction_view.cpp" line="47"/>
+        <source>Spearman</source>
+        <translation>Spearman</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/prediction_view.cpp" line="48"/>
+        <source>Successful trials with a predicted score</source>
+        <translation>Erfolgreiche Versuche mit vorhergesagtem Score</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/prediction_view.cpp" line="50"/>
+        <source>The fraction of pairs of trials the model orders as they measured (0.5: chance)</source>
+        <translation>Anteil der Versuchspaare, die das Modell so ordnet wie gemessen (0,5: Zufall)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/prediction_view.cpp" line="52"/>
+        <source>Rank correlation of predicted score and measured GFLOP/s (1: the same order)</source>
+        <translation>Rangkorrelation von vorhergesagtem Score und gemessenen GFLOP/s (1: gleiche Reihenfolge)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/prediction_view.cpp" line="102"/>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/prediction_view.cpp" line="122"/>
+        <source>Record %1 is not in the shown session.</source>
+        <translation>Datensatz %1 gehört nicht zur angezeigten Sitzung.</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/prediction_view.cpp" line="122"/>
+        <source>Click a point to select its record.</source>
+        <translation>Klicken Sie auf einen Punkt, um seinen Datensatz auszuwählen.</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/prediction_view.cpp" line="129"/>
+        <source>Record %1, round %2:</source>
+        <translation>Datensatz %1, Runde %2:</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/prediction_view.cpp" line="130"/>
+        <source>predicted score %1</source>
+        <translation>vorhergesagter Score %1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/prediction_view.cpp" line="130"/>
+        <source>no predicted score</source>
+        <translation>kein vorhergesagter Score</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/prediction_view.cpp" line="132"/>
+        <source>rank %1 of %2 in its batch</source>
+        <translation>Rang %1 von %2 im Batch</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/prediction_view.cpp" line="134"/>
+        <source>a random pick</source>
+        <translation>eine Zufallsauswahl</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/prediction_view.cpp" line="136"/>
+        <source>measured %1 GFLOP/s</source>
+        <translation>gemessen %1 GFLOP/s</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/prediction_view.cpp" line="137"/>
+        <source>failed: %1</source>
+        <translation>fehlgeschlagen: %1</translation>
+    </message>
+</context>
+<context>
+    <name>ts::app::RecordsView</name>
+    <message>
+        <location filename="../app/gui/records_view.cpp" line="39"/>
+        <source>Failures only</source>
+        <translation>Nur Fehlschläge</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/records_view.cpp" line="43"/>
+        <source>Export repro…</source>
+        <translation>Repro exportieren…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/records_view.cpp" line="48"/>
+        <source>Filter by task, status or message</source>
+        <translation>Nach Aufgabe, Status oder Meldung filtern</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/records_view.cpp" line="51"/>
+        <source>Show the records of all sessions or of one</source>
+        <translation>Datensätze aller Sitzungen oder einer einzelnen anzeigen</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/records_view.cpp" line="52"/>
+        <source>Show only the records whose measurement failed</source>
+        <translation>Nur Datensätze anzeigen, deren Messung fehlgeschlagen ist</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/records_view.cpp" line="71"/>
+        <source>Write the selected record&apos;s steps, TVM log line, loop IR and a re-measure script to a folder</source>
+        <translation>Schritte, TVM-Logzeile, Loop-IR und ein Skript zur Neumessung des ausgewählten Datensatzes in einen Ordner schreiben</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/records_view.cpp" line="138"/>
+        <source>All sessions</source>
+        <translation>Alle Sitzungen</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/records_view.cpp" line="143"/>
+        <source>Session %1 (%2, %3)</source>
+        <translation>Sitzung %1 (%2, %3)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/records_view.cpp" line="183"/>
+        <source>Record %1 was imported: its task is not rebuilt here.</source>
+        <translation>Datensatz %1 wurde importiert: Seine Aufgabe wird hier nicht neu aufgebaut.</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/records_view.cpp" line="206"/>
+        <source>The task of record %1 cannot be rebuilt.</source>
+        <translation>Die Aufgabe von Datensatz %1 kann nicht neu aufgebaut werden.</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/records_view.cpp" line="214"/>
+        <source>Record %1 does not replay: %2</source>
+        <translation>Die Schritte von Datensatz %1 lassen sich nicht anwenden: %2</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/records_view.cpp" line="249"/>
+        <source>No workspace</source>
+        <translation>Kein Arbeitsbereich</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/records_view.cpp" line="251"/>
+        <source>Loading records…</source>
+        <translation>Datensätze werden geladen…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/records_view.cpp" line="253"/>
+        <source>%L1 records, %L2 loaded</source>
+        <translation>%L1 Datensätze, %L2 geladen</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/records_view.cpp" line="255"/>
+        <source>%L1 records</source>
+        <translation>%L1 Datensätze</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/records_view.cpp" line="257"/>
+        <source>, %L1 shown</source>
+        <translation>, %L1 angezeigt</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/records_view.cpp" line="270"/>
+        <source>Export repro of record %1 into</source>
+        <translation>Repro von Datensatz %1 exportieren nach</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/records_view.cpp" line="289"/>
+        <source>Export failed: %1</source>
+        <translation>Export fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/records_view.cpp" line="294"/>
+        <source>Repro of record %1 written to %2</source>
+        <translation>Repro von Datensatz %1 nach %2 geschrieben</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/records_view.cpp" line="295"/>
+        <source>Repro of record %1 written to %2 (%3)</source>
+        <translation>Repro von Datensatz %1 nach %2 geschrieben (%3)</translation>
+    </message>
+</context>
+<context>
+    <name>ts::app::SchedulerView</name>
+    <message>
+        <location filename="../app/gui/scheduler_view.cpp" line="48"/>
+        <source>Share (%)</source>
+        <translation>Anteil (%)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/scheduler_view.cpp" line="51"/>
+        <source>trials spent</source>
+        <translation>verbrauchte Versuche</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/scheduler_view.cpp" line="55"/>
+        <source>weighted latency</source>
+        <translation>gewichtete Latenz</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/scheduler_view.cpp" line="104"/>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+</context>
+<context>
+    <name>ts::app::SessionDialog</name>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="55"/>
+        <source>New tuning session</source>
+        <translation>Neue Tuning-Sitzung</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="59"/>
+        <source>What to tune</source>
+        <translation>Was getunt wird</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="60"/>
+        <source>&amp;Network</source>
+        <translation>&amp;Netz</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="61"/>
+        <source>&amp;Operator</source>
+        <translation>&amp;Operator</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="70"/>
+        <source>all tasks, or ids such as 0,3,5</source>
+        <translation>alle Aufgaben oder IDs wie 0,3,5</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="77"/>
+        <source>Network:</source>
+        <translation>Netz:</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="78"/>
+        <source>Batch:</source>
+        <translation>Batchgröße:</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="79"/>
+        <source>Tasks:</source>
+        <translation>Aufgaben:</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="81"/>
+        <source>Operator:</source>
+        <translation>Operator:</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="82"/>
+        <source>Shape:</source>
+        <translation>Shape:</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="83"/>
+        <source>Layout:</source>
+        <translation>Layout:</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="86"/>
+        <source>Search</source>
+        <translation>Suche</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="88"/>
+        <source>Ansor (sketches + evolution)</source>
+        <translation>Ansor (Sketches + Evolution)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="89"/>
+        <source>Random sampling</source>
+        <translation>Zufallsstichproben</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="97"/>
+        <source>all cores (%1)</source>
+        <translation>alle Kerne (%1)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="99"/>
+        <source>Policy:</source>
+        <translation>Strategie:</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="100"/>
+        <source>Cost model:</source>
+        <translation>Kostenmodell:</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="101"/>
+        <source>Trials (all sessions of these tasks):</source>
+        <translation>Versuche (alle Sitzungen dieser Aufgaben):</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="102"/>
+        <source>Measures per round:</source>
+        <translation>Messungen pro Runde:</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="103"/>
+        <source>Seed:</source>
+        <translation>Seed:</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="104"/>
+        <source>Threads:</source>
+        <translation>Threads:</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="107"/>
+        <source>Measurement</source>
+        <translation>Messung</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="111"/>
+        <source>Flush caches before each repeat</source>
+        <translation>Caches vor jeder Wiederholung leeren</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="115"/>
+        <location filename="../app/gui/session_dialog.cpp" line="119"/>
+        <source> s</source>
+        <translation> s</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="121"/>
+        <source>Number:</source>
+        <translation>Anzahl:</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="122"/>
+        <source>Repeat:</source>
+        <translation>Wiederholungen:</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="123"/>
+        <source>min_repeat_ms:</source>
+        <translation>min_repeat_ms:</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="125"/>
+        <source>Build timeout:</source>
+        <translation>Build-Timeout:</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="126"/>
+        <source>Run timeout:</source>
+        <translation>Ausführungs-Timeout:</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="130"/>
+        <source>Browse…</source>
+        <translation>Durchsuchen…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="132"/>
+        <source>Workspace</source>
+        <translation>Arbeitsbereich</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="133"/>
+        <source>TuneScope workspaces (*.tunescope);;All files (*)</source>
+        <translation>TuneScope-Arbeitsbereiche (*.tunescope);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="138"/>
+        <source>Workspace:</source>
+        <translation>Arbeitsbereich:</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="146"/>
+        <source>&amp;Start</source>
+        <translation>&amp;Starten</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="236"/>
+        <source>Tasks: give task ids separated by commas (such as 0,3,5), or nothing for all tasks.</source>
+        <translation>Aufgaben: Geben Sie durch Kommas getrennte Aufgaben-IDs an (etwa 0,3,5) oder nichts für alle Aufgaben.</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="240"/>
+        <source>Shape: %1 takes %2.</source>
+        <translation>Shape: %1 erwartet %2.</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="247"/>
+        <source>Choose a workspace file.</source>
+        <translation>Wählen Sie eine Arbeitsbereichsdatei.</translation>
+    </message>
+</context>
+<context>
+    <name>ts::app::SessionsView</name>
+    <message>
+        <location filename="../app/gui/sessions_view.cpp" line="34"/>
+        <source>Resume session</source>
+        <translation>Sitzung fortsetzen</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sessions_view.cpp" line="36"/>
+        <source>Continue the selected session with its tasks and settings, up to the trial budget</source>
+        <translation>Die ausgewählte Sitzung mit ihren Aufgaben und Einstellungen bis zum Versuchsbudget fortsetzen</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sessions_view.cpp" line="38"/>
+        <source>Show live session</source>
+        <translation>Laufende Sitzung anzeigen</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sessions_view.cpp" line="44"/>
+        <source>its budget</source>
+        <translation>eigenes Budget</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sessions_view.cpp" line="45"/>
+        <source>to </source>
+        <translation>bis </translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sessions_view.cpp" line="46"/>
+        <source> trials</source>
+        <translation> Versuche</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sessions_view.cpp" line="47"/>
+        <source>The budget when resuming (all sessions of the tasks together)</source>
+        <translation>Das Budget beim Fortsetzen (alle Sitzungen der Aufgaben zusammen)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sessions_view.cpp" line="73"/>
+        <source>Workspace: %1</source>
+        <translation>Arbeitsbereich: %1</translation>
+    </message>
+</context>
+<context>
+    <name>ts::app::SketchView</name>
+    <message>
+        <location filename="../app/gui/sketch_view.cpp" line="51"/>
+        <source>Task</source>
+        <translation>Aufgabe</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sketch_view.cpp" line="55"/>
+        <source>Show all the session&apos;s tasks, or one</source>
+        <translation>Alle Aufgaben der Sitzung oder eine einzelne anzeigen</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sketch_view.cpp" line="102"/>
+        <source>All tasks</source>
+        <translation>Alle Aufgaben</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sketch_view.cpp" line="139"/>
+        <source>Cannot read the session: %1</source>
+        <translation>Sitzung kann nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sketch_view.cpp" line="143"/>
+        <source>No session: start or open one to see its sketches.</source>
+        <translation>Keine Sitzung: Starten oder öffnen Sie eine, um ihre Sketches zu sehen.</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/gui/sketch_view.cpp" line="153"/>
+        <source>%n measured state(s)</source>
+        <translation>
+            <numerusform>%n gemessener Zustand</numerusform>
+            <numerusform>%n gemessene Zustände</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/gui/sketch_view.cpp" line="155"/>
+        <source>, %n matching no sketch</source>
+        <translation>
+            <numerusform>, %n ohne passenden Sketch</numerusform>
+            <numerusform>, %n ohne passenden Sketch</numerusform>
+        </translation>
     </message>
 </context>
 <context>
     <name>ts::app::TaskDagView</name>
     <message>
-        <location filename="../app/gui/task_dag_view.cpp" line="19"/>
+        <location filename="../app/gui/task_dag_view.cpp" line="22"/>
         <source>Select a task in the explorer to see its compute DAG.</source>
         <translation>Wählen Sie im Explorer eine Aufgabe, um ihren Berechnungsgraphen zu sehen.</translation>
     </message>
     <message>
-        <location filename="../app/gui/task_dag_view.cpp" line="23"/>
+        <location filename="../app/gui/task_dag_view.cpp" line="27"/>
         <source>%1 — task %2: %3</source>
         <translation>%1 — Aufgabe %2: %3</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/task_dag_view.cpp" line="28"/>
+        <source>task %1: %2</source>
+        <translation>Aufgabe %1: %2</translation>
     </message>
 </context>
 <context>
@@ -129,31 +1084,543 @@ Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
     </message>
 </context>
 <context>
+    <name>ts::models::RecordsModel</name>
+    <message>
+        <location filename="../widgets/models/records_model.cpp" line="15"/>
+        <source>ok</source>
+        <translation>ok</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/records_model.cpp" line="16"/>
+        <source>instantiation error</source>
+        <translation>Instanziierungsfehler</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/records_model.cpp" line="17"/>
+        <source>compile error</source>
+        <translation>Kompilierfehler</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/records_model.cpp" line="18"/>
+        <source>device compile error</source>
+        <translation>Gerätekompilierfehler</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/records_model.cpp" line="19"/>
+        <source>runtime error</source>
+        <translation>Laufzeitfehler</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/records_model.cpp" line="20"/>
+        <source>wrong answer</source>
+        <translation>falsches Ergebnis</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/records_model.cpp" line="21"/>
+        <source>build timeout</source>
+        <translation>Build-Timeout</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/records_model.cpp" line="22"/>
+        <source>run timeout</source>
+        <translation>Ausführungs-Timeout</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/records_model.cpp" line="23"/>
+        <source>unknown error</source>
+        <translation>unbekannter Fehler</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/records_model.cpp" line="165"/>
+        <source>Records of %1 could not be read: %2</source>
+        <translation>Datensätze von %1 konnten nicht gelesen werden: %2</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/records_model.cpp" line="218"/>
+        <source>task %1</source>
+        <translation>Aufgabe %1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/records_model.cpp" line="307"/>
+        <source>import</source>
+        <translation>Import</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/records_model.cpp" line="335"/>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/records_model.cpp" line="337"/>
+        <source>Task</source>
+        <translation>Aufgabe</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/records_model.cpp" line="339"/>
+        <source>Session</source>
+        <translation>Sitzung</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/records_model.cpp" line="341"/>
+        <source>Cost (µs)</source>
+        <translation>Laufzeit (µs)</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/records_model.cpp" line="343"/>
+        <source>GFLOP/s</source>
+        <translation>GFLOP/s</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/records_model.cpp" line="345"/>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/records_model.cpp" line="347"/>
+        <source>Message</source>
+        <translation>Meldung</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/records_model.cpp" line="349"/>
+        <source>Predicted</source>
+        <translation>Vorhersage</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/records_model.cpp" line="351"/>
+        <source>Batch rank</source>
+        <translation>Rang im Batch</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/records_model.cpp" line="353"/>
+        <source>Time</source>
+        <translation>Zeit</translation>
+    </message>
+</context>
+<context>
+    <name>ts::models::SchedulerModel</name>
+    <message>
+        <location filename="../widgets/models/scheduler_model.cpp" line="47"/>
+        <source>dead</source>
+        <translation>aufgegeben</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/scheduler_model.cpp" line="49"/>
+        <source>no best yet</source>
+        <translation>noch kein Bestwert</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/scheduler_model.cpp" line="49"/>
+        <source>+inf</source>
+        <translation>+inf</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/scheduler_model.cpp" line="83"/>
+        <source>dead: %1</source>
+        <translation>aufgegeben: %1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/scheduler_model.cpp" line="83"/>
+        <source>tuning</source>
+        <translation>wird getunt</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/scheduler_model.cpp" line="127"/>
+        <source>The scheduler&apos;s gradient before its last choice: the expected change of the network&apos;s latency per trial of this task (more negative: more to gain).</source>
+        <translation>Der Gradient des Schedulers vor seiner letzten Wahl: die erwartete Änderung der Netzlatenz pro Versuch dieser Aufgabe (negativer: mehr zu gewinnen).</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/scheduler_model.cpp" line="141"/>
+        <source>Task</source>
+        <translation>Aufgabe</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/scheduler_model.cpp" line="143"/>
+        <source>Weight</source>
+        <translation>Gewicht</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/scheduler_model.cpp" line="145"/>
+        <source>Trials (session)</source>
+        <translation>Versuche (Sitzung)</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/scheduler_model.cpp" line="147"/>
+        <source>Trials (all)</source>
+        <translation>Versuche (gesamt)</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/scheduler_model.cpp" line="149"/>
+        <source>Best (µs)</source>
+        <translation>Bestwert (µs)</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/scheduler_model.cpp" line="151"/>
+        <source>GFLOP/s</source>
+        <translation>GFLOP/s</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/scheduler_model.cpp" line="153"/>
+        <source>Share of latency (%)</source>
+        <translation>Latenzanteil (%)</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/scheduler_model.cpp" line="155"/>
+        <source>Gradient</source>
+        <translation>Gradient</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/scheduler_model.cpp" line="157"/>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+</context>
+<context>
+    <name>ts::models::SessionsModel</name>
+    <message>
+        <location filename="../widgets/models/sessions_model.cpp" line="94"/>
+        <source>%1 (live)</source>
+        <translation>%1 (live)</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/sessions_model.cpp" line="96"/>
+        <source>interrupted</source>
+        <translation>unterbrochen</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/sessions_model.cpp" line="110"/>
+        <source>Session</source>
+        <translation>Sitzung</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/sessions_model.cpp" line="112"/>
+        <source>Tuned</source>
+        <translation>Getunt</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/sessions_model.cpp" line="114"/>
+        <source>Policy</source>
+        <translation>Strategie</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/sessions_model.cpp" line="116"/>
+        <source>Cost model</source>
+        <translation>Kostenmodell</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/sessions_model.cpp" line="118"/>
+        <source>Seed</source>
+        <translation>Seed</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/sessions_model.cpp" line="120"/>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/sessions_model.cpp" line="122"/>
+        <source>Started</source>
+        <translation>Gestartet</translation>
+    </message>
+</context>
+<context>
+    <name>ts::models::SketchTreeModel</name>
+    <message>
+        <location filename="../widgets/models/sketch_tree_model.cpp" line="291"/>
+        <source>%1 µs</source>
+        <translation>%1 µs</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/sketch_tree_model.cpp" line="293"/>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/sketch_tree_model.cpp" line="322"/>
+        <source>no sketches</source>
+        <translation>keine Sketches</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../widgets/models/sketch_tree_model.cpp" line="323"/>
+        <source>%n sketch(es), %1 measured</source>
+        <translation>
+            <numerusform>%n Sketch, %1 gemessen</numerusform>
+            <numerusform>%n Sketches, %1 gemessen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/sketch_tree_model.cpp" line="341"/>
+        <source>Other (no sketch matches)</source>
+        <translation>Andere (kein passender Sketch)</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/sketch_tree_model.cpp" line="342"/>
+        <source>Sketch %1: %2</source>
+        <translation>Sketch %1: %2</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../widgets/models/sketch_tree_model.cpp" line="349"/>
+        <source>%n measured</source>
+        <translation>
+            <numerusform>%n gemessen</numerusform>
+            <numerusform>%n gemessen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/sketch_tree_model.cpp" line="350"/>
+        <source>%1, %2 failed</source>
+        <translation>%1, %2 fehlgeschlagen</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/sketch_tree_model.cpp" line="360"/>
+        <source>Records whose steps match none of the task&apos;s sketches (imported, or tuned with other rules or for another target)</source>
+        <translation>Datensätze, deren Schritte zu keinem Sketch der Aufgabe passen (importiert oder mit anderen Regeln bzw. für ein anderes Target getunt)</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/sketch_tree_model.cpp" line="372"/>
+        <source>Trial %1</source>
+        <translation>Versuch %1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/sketch_tree_model.cpp" line="378"/>
+        <source>ok</source>
+        <translation>ok</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/sketch_tree_model.cpp" line="390"/>
+        <source>Record %1</source>
+        <translation>Datensatz %1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/sketch_tree_model.cpp" line="394"/>
+        <source>Not replayed: %1</source>
+        <translation>Schritte nicht anwendbar: %1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/sketch_tree_model.cpp" line="406"/>
+        <source>Task / sketch / state</source>
+        <translation>Aufgabe / Sketch / Zustand</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/sketch_tree_model.cpp" line="408"/>
+        <source>Cost</source>
+        <translation>Laufzeit</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/sketch_tree_model.cpp" line="410"/>
+        <source>GFLOP/s</source>
+        <translation>GFLOP/s</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/sketch_tree_model.cpp" line="412"/>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/sketch_tree_model.cpp" line="414"/>
+        <source>Tile sizes</source>
+        <translation>Tile-Größen</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/sketch_tree_model.cpp" line="416"/>
+        <source>Compute at</source>
+        <translation>Compute at</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/sketch_tree_model.cpp" line="418"/>
+        <source>Parallel, vectorize, unroll</source>
+        <translation>Parallel, vectorize, unroll</translation>
+    </message>
+</context>
+<context>
     <name>ts::widgets::DagView</name>
     <message>
-        <location filename="../widgets/dag_view.cpp" line="120"/>
+        <location filename="../widgets/dag_view.cpp" line="91"/>
+        <source>Schedule:</source>
+        <translation>Schedule:</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dag_view.cpp" line="92"/>
+        <source>What the selected schedule does to each op</source>
+        <translation>Was der ausgewählte Schedule mit jeder Operation macht</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dag_view.cpp" line="149"/>
+        <source>inline</source>
+        <translation>inline</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dag_view.cpp" line="151"/>
+        <source>tile</source>
+        <translation>tile</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dag_view.cpp" line="153"/>
+        <source>cache</source>
+        <translation>cache</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dag_view.cpp" line="155"/>
+        <source>compute_at</source>
+        <translation>compute_at</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dag_view.cpp" line="157"/>
+        <source>parallel</source>
+        <translation>parallel</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dag_view.cpp" line="159"/>
+        <source>vectorize</source>
+        <translation>vectorize</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dag_view.cpp" line="161"/>
+        <source>unroll</source>
+        <translation>unroll</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dag_view.cpp" line="163"/>
+        <source>rfactor</source>
+        <translation>rfactor</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dag_view.cpp" line="211"/>
+        <source>schedule: %1</source>
+        <translation>Schedule: %1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dag_view.cpp" line="269"/>
         <source>Zoom &amp;In</source>
         <translation>Ver&amp;größern</translation>
     </message>
     <message>
-        <location filename="../widgets/dag_view.cpp" line="123"/>
+        <location filename="../widgets/dag_view.cpp" line="272"/>
         <source>Zoom &amp;Out</source>
         <translation>Ver&amp;kleinern</translation>
     </message>
     <message>
-        <location filename="../widgets/dag_view.cpp" line="126"/>
+        <location filename="../widgets/dag_view.cpp" line="275"/>
         <source>&amp;Fit DAG</source>
         <translation>Graph &amp;einpassen</translation>
     </message>
     <message>
-        <location filename="../widgets/dag_view.cpp" line="159"/>
+        <location filename="../widgets/dag_view.cpp" line="311"/>
         <source>input %1</source>
         <translation>Eingabe %1</translation>
     </message>
     <message>
-        <location filename="../widgets/dag_view.cpp" line="177"/>
+        <location filename="../widgets/dag_view.cpp" line="329"/>
         <source>Layout failed: %1</source>
         <translation>Layout fehlgeschlagen: %1</translation>
+    </message>
+</context>
+<context>
+    <name>ts::widgets::PredictionScatter</name>
+    <message>
+        <location filename="../widgets/prediction_scatter.cpp" line="21"/>
+        <source>Predicted score</source>
+        <translation>Vorhergesagter Score</translation>
+    </message>
+    <message>
+        <location filename="../widgets/prediction_scatter.cpp" line="22"/>
+        <source>Measured GFLOP/s</source>
+        <translation>Gemessene GFLOP/s</translation>
+    </message>
+    <message>
+        <location filename="../widgets/prediction_scatter.cpp" line="35"/>
+        <source>random pick (eps-greedy)</source>
+        <translation>Zufallsauswahl (eps-greedy)</translation>
+    </message>
+    <message>
+        <location filename="../widgets/prediction_scatter.cpp" line="69"/>
+        <source>round %1 (%2)</source>
+        <translation>Runde %1 (%2)</translation>
+    </message>
+    <message>
+        <location filename="../widgets/prediction_scatter.cpp" line="136"/>
+        <source>Record %1, trial %2, round %3</source>
+        <translation>Datensatz %1, Versuch %2, Runde %3</translation>
+    </message>
+    <message>
+        <location filename="../widgets/prediction_scatter.cpp" line="138"/>
+        <source>Predicted %1, measured %2 GFLOP/s</source>
+        <translation>Vorhergesagt %1, gemessen %2 GFLOP/s</translation>
+    </message>
+    <message>
+        <location filename="../widgets/prediction_scatter.cpp" line="140"/>
+        <source>A random pick (eps-greedy)</source>
+        <translation>Eine Zufallsauswahl (eps-greedy)</translation>
+    </message>
+</context>
+<context>
+    <name>ts::widgets::SessionHub</name>
+    <message>
+        <location filename="../widgets/session_hub.cpp" line="102"/>
+        <source>Cannot open the workspace %1: %2</source>
+        <translation>Arbeitsbereich %1 kann nicht geöffnet werden: %2</translation>
+    </message>
+    <message>
+        <location filename="../widgets/session_hub.cpp" line="136"/>
+        <source>Cannot load session %1: %2</source>
+        <translation>Sitzung %1 kann nicht geladen werden: %2</translation>
+    </message>
+    <message>
+        <location filename="../widgets/session_hub.cpp" line="256"/>
+        <source>Session %1 did not record what it tuned, so it cannot be resumed.</source>
+        <translation>Sitzung %1 hat nicht gespeichert, was sie getunt hat, und kann daher nicht fortgesetzt werden.</translation>
+    </message>
+    <message>
+        <location filename="../widgets/session_hub.cpp" line="262"/>
+        <source>Session %1 cannot be resumed: %2</source>
+        <translation>Sitzung %1 kann nicht fortgesetzt werden: %2</translation>
+    </message>
+</context>
+<context>
+    <name>ts::widgets::TuningCurvePlot</name>
+    <message>
+        <location filename="../widgets/tuning_curve_plot.cpp" line="60"/>
+        <source>Best GFLOP/s</source>
+        <translation>Beste GFLOP/s</translation>
+    </message>
+    <message>
+        <location filename="../widgets/tuning_curve_plot.cpp" line="61"/>
+        <source>Latency (ms)</source>
+        <translation>Latenz (ms)</translation>
+    </message>
+    <message>
+        <location filename="../widgets/tuning_curve_plot.cpp" line="85"/>
+        <source>Wall time (h:mm:ss)</source>
+        <translation>Verstrichene Zeit (h:mm:ss)</translation>
+    </message>
+    <message>
+        <location filename="../widgets/tuning_curve_plot.cpp" line="90"/>
+        <source>Trials (this session)</source>
+        <translation>Versuche (diese Sitzung)</translation>
+    </message>
+    <message>
+        <location filename="../widgets/tuning_curve_plot.cpp" line="201"/>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <location filename="../widgets/tuning_curve_plot.cpp" line="395"/>
+        <source>Task %1: %2</source>
+        <translation>Aufgabe %1: %2</translation>
+    </message>
+    <message>
+        <location filename="../widgets/tuning_curve_plot.cpp" line="398"/>
+        <source>Trial %1 (the task&apos;s %2)</source>
+        <translation>Versuch %1 (%2. der Aufgabe)</translation>
+    </message>
+    <message>
+        <location filename="../widgets/tuning_curve_plot.cpp" line="399"/>
+        <source>%1 GFLOP/s, %2 µs</source>
+        <translation>%1 GFLOP/s, %2 µs</translation>
+    </message>
+    <message>
+        <location filename="../widgets/tuning_curve_plot.cpp" line="400"/>
+        <source>Record %1</source>
+        <translation>Datensatz %1</translation>
     </message>
 </context>
 </TS>
