@@ -133,8 +133,10 @@ int main(int argc, char** argv)
         QStringLiteral("demo-session"), QStringLiteral("Start the demo's short tuning session in the workspace."));
     QCommandLineOption afterTrialsOption(QStringLiteral("screenshot-after-trials"),
         QStringLiteral("With --screenshot: take it once the live session has this many trials."), QStringLiteral("n"));
+    QCommandLineOption sizeOption(QStringLiteral("window-size"),
+        QStringLiteral("Initial window size, WIDTHxHEIGHT (default 1600x1000)."), QStringLiteral("size"));
     parser.addOptions({ networkOption, taskOption, screenshotOption, langOption, headlessOption, workspaceOption,
-        demoOption, afterTrialsOption });
+        demoOption, afterTrialsOption, sizeOption });
     parser.process(app);
 
     QTranslator translator;
@@ -143,7 +145,11 @@ int main(int argc, char** argv)
         QApplication::installTranslator(&translator);
 
     ts::app::MainWindow window;
-    window.resize(1600, 1000);
+    const QStringList size = parser.value(sizeOption).split(QLatin1Char('x'));
+    if (size.size() == 2 && size[0].toInt() > 0 && size[1].toInt() > 0)
+        window.resize(size[0].toInt(), size[1].toInt());
+    else
+        window.resize(1600, 1000);
     window.show();
     const bool screenshot = parser.isSet(screenshotOption);
 

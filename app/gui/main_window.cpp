@@ -127,7 +127,7 @@ void MainWindow::createViews()
         acrossDocks[bottom].append(dock);
         acrossSizes[bottom].append(info.initialSize);
         alongDocks[static_cast<int>(info.area)].append(dock);
-        alongShares[static_cast<int>(info.area)].append(info.share * 100);
+        alongShares[static_cast<int>(info.area)].append(info.share * 1000); // more than fits: scaled to the shares
     }
     resizeDocks(acrossDocks[0], acrossSizes[0], Qt::Horizontal);
     resizeDocks(acrossDocks[1], acrossSizes[1], Qt::Vertical);
