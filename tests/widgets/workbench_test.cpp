@@ -1,15 +1,24 @@
 // The workbench drives a real short session (a 64^3 matmul, measured for real) through its window: the
 // dialog's values become the session's, the status bar shows trials and the phase while it runs, the
-// Sessions dock lists it, every session view holds its measured points, the event loop is never blocked for
+// Sessions dock lists it, every session view (curves, scatter, scheduler, records) holds its measured points, the event loop is never blocked for
 // long, and closing the window during a session asks, then stops after the batch in flight with a
 // consistent workspace.
+#include "app/gui/curves_view.h"
 #include "app/gui/main_window.h"
+#include "app/gui/prediction_view.h"
+#include "app/gui/records_view.h"
+#include "app/gui/scheduler_view.h"
 #include "app/gui/session_dialog.h"
 #include "app/gui/sessions_view.h"
 #include "core/store/store.h"
 #include "event_loop_probe.h"
 #include "session_fixture.h"
+#include "widgets/models/records_model.h"
+#include "widgets/models/scheduler_model.h"
 #include "widgets/models/sessions_model.h"
+#include "widgets/prediction_scatter.h"
+#include "widgets/qcustomplot_shim.h"
+#include "widgets/tuning_curve_plot.h"
 #include "widgets/session_hub.h"
 
 #include <QAbstractItemModelTester>
@@ -106,6 +115,26 @@ private Q_SLOTS:
         QTRY_COMPARE(sessions->model()->index(0, models::SessionsModel::Status).data().toString(),
             QStringLiteral("finished"));
         QCOMPARE(hub.current()->trialsDone, 48);
+
+        // Every session view holds the measured points.
+        const auto shown = hub.current();
+        auto* curves = qobject_cast<app::CurvesView*>(window.view(QStringLiteral("CurvesDock")));
+        QVERIFY(curves);
+        QCOMPARE(curves->plot()->markerGraph(0)->dataCount(), static_cast<int>(shown->tasks[0].curve.size()));
+        auto* prediction = qobject_cast<app::PredictionView*>(window.view(QStringLiteral("PredictionDock")));
+        QVERIFY(prediction);
+        size_t scored = 0;
+        for (const models::TrialPoint& t : shown->trials)
+            scored += t.ok() && t.predicted ? 1 : 0; // 3 rounds: all shown with the default of 5
+        QCOMPARE(prediction->scatter()->points().size(), scored);
+        QVERIFY(scored > 0);
+        auto* scheduler = qobject_cast<app::SchedulerView*>(window.view(QStringLiteral("SchedulerDock")));
+        QVERIFY(scheduler);
+        QCOMPARE(scheduler->model()->rowCount(), 1);
+        auto* records = qobject_cast<app::RecordsView*>(window.view(QStringLiteral("RecordsDock")));
+        QVERIFY(records);
+        QTRY_COMPARE(records->model()->totalCount(), int64_t { 48 });
+        QTRY_COMPARE(records->model()->rowCount(), 48);
     }
 
     void closingDuringASessionAsksThenKeepsTheBatch()
