@@ -3,9 +3,9 @@
 #include "core/session/job_tracker.h"
 #include "core/store/store.h"
 
-#include <nlohmann/json.hpp>
-
 #include <QMetaObject>
+
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <atomic>
@@ -23,9 +23,8 @@ namespace {
     // Events after which the newest snapshot goes out at once: what a status line or a curve shows changes.
     bool publishesAtOnce(const session::TuneEvent& event)
     {
-        return std::holds_alternative<session::PhaseStarted>(event)
-            || std::holds_alternative<session::RoundDone>(event) || std::holds_alternative<session::Finished>(event)
-            || std::holds_alternative<session::BestImproved>(event);
+        return std::holds_alternative<session::PhaseStarted>(event) || std::holds_alternative<session::RoundDone>(event)
+            || std::holds_alternative<session::Finished>(event) || std::holds_alternative<session::BestImproved>(event);
     }
 } // namespace
 
@@ -50,7 +49,8 @@ struct SessionHub::Live {
         latest = builder->publish();
         lastPublish = Clock::now();
         if (!posted.exchange(true))
-            QMetaObject::invokeMethod(hub, [hub] { hub->publishLive(); }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                hub, [hub] { hub->publishLive(); }, Qt::QueuedConnection);
     }
 };
 
@@ -188,7 +188,10 @@ bool SessionHub::start(const session::TuneOrigin& origin, session::TuneOptions o
     m_liveSnapshot.reset();
     SessionHub* hub = this;
     live->worker = std::thread([live, hub, origin, options]() mutable {
-        auto end = [&] { QMetaObject::invokeMethod(hub, [hub] { hub->onLiveEnded(); }, Qt::QueuedConnection); };
+        auto end = [&] {
+            QMetaObject::invokeMethod(
+                hub, [hub] { hub->onLiveEnded(); }, Qt::QueuedConnection);
+        };
         auto tasks = session::buildTasks(origin);
         std::vector<std::shared_ptr<const graph::Task>> graphTasks;
         if (tasks)
@@ -259,10 +262,10 @@ bool SessionHub::resume(int64_t sessionId, int trials)
     auto origin = session::TuneOrigin::fromJson(settings["origin"].dump());
     auto policy = search::policyKindFromString(found->policy);
     if (!origin || !policy) {
-        Q_EMIT errorOccurred(tr("Session %1 cannot be resumed: %2")
-                                 .arg(sessionId)
-                                 .arg(QString::fromStdString(
-                                     !origin ? origin.error().message : policy.error().message)));
+        Q_EMIT errorOccurred(
+            tr("Session %1 cannot be resumed: %2")
+                .arg(sessionId)
+                .arg(QString::fromStdString(!origin ? origin.error().message : policy.error().message)));
         return false;
     }
     session::TuneOptions options;
@@ -382,7 +385,8 @@ void SessionHub::onLiveEnded()
     Q_EMIT liveStateChanged();
     refreshSessions();
     if (last)
-        Q_EMIT liveFinished(last->sessionId, QString::fromStdString(last->state), QString::fromStdString(last->message));
+        Q_EMIT liveFinished(
+            last->sessionId, QString::fromStdString(last->state), QString::fromStdString(last->message));
 }
 
 } // namespace ts::widgets

@@ -19,11 +19,11 @@
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFileInfo>
-#include <QSettings>
-#include <QStandardPaths>
 #include <QIcon>
 #include <QLibraryInfo>
 #include <QLocale>
+#include <QSettings>
+#include <QStandardPaths>
 #include <QTimer>
 #include <QTranslator>
 

@@ -212,7 +212,7 @@ session::TuneOptions SessionDialog::options() const
 {
     session::TuneOptions o;
     o.policy = m_policy->currentData().toString() == QLatin1String("random") ? search::PolicyKind::Random
-                                                                              : search::PolicyKind::Ansor;
+                                                                             : search::PolicyKind::Ansor;
     o.model = m_model->currentData().toString().toStdString();
     o.trials = m_trials->value();
     o.measuresPerRound = m_perRound->value();

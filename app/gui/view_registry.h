@@ -7,8 +7,9 @@
 //
 // How to add a view:
 //  1. Write the view as a QWidget subclass in app/gui/<name>_view.{h,cpp}, with a constructor
-//     (ViewContext&, QWidget* parent) (or (widgets::SelectionContext&, QWidget*) when it shows no session). Drawing code that is useful elsewhere goes in
-//     widgets/, item models in widgets/models/ (tested with QAbstractItemModelTester).
+//     (ViewContext&, QWidget* parent) (or (widgets::SelectionContext&, QWidget*) when it shows no session). Drawing
+//     code that is useful elsewhere goes in widgets/, item models in widgets/models/ (tested with
+//     QAbstractItemModelTester).
 //  2. Connect to the context's signals for the levels it shows (network, task, state, record; the hub's
 //     currentChanged for the shown session); a view that selects something writes it to the context,
 //     never to another view.

@@ -454,8 +454,8 @@ Expected<Finished> TuningSession::run()
         if (t < 0)
             break; // every task dead or stopped
         if (t != lastTask)
-            emit(TaskSwitched { t, o.tasks[static_cast<size_t>(t)].name,
-                warmUp ? "warm-up" : search::toString(o.scheduler.strategy) });
+            emit(TaskSwitched {
+                t, o.tasks[static_cast<size_t>(t)].name, warmUp ? "warm-up" : search::toString(o.scheduler.strategy) });
         lastTask = t;
         const std::string choice = warmUp ? "warm-up" : search::toString(o.scheduler.strategy);
 

@@ -4,9 +4,10 @@
 // shows each session in every view as it goes (the curves, scatter, scheduler, records, sketches and code
 // follow the live snapshots), and selects the newest record now and then as a user would. A 5 ms timer
 // measures each stretch the GUI thread spent elsewhere; the target is under 50 ms for the longest.
+#include "tests/widgets/event_loop_probe.h"
+
 #include "app/gui/main_window.h"
 #include "core/session/tune_origin.h"
-#include "tests/widgets/event_loop_probe.h"
 #include "widgets/session_hub.h"
 
 #include <QApplication>

@@ -36,8 +36,8 @@ inline session::TuneOptions shortRun(int trials = 32, int perRound = 16, const s
 
 // Starts a session on `hub` (whose workspace must be open) and waits until it finishes. False on a timeout
 // or a failed session (the snapshot's message says why).
-inline bool runToEnd(widgets::SessionHub& hub, const session::TuneOrigin& origin, session::TuneOptions options,
-    int timeoutMs = 240000)
+inline bool runToEnd(
+    widgets::SessionHub& hub, const session::TuneOrigin& origin, session::TuneOptions options, int timeoutMs = 240000)
 {
     QSignalSpy finished(&hub, &widgets::SessionHub::liveFinished);
     if (!hub.start(origin, std::move(options)))

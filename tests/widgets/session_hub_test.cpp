@@ -2,8 +2,9 @@
 // snapshots arrive on the GUI thread while it runs, the finished snapshot holds every measured record, and
 // the same session reloaded from the workspace gives the same trials, curves and rounds. Cancel stops
 // after the batch in flight and leaves a consistent workspace; pause holds the loop.
-#include "core/store/store.h"
 #include "session_fixture.h"
+
+#include "core/store/store.h"
 #include "widgets/models/session_snapshot.h"
 #include "widgets/session_hub.h"
 

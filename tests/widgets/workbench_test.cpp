@@ -1,8 +1,11 @@
 // The workbench drives a real short session (a 64^3 matmul, measured for real) through its window: the
 // dialog's values become the session's, the status bar shows trials and the phase while it runs, the
-// Sessions dock lists it, every session view (curves, scatter, scheduler, records) holds its measured points, the event loop is never blocked for
-// long, and closing the window during a session asks, then stops after the batch in flight with a
-// consistent workspace.
+// Sessions dock lists it, every session view (curves, scatter, scheduler, records) holds its measured points, the event
+// loop is never blocked for long, and closing the window during a session asks, then stops after the batch in flight
+// with a consistent workspace.
+#include "event_loop_probe.h"
+#include "session_fixture.h"
+
 #include "app/gui/curves_view.h"
 #include "app/gui/main_window.h"
 #include "app/gui/prediction_view.h"
@@ -11,15 +14,13 @@
 #include "app/gui/session_dialog.h"
 #include "app/gui/sessions_view.h"
 #include "core/store/store.h"
-#include "event_loop_probe.h"
-#include "session_fixture.h"
 #include "widgets/models/records_model.h"
 #include "widgets/models/scheduler_model.h"
 #include "widgets/models/sessions_model.h"
 #include "widgets/prediction_scatter.h"
 #include "widgets/qcustomplot_shim.h"
-#include "widgets/tuning_curve_plot.h"
 #include "widgets/session_hub.h"
+#include "widgets/tuning_curve_plot.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>
@@ -112,8 +113,8 @@ private Q_SLOTS:
         QAbstractItemModelTester tester(sessions->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         QTRY_COMPARE(sessions->model()->rowCount(), 1);
         // Listed while it ran, then again once it ended.
-        QTRY_COMPARE(sessions->model()->index(0, models::SessionsModel::Status).data().toString(),
-            QStringLiteral("finished"));
+        QTRY_COMPARE(
+            sessions->model()->index(0, models::SessionsModel::Status).data().toString(), QStringLiteral("finished"));
         QCOMPARE(hub.current()->trialsDone, 48);
 
         // Every session view holds the measured points.

@@ -49,8 +49,8 @@ double SessionSnapshot::etaSeconds() const
 const TrialPoint* SessionSnapshot::findRecord(int64_t recordId) const
 {
     // Record ids grow with the trial order: binary search, then a scan for imported oddities.
-    auto it = std::lower_bound(trials.begin(), trials.end(), recordId,
-        [](const TrialPoint& p, int64_t id) { return p.recordId < id; });
+    auto it = std::lower_bound(
+        trials.begin(), trials.end(), recordId, [](const TrialPoint& p, int64_t id) { return p.recordId < id; });
     if (it != trials.end() && it->recordId == recordId)
         return &*it;
     for (const TrialPoint& p : trials)
@@ -139,7 +139,8 @@ void SnapshotBuilder::apply(const session::TuneEvent& event)
     } else if (const auto* b = std::get_if<session::BestImproved>(&event)) {
         SessionTask& task = s.tasks.at(static_cast<size_t>(b->task));
         task.status.bestCost = b->cost;
-        task.curve.push_back(CurvePoint { s.trialsDone, task.sessionTrials, s.elapsed, b->cost, b->gflops, b->recordId });
+        task.curve.push_back(
+            CurvePoint { s.trialsDone, task.sessionTrials, s.elapsed, b->cost, b->gflops, b->recordId });
         s.estimatedLatency = estimatedLatency(s.tasks);
     } else if (const auto* ph = std::get_if<session::PhaseStarted>(&event)) {
         s.phase = ph->phase;

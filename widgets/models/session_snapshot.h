@@ -120,8 +120,8 @@ struct SessionSnapshot {
 class SnapshotBuilder {
 public:
     // `options` as the session was started with; `tasks` the graph tasks in the same order (may be empty).
-    SnapshotBuilder(const session::TuneOptions& options, std::vector<std::shared_ptr<const graph::Task>> tasks,
-        std::string title);
+    SnapshotBuilder(
+        const session::TuneOptions& options, std::vector<std::shared_ptr<const graph::Task>> tasks, std::string title);
 
     void setSessionId(int64_t id, int restoredTrials);
     // "running", "paused", "cancelling"; ignored once the session has ended.

@@ -2,9 +2,9 @@
 
 #include "core/session/tune_origin.h"
 
-#include <nlohmann/json.hpp>
-
 #include <QDateTime>
+
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 
