@@ -2,6 +2,7 @@
 // operators TuneScope tunes are filled, lower, compile and compute the reference's result; the same seed
 // gives the same states; each mutation changes exactly what it names; crossover mixes per stage.
 #include "kernel_check.h"
+#include "search_fixtures.h"
 
 #include "core/lower/lower.h"
 #include "core/ops/conv.h"
@@ -18,76 +19,11 @@
 
 using namespace ts;
 using namespace ts::search;
+using namespace ts::testing;
 using sched::State;
 using sched::Step;
 
 namespace {
-
-template <typename T> T value(Expected<T> e)
-{
-    if (!e)
-        throw std::runtime_error(e.error().message);
-    return std::move(e).value();
-}
-
-SearchTask task(const std::string& name, std::vector<ir::Tensor> tensors)
-{
-    SearchTask t;
-    t.name = name;
-    t.dag = ir::ComputeDAG::create(tensors);
-    t.target.cores = 4;
-    t.flops = t.dag.flopCount();
-    return t;
-}
-
-SearchTask matmul()
-{
-    ir::Tensor a = ir::placeholder("A", { 64, 32 });
-    ir::Tensor b = ir::placeholder("B", { 32, 48 });
-    return task("matmul", { a, b, value(ops::matmul(a, b)) });
-}
-
-SearchTask conv2dNhwcBiasRelu()
-{
-    ir::Tensor data = ir::placeholder("data", { 1, 8, 8, 16 });
-    ir::Tensor weight = ir::placeholder("weight", { 3, 3, 16, 16 });
-    ir::Tensor bias = ir::placeholder("bias", { 16 });
-    ops::Conv2dParams p;
-    p.layout = ops::Layout::NHWC;
-    p.padding = ops::Conv2dParams::symmetric(1, 1);
-    ir::Tensor conv = value(ops::conv2d(data, weight, p));
-    return task("conv2d_nhwc_bias_relu", { data, weight, bias, value(ops::relu(value(ops::biasAdd(conv, bias, 3)))) });
-}
-
-SearchTask dense()
-{
-    ir::Tensor x = ir::placeholder("x", { 4, 64 });
-    ir::Tensor w = ir::placeholder("w", { 32, 64 });
-    return task("dense", { x, w, value(ops::dense(x, w)) });
-}
-
-SearchTask depthwise()
-{
-    ir::Tensor data = ir::placeholder("data", { 1, 16, 8, 8 });
-    ir::Tensor weight = ir::placeholder("weight", { 16, 1, 3, 3 });
-    ops::Conv2dParams p;
-    p.padding = ops::Conv2dParams::symmetric(1, 1);
-    p.groups = 16;
-    return task("depthwise", { data, weight, value(ops::depthwiseConv2d(data, weight, p)) });
-}
-
-SearchTask batchMatmul()
-{
-    ir::Tensor a = ir::placeholder("a", { 2, 16, 32 });
-    ir::Tensor b = ir::placeholder("b", { 2, 24, 32 });
-    return task("batch_matmul", { a, b, value(ops::batchMatmul(a, b)) });
-}
-
-SearchTask softmax()
-{
-    ir::Tensor x = ir::placeholder("x", { 8, 64 });
-    return task("softmax", { x, value(ops::softmax(x)) });
-}
 
 std::string text(const State& s) { return sched::stepsToText(s.steps()); }
 

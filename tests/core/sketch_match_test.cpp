@@ -2,6 +2,8 @@
 // (core/search/annotation_summary.h): every state the search's own rules make from a sketch (random
 // annotation, chains of every mutation, crossover) maps back to that sketch and to no other; states of
 // another structure map to none; the summary of a hand-built state reads exactly what its steps chose.
+#include "search_fixtures.h"
+
 #include "core/lower/lower.h"
 #include "core/ops/conv.h"
 #include "core/ops/elementwise.h"
@@ -19,75 +21,10 @@
 
 using namespace ts;
 using namespace ts::search;
+using namespace ts::testing;
 using sched::State;
 
 namespace {
-
-template <typename T> T value(Expected<T> e)
-{
-    if (!e)
-        throw std::runtime_error(e.error().message);
-    return std::move(e).value();
-}
-
-SearchTask task(const std::string& name, std::vector<ir::Tensor> tensors)
-{
-    SearchTask t;
-    t.name = name;
-    t.dag = ir::ComputeDAG::create(tensors);
-    t.target.cores = 4;
-    t.flops = t.dag.flopCount();
-    return t;
-}
-
-SearchTask matmul(int64_t n = 64, int64_t k = 32, int64_t m = 48)
-{
-    ir::Tensor a = ir::placeholder("A", { n, k });
-    ir::Tensor b = ir::placeholder("B", { k, m });
-    return task("matmul", { a, b, value(ops::matmul(a, b)) });
-}
-
-SearchTask conv2dNhwcBiasRelu()
-{
-    ir::Tensor data = ir::placeholder("data", { 1, 8, 8, 16 });
-    ir::Tensor weight = ir::placeholder("weight", { 3, 3, 16, 16 });
-    ir::Tensor bias = ir::placeholder("bias", { 16 });
-    ops::Conv2dParams p;
-    p.layout = ops::Layout::NHWC;
-    p.padding = ops::Conv2dParams::symmetric(1, 1);
-    ir::Tensor conv = value(ops::conv2d(data, weight, p));
-    return task("conv2d_nhwc_bias_relu", { data, weight, bias, value(ops::relu(value(ops::biasAdd(conv, bias, 3)))) });
-}
-
-SearchTask dense()
-{
-    ir::Tensor x = ir::placeholder("x", { 4, 64 });
-    ir::Tensor w = ir::placeholder("w", { 32, 64 });
-    return task("dense", { x, w, value(ops::dense(x, w)) });
-}
-
-SearchTask depthwise()
-{
-    ir::Tensor data = ir::placeholder("data", { 1, 16, 8, 8 });
-    ir::Tensor weight = ir::placeholder("weight", { 16, 1, 3, 3 });
-    ops::Conv2dParams p;
-    p.padding = ops::Conv2dParams::symmetric(1, 1);
-    p.groups = 16;
-    return task("depthwise", { data, weight, value(ops::depthwiseConv2d(data, weight, p)) });
-}
-
-SearchTask batchMatmul()
-{
-    ir::Tensor a = ir::placeholder("a", { 2, 16, 32 });
-    ir::Tensor b = ir::placeholder("b", { 2, 24, 32 });
-    return task("batch_matmul", { a, b, value(ops::batchMatmul(a, b)) });
-}
-
-SearchTask softmax()
-{
-    ir::Tensor x = ir::placeholder("x", { 8, 64 });
-    return task("softmax", { x, value(ops::softmax(x)) });
-}
 
 std::string text(const State& s) { return sched::stepsToText(s.steps()); }
 
