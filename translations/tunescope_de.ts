@@ -368,154 +368,159 @@
         <translation>Arbeitsbereich ö&amp;ffnen…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="147"/>
+        <location filename="../app/gui/main_window.cpp" line="148"/>
+        <source>A session is running in this workspace: cancel it before opening another.</source>
+        <translation>In diesem Arbeitsbereich läuft eine Sitzung: Brechen Sie sie ab, bevor Sie einen anderen öffnen.</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="152"/>
         <source>Open or create a workspace</source>
         <translation>Arbeitsbereich öffnen oder anlegen</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="148"/>
+        <location filename="../app/gui/main_window.cpp" line="153"/>
         <source>TuneScope workspaces (*.tunescope);;All files (*)</source>
         <translation>TuneScope-Arbeitsbereiche (*.tunescope);;Alle Dateien (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="154"/>
+        <location filename="../app/gui/main_window.cpp" line="159"/>
         <source>&amp;Quit</source>
         <translation>&amp;Beenden</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="158"/>
+        <location filename="../app/gui/main_window.cpp" line="163"/>
         <source>View</source>
         <translation>Ansicht</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="166"/>
+        <location filename="../app/gui/main_window.cpp" line="171"/>
         <source>&amp;Help</source>
         <translation>&amp;Hilfe</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="167"/>
+        <location filename="../app/gui/main_window.cpp" line="172"/>
         <source>&amp;About TuneScope</source>
         <translation>Über &amp;TuneScope</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="168"/>
+        <location filename="../app/gui/main_window.cpp" line="173"/>
         <source>About TuneScope</source>
         <translation>Über TuneScope</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="169"/>
+        <location filename="../app/gui/main_window.cpp" line="174"/>
         <source>TuneScope %1
 A workbench for tuning tensor programs.</source>
         <translation>TuneScope %1
 Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="175"/>
+        <location filename="../app/gui/main_window.cpp" line="180"/>
         <source>Session</source>
         <translation>Sitzung</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="185"/>
+        <location filename="../app/gui/main_window.cpp" line="190"/>
         <source>&amp;New session…</source>
         <translation>&amp;Neue Sitzung…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="187"/>
+        <location filename="../app/gui/main_window.cpp" line="192"/>
         <source>&amp;Pause</source>
         <translation>&amp;Pausieren</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="188"/>
+        <location filename="../app/gui/main_window.cpp" line="193"/>
         <source>&amp;Resume</source>
         <translation>&amp;Fortsetzen</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="189"/>
+        <location filename="../app/gui/main_window.cpp" line="194"/>
         <source>&amp;Cancel after this batch</source>
         <translation>Nach diesem Batch a&amp;bbrechen</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="223"/>
+        <location filename="../app/gui/main_window.cpp" line="228"/>
         <source>%1 of %2 trials</source>
         <translation>%1 von %2 Versuchen</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="227"/>
+        <location filename="../app/gui/main_window.cpp" line="232"/>
         <source>paused</source>
         <translation>pausiert</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="228"/>
+        <location filename="../app/gui/main_window.cpp" line="233"/>
         <source>cancelling after the batch in flight…</source>
         <translation>Abbruch nach dem laufenden Batch…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="229"/>
+        <location filename="../app/gui/main_window.cpp" line="234"/>
         <source>starting: restoring the workspace…</source>
         <translation>Start: Arbeitsbereich wird wiederhergestellt…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="231"/>
+        <location filename="../app/gui/main_window.cpp" line="236"/>
         <source>measuring %1: built %2, measured %3 of %4</source>
         <translation>Messung %1: %2 gebaut, %3 von %4 gemessen</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="237"/>
+        <location filename="../app/gui/main_window.cpp" line="242"/>
         <source>searching %1</source>
         <translation>Suche für %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="240"/>
+        <location filename="../app/gui/main_window.cpp" line="245"/>
         <source>updating the cost model</source>
         <translation>Kostenmodell wird aktualisiert</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="242"/>
+        <location filename="../app/gui/main_window.cpp" line="247"/>
         <source>re-measuring the best candidates</source>
         <translation>beste Kandidaten werden neu gemessen</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="244"/>
+        <location filename="../app/gui/main_window.cpp" line="249"/>
         <source>running</source>
         <translation>läuft</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="247"/>
+        <location filename="../app/gui/main_window.cpp" line="252"/>
         <source> — ETA %1</source>
         <translation> — Restzeit %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="248"/>
+        <location filename="../app/gui/main_window.cpp" line="253"/>
         <source>%1 s</source>
         <translation>%1 s</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="248"/>
+        <location filename="../app/gui/main_window.cpp" line="253"/>
         <source>%1 min</source>
         <translation>%1 min</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="256"/>
+        <location filename="../app/gui/main_window.cpp" line="261"/>
         <source>Session %1 %2.</source>
         <translation>Sitzung %1: %2.</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="257"/>
+        <location filename="../app/gui/main_window.cpp" line="262"/>
         <source>Session %1 %2: %3</source>
         <translation>Sitzung %1: %2 (%3)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="268"/>
+        <location filename="../app/gui/main_window.cpp" line="273"/>
         <source>TuneScope — %1</source>
         <translation>TuneScope — %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="320"/>
+        <location filename="../app/gui/main_window.cpp" line="325"/>
         <source>%1task %2: %3 ops, %4 GFLOP, weight %5, key %6</source>
         <translation>%1Aufgabe %2: %3 Operationen, %4 GFLOP, Gewicht %5, Schlüssel %6</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="351"/>
+        <location filename="../app/gui/main_window.cpp" line="356"/>
         <source>Closing after the batch in flight…</source>
         <translation>Wird nach dem laufenden Batch geschlossen…</translation>
     </message>
@@ -1565,12 +1570,12 @@ Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
         <translation>Sitzung %1 kann nicht geladen werden: %2</translation>
     </message>
     <message>
-        <location filename="../widgets/session_hub.cpp" line="256"/>
+        <location filename="../widgets/session_hub.cpp" line="261"/>
         <source>Session %1 did not record what it tuned, so it cannot be resumed.</source>
         <translation>Sitzung %1 hat nicht gespeichert, was sie getunt hat, und kann daher nicht fortgesetzt werden.</translation>
     </message>
     <message>
-        <location filename="../widgets/session_hub.cpp" line="262"/>
+        <location filename="../widgets/session_hub.cpp" line="268"/>
         <source>Session %1 cannot be resumed: %2</source>
         <translation>Sitzung %1 kann nicht fortgesetzt werden: %2</translation>
     </message>

@@ -153,6 +153,8 @@ std::shared_ptr<const models::SessionSnapshot> SessionHub::snapshot(int64_t sess
     if (m_loading[sessionId])
         return nullptr;
     m_loading[sessionId] = true;
+    // Trackers whose job has delivered are done with; the new one joins the rest.
+    std::erase_if(m_loadJobs, [](const std::unique_ptr<session::JobTracker>& job) { return !job->isRunning(); });
     const std::string path = m_workspace.toStdString();
     auto job = std::make_unique<session::JobTracker>(this);
     job->start(

@@ -143,6 +143,11 @@ void MainWindow::createViews()
 void MainWindow::createActions()
 {
     QAction* open = m_fileMenu->addAction(tr("&Open workspace…"), this, [this] {
+        if (m_sessions->isLive()) {
+            statusBar()->showMessage(
+                tr("A session is running in this workspace: cancel it before opening another."), 8000);
+            return;
+        }
         const QString path
             = QFileDialog::getSaveFileName(this, tr("Open or create a workspace"), m_sessions->workspace(),
                 tr("TuneScope workspaces (*.tunescope);;All files (*)"), nullptr, QFileDialog::DontConfirmOverwrite);
