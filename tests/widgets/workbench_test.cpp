@@ -136,6 +136,17 @@ private Q_SLOTS:
         QVERIFY(records);
         QTRY_COMPARE(records->model()->totalCount(), int64_t { 48 });
         QTRY_COMPARE(records->model()->rowCount(), 48);
+
+        // Reopened in another window, the workspace shows its newest session, read from the store.
+        app::MainWindow reopened;
+        reopened.show();
+        reopened.openWorkspace(path);
+        QTRY_VERIFY(reopened.sessions()->current() && reopened.sessions()->current()->trialsDone == 48);
+        QVERIFY(!reopened.sessions()->current()->live);
+        QCOMPARE(reopened.sessions()->current()->state, std::string("finished"));
+        auto* reopenedCurves = qobject_cast<app::CurvesView*>(reopened.view(QStringLiteral("CurvesDock")));
+        QTRY_COMPARE(reopenedCurves->plot()->markerGraph(0)->dataCount(),
+            static_cast<int>(reopened.sessions()->current()->tasks[0].curve.size()));
     }
 
     void closingDuringASessionAsksThenKeepsTheBatch()
