@@ -1,0 +1,53 @@
+// AutoTVM templates on TuneScope's ComputeDAG: a template declares a ConfigSpace for a DAG and turns one
+// config of it into a step list (sched::Step), so an AutoTVM config replays, lowers, compiles and is measured
+// exactly like an Ansor state (State::replay -> lower -> codegen -> measure).
+//
+// Re-created from TVM v0.19.0's topi x86 schedules (python/tvm/topi/x86/dense.py, batch_matmul.py), with
+// TVM's task names and knob names and order, so a config index or entity from a TVM log means the same
+// config here. TVM's templates build their own compute (dense_nopack's compute depends on tile_k); ours
+// receive the plain DAG of core/ops and reach the same loop nest with our steps (dense_nopack's two-stage
+// compute is an rfactor). Where a template cannot do exactly what TVM's schedule does, its comment in
+// template.cpp says how it differs.
+//
+// Errors: space() fails with InvalidArgument when the DAG is not the template's workload (no such op, or
+// more than one output). apply() fails with InvalidArgument "instantiation error: ..." for an index outside
+// the space or a config the template cannot instantiate for this DAG (a split whose sizes do not match the
+// axis extent, a space declared for another shape); that is TVM's InstantiationError, recorded as
+// measurement status 1, never run.
+//
+// How to add a template:
+//   1. a space function declaring the knobs as TVM's compute/schedule does (same names, order, policies);
+//   2. an apply function that builds the steps with StepBuilder (template.cpp): it applies each step to a
+//      State as it goes, so a step that does not fit fails with the template and the step named;
+//   3. a comment above it listing what differs from TVM's schedule;
+//   4. an entry in templates() (template.cpp) under TVM's task name;
+//   5. in autotvm_template_test: the space size for a known shape and the sampled configs computing the
+//      reference result.
+#pragma once
+
+#include "core/ir/compute_dag.h"
+#include "core/schedule/step.h"
+#include "core/search/autotvm/config_space.h"
+#include "core/support/error.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ts::autotvm {
+
+struct Template {
+    std::string name; // TVM's task name, e.g. "dense_nopack.x86"
+    std::string opTag; // the tag of the DAG op it schedules (core/ops): "dense", "batch_matmul"
+    std::function<Expected<ConfigSpace>(const ir::ComputeDAG&)> space;
+    std::function<Expected<std::vector<sched::Step>>(const ir::ComputeDAG&, const ConfigSpace&, int64_t index)> apply;
+};
+
+// Every template, in registration order.
+const std::vector<Template>& templates();
+// The template named `name`, or nullptr.
+const Template* findTemplate(std::string_view name);
+
+} // namespace ts::autotvm
