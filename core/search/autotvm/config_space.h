@@ -9,7 +9,7 @@
 //    ["ord", "re", [0, 2, 1, 3]], ["opt", "ot", 1]]
 // parseEntity maps an imported log's config.entity back to the index in this space, or says which knob
 // did not fit. Not here (yet): multi_filter (indexes a filter rejects), templates that declare a space and
-// apply a config to a schedule, the tuners.
+// apply a config to a schedule. The tuners over a space are in tuner.h and its implementations.
 //
 // Library: ts_autotvm (core/search/autotvm/CMakeLists.txt). It needs only ts::support, so it does not link
 // ts::search (and so does not pull in the cost models); the templates will add ts::sched.
