@@ -8,8 +8,8 @@
 //   [["tile_y", "sp", [-1, 1, 8]], ["tile_x", "sp", [-1, 8, 2]], ["ann", "an", ["unroll", "vec"]],
 //    ["ord", "re", [0, 2, 1, 3]], ["opt", "ot", 1]]
 // parseEntity maps an imported log's config.entity back to the index in this space, or says which knob
-// did not fit. Templates that declare a space and apply a config are in template.h. Not here (yet):
-// multi_filter (indexes a filter rejects), the tuners.
+// did not fit. Templates that declare a space and apply a config are in template.h; the tuners over a space
+// in tuner.h and its implementations. Not here (yet): multi_filter (indexes a filter rejects).
 //
 // Library: ts_autotvm (core/search/autotvm/CMakeLists.txt). It links ts::support and, for the templates
 // (template.h), ts::sched; not ts::search, so it does not pull in the cost models.
