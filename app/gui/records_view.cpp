@@ -208,8 +208,7 @@ void RecordsView::selectRecord(int64_t recordId)
         return;
     }
     // Replaying one record takes microseconds to a millisecond: done here.
-    auto steps = sched::parseSteps(row.steps);
-    auto state = steps ? sched::State::replay(task->dag, *steps) : Expected<sched::State>(steps.error());
+    auto state = sched::State::replayJson(task->dag, row.steps);
     if (!state) {
         m_note = tr("Record %1 does not replay: %2").arg(recordId).arg(QString::fromStdString(state.error().message));
         updateStatus();

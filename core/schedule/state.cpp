@@ -1,6 +1,7 @@
 #include "core/schedule/state.h"
 
 #include "core/schedule/step_applier.h"
+#include "core/schedule/step_json.h"
 #include "core/support/assert.h"
 #include "core/support/strings.h"
 
@@ -87,6 +88,12 @@ State State::initial(const ir::ComputeDAG& dag)
         origin->stages->push_back(std::make_shared<Stage>(StepApplier::freshStage(op)));
     origin->dagTensors = std::make_shared<std::vector<ir::Tensor>>(dag.tensors());
     return fromOrigin(origin);
+}
+
+Expected<State> State::replayJson(const ir::ComputeDAG& dag, std::string_view stepsJson)
+{
+    TS_TRY(std::vector<Step> steps, parseSteps(stepsJson));
+    return replay(dag, steps);
 }
 
 Expected<State> State::replay(const ir::ComputeDAG& dag, const std::vector<Step>& steps)

@@ -95,6 +95,8 @@ public:
     static State initial(const ir::ComputeDAG& dag);
     // Applies steps in order; the first that fails names its index and reason.
     static Expected<State> replay(const ir::ComputeDAG& dag, const std::vector<Step>& steps);
+    // The same from a step list in TVM's JSON encoding (a record's `steps`); a parse error comes back as is.
+    static Expected<State> replayJson(const ir::ComputeDAG& dag, std::string_view stepsJson);
 
     // Checks the step's preconditions against this state and applies it, or returns an InvalidArgument
     // error ("step 3 (SP): stage 2 (matmul) iterator 7 out of range (6 iterators)") and leaves the state as

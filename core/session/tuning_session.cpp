@@ -404,9 +404,7 @@ void TuningSession::remeasureBest()
         std::vector<sched::State> states;
         std::vector<int64_t> ids;
         for (const store::Record& r : *best) {
-            auto steps = sched::parseSteps(r.steps);
-            auto state = steps ? sched::State::replay(o.tasks[t].dag, *steps) : Expected<sched::State>(steps.error());
-            if (state) {
+            if (auto state = sched::State::replayJson(o.tasks[t].dag, r.steps)) {
                 states.push_back(std::move(state).value());
                 ids.push_back(r.id);
             }

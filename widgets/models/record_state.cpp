@@ -29,11 +29,7 @@ Expected<std::shared_ptr<const sched::State>> loadRecordState(const RecordQuery&
     }
     if (!steps)
         return makeError(ErrorKind::NotFound, query.workspace + ": no record " + std::to_string(query.recordId));
-    auto parsed = sched::parseSteps(*steps);
-    if (!parsed)
-        return makeError(
-            parsed.error().kind, "record " + std::to_string(query.recordId) + ": " + parsed.error().message);
-    auto state = sched::State::replay(dag, *parsed);
+    auto state = sched::State::replayJson(dag, *steps);
     if (!state)
         return makeError(state.error().kind, "record " + std::to_string(query.recordId) + ": " + state.error().message);
     return std::make_shared<const sched::State>(std::move(state).value());

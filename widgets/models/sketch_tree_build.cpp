@@ -89,8 +89,7 @@ namespace {
             out->error = "an AutoTVM configuration, not a step list";
             return out;
         }
-        auto steps = sched::parseSteps(record->steps);
-        auto state = steps ? sched::State::replay(task.graphTask->dag, *steps) : Expected<sched::State>(steps.error());
+        auto state = sched::State::replayJson(task.graphTask->dag, record->steps);
         if (!state) {
             out->error = state.error().message;
             return out;
