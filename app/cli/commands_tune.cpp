@@ -257,10 +257,21 @@ namespace {
 
         session::TuneOptions options;
         std::vector<int> ids;
+        std::vector<std::string> skipped; // AutoTVM: tasks no template fits
         for (const graph::Task& task : selection->tasks) {
+            if (auto supported = search::policySupports(*policy, task.dag); !supported) {
+                if (!selection->network || args.has("tasks"))
+                    return fail("--policy " + std::string(search::toString(*policy)) + ": task "
+                        + std::to_string(task.id) + " (" + task.name + "): " + supported.error().message);
+                skipped.push_back(std::to_string(task.id) + " " + task.name);
+                continue;
+            }
             options.tasks.push_back({ task.name, task.dag, task.weight, join(task.fusedOps, ",") });
             ids.push_back(task.id);
         }
+        if (options.tasks.empty())
+            return fail("--policy " + std::string(search::toString(*policy)) + ": no task of " + selection->title
+                + " has an AutoTVM template");
         if (selection->network) {
             options.network = selection->network->name;
             options.batch = selection->network->batch;
@@ -271,7 +282,7 @@ namespace {
         if (selection->network) {
             origin.network = selection->network->name;
             origin.batch = selection->network->batch;
-            if (args.has("tasks"))
+            if (args.has("tasks") || !skipped.empty())
                 origin.taskIds = ids;
         } else {
             origin.op = args.value("op");
@@ -316,7 +327,12 @@ namespace {
             auto started = session.start();
             if (!started)
                 return fail(started.error().message);
-            std::cout << header << "\nworkspace " << workspacePath << ", session " << session.sessionId() << ", on "
+            std::cout << header << "\n";
+            if (!skipped.empty())
+                std::cout << "AutoTVM has no template for " << skipped.size() << " task"
+                          << (skipped.size() == 1 ? "" : "s") << " (" << join(skipped, ", ") << "); tuning the other "
+                          << ids.size() << "\n";
+            std::cout << "workspace " << workspacePath << ", session " << session.sessionId() << ", on "
                       << store::deviceOf(target::Target::host()).name << "\n";
             if (session.restoredTrials() > 0)
                 std::cout << "resuming: " << session.restoredTrials() << " of " << trialsTotal
@@ -342,6 +358,11 @@ namespace {
             return i.name + " " + i.shapeValues;
         }) + " (pad may be 0)" };
     const OptionSpec kTaskOption { "task", "ID", "task id from 'tunescope-cli tasks'" };
+    // From search::policies(), so that a new policy shows here by itself.
+    const OptionSpec kPolicyOption { "policy", "P",
+        "search policy (default ansor): " + join(search::policies(), "; ", [](const search::PolicyInfo& p) {
+            return std::string(p.name) + " (" + p.description + ")";
+        }) + ". AutoTVM policies tune the tasks a template fits" };
 
 } // namespace
 
@@ -361,9 +382,9 @@ std::vector<Command> tuneCommands()
             { kNetworkOption, kBatchOption, kLayoutOption, { "task", "ID", "only this task (default: every task)" },
                 kOpOption, kShapeOption, kWorkspaceOption, kHelpOption },
             runBest },
-        { "tune", "tune a network's tasks or one operator on this machine (Ansor); resumes where it stopped",
+        { "tune", "tune a network's tasks or one operator on this machine (Ansor or AutoTVM); resumes where it stopped",
             "tunescope-cli tune (--network NAME [--batch N] [--layout L] [--tasks IDS] | --op OP --shape S "
-            "[--layout L]) --trials T [--measures-per-round B] [--policy ansor|random] [--model M] [--seed S] "
+            "[--layout L]) --trials T [--measures-per-round B] [--policy P] [--model M] [--seed S] "
             "[--threads K] [--early-stopping N] [--crossover P] [--prefilter F] [--scheduler gradient|round-robin] "
             "[--workspace PATH]",
             { kNetworkOption, kBatchOption, kLayoutOption,
@@ -372,8 +393,7 @@ std::vector<Command> tuneCommands()
                 { "measures-per-round", "B",
                     "measurements per round (Ansor's num_measures_per_round, default 64; --batch is the "
                     "network's batch size)" },
-                { "policy", "ansor|random", "search policy (default ansor)" },
-                { "model", "M", "cost model: random, xgb, xgb-rank or analytical (default random)" },
+                kPolicyOption, { "model", "M", "cost model: random, xgb, xgb-rank or analytical (default random)" },
                 { "seed", "S", "random seed (default 1)" },
                 { "threads", "K", "threads of the search and of compiling candidates (default: all cores)" },
                 { "early-stopping", "N", "stop a task after N trials without improvement (default: never)" },

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <numeric>
 #include <optional>
@@ -54,17 +55,6 @@ namespace {
         std::vector<double> m_prefix;
     };
 } // namespace
-
-const char* toString(PolicyKind kind) { return kind == PolicyKind::Ansor ? "ansor" : "random"; }
-
-Expected<PolicyKind> policyKindFromString(const std::string& text)
-{
-    if (text == "ansor")
-        return PolicyKind::Ansor;
-    if (text == "random")
-        return PolicyKind::Random;
-    return makeError(ErrorKind::InvalidArgument, "unknown policy '" + text + "' (policies: ansor, random)");
-}
 
 SketchPolicy::SketchPolicy(
     SearchTask task, PolicyKind kind, SearchParams params, cost::CostModel& model, uint64_t seed, ThreadPool* pool)
@@ -381,11 +371,83 @@ void SketchPolicy::recordMeasured(std::span<const sched::State> states, std::spa
     }
 }
 
-void SketchPolicy::restoreMeasured(uint64_t hash, const sched::State* state, double meanCost)
+void SketchPolicy::recordMeasured(std::span<const Candidate> candidates, std::span<const record::MeasureResult> results)
 {
+    std::vector<sched::State> states;
+    states.reserve(candidates.size());
+    for (const Candidate& c : candidates)
+        states.push_back(c.state);
+    recordMeasured(states, results);
+}
+
+bool SketchPolicy::owns(std::string_view extra) const { return extra.find("\"autotvm\"") == std::string_view::npos; }
+
+bool SketchPolicy::restoreMeasured(uint64_t hash, const sched::State* state, double meanCost, std::string_view extra)
+{
+    if (!owns(extra))
+        return false;
     m_measured.insert(hash);
     if (state && meanCost > 0.0 && meanCost < record::kFailedCost)
         m_measuredGood.emplace_back(*state, 1.0 / meanCost);
+    return true;
+}
+
+namespace {
+    // Ordered factorizations of n into k parts: for n = prod p^e, prod C(e + k - 1, k - 1).
+    double orderedFactorizations(int64_t n, int k)
+    {
+        double count = 1.0;
+        for (int64_t p = 2; n > 1; ++p) {
+            if (p * p > n)
+                p = n;
+            int e = 0;
+            while (n % p == 0) {
+                n /= p;
+                ++e;
+            }
+            double c = 1.0;
+            for (int i = 1; i <= k - 1; ++i)
+                c = c * (e + i) / i;
+            count *= c;
+        }
+        return count;
+    }
+} // namespace
+
+Expected<SpaceSize> SketchPolicy::spaceSize()
+{
+    TS_TRY(const std::vector<Sketch>* all, sketches());
+    SpaceSize size;
+    size.sketches = static_cast<int>(all->size());
+    // Per sketch: the tile sizes of its open splits (ordered factorizations of each extent, the innermost
+    // bound ignored) times an unroll choice per sketch; compute locations and parallel/vectorize choices are
+    // not counted, so it is a lower estimate. Averaged in log space over the sketches.
+    double logSum = 0.0;
+    for (const Sketch& sketch : *all) {
+        double n = static_cast<double>(std::max<size_t>(1, m_params.unrollMaxSteps.size()));
+        for (int stepIndex : sketch.openSplits) {
+            const auto* split = std::get_if<sched::SplitStep>(&sketch.state.steps()[static_cast<size_t>(stepIndex)]);
+            if (split && split->extent)
+                n *= orderedFactorizations(*split->extent, static_cast<int>(split->lengths.size()) + 1);
+        }
+        logSum += std::log(n);
+    }
+    size.annotationsPerSketch = all->empty() ? 0.0 : std::exp(logSum / static_cast<double>(all->size()));
+    char text[96];
+    std::snprintf(text, sizeof text, "%d sketch%s x ~%.2g annotations", size.sketches, size.sketches == 1 ? "" : "es",
+        size.annotationsPerSketch);
+    size.text = text;
+    return size;
+}
+
+std::string SketchPolicy::describe() const
+{
+    if (m_kind == PolicyKind::Random)
+        return "random annotations of the generated sketches, measured as drawn (no model)";
+    return "evolutionary search (population " + std::to_string(m_params.population) + ", "
+        + std::to_string(m_params.numIters)
+        + " generations) over random annotations of the generated sketches, ranked by the cost model; "
+        + std::to_string(static_cast<int>(m_params.epsGreedy * 100.0 + 0.5)) + "% random picks";
 }
 
 } // namespace ts::search

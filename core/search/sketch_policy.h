@@ -16,6 +16,7 @@
 #include "core/cost/cost_model.h"
 #include "core/record/measure_result.h"
 #include "core/search/sketch.h"
+#include "core/search/task_policy.h"
 #include "core/support/rng.h"
 
 #include <cstdint>
@@ -32,33 +33,7 @@ class ThreadPool;
 
 namespace ts::search {
 
-enum class PolicyKind { Ansor, Random };
-const char* toString(PolicyKind kind);
-Expected<PolicyKind> policyKindFromString(const std::string& text);
-
-// A state proposed for measurement, with what the model predicted and where it came from.
-struct Candidate {
-    sched::State state;
-    double score = 0.0; // the cost model's; 0 for random picks of the random policy
-    bool random = false; // an eps-greedy (or random-policy) pick rather than a best-predicted state
-};
-
-// Where a round's time went and what it did: for the benchmark's phase split and the progress line.
-struct RoundStats {
-    int sampled = 0; // random annotations tried
-    int valid = 0; // of those, valid and new
-    int mutations = 0; // mutations tried
-    int mutationFailures = 0;
-    int crossovers = 0;
-    int crossoverFailures = 0;
-    int predicted = 0; // states scored by the model
-    int internalErrors = 0; // individuals dropped because a rule broke an invariant (a bug of ours; 0 in tests)
-    double sampleSeconds = 0.0; // initial population
-    double evolveSeconds = 0.0; // mutation and crossover
-    double predictSeconds = 0.0; // cost model
-};
-
-class SketchPolicy {
+class SketchPolicy final : public TaskPolicy {
 public:
     // `model` is shared by every task's policy of a session and outlives the policy; `pool` runs population
     // work (null: this thread only).
@@ -72,19 +47,25 @@ public:
     // Up to `numMeasures` candidates never measured before, best first (eps-greedy picks last). Empty when
     // the round found nothing new: the caller retries (retrySearchOneRoundOnEmpty) and then declares the
     // task dead. Returns early, empty, when `stop` is requested.
-    Expected<std::vector<Candidate>> searchOneRound(int numMeasures, std::stop_token stop = {});
+    Expected<std::vector<Candidate>> searchOneRound(int numMeasures, std::stop_token stop = {}) override;
 
     // What was measured: remembered as measured (never proposed again), and successful states join the
     // measured pool the next initial populations draw from.
     void recordMeasured(std::span<const sched::State> states, std::span<const record::MeasureResult> results);
+    void recordMeasured(std::span<const Candidate> candidates, std::span<const record::MeasureResult> results) override;
     // Resume: a state measured by an earlier session (its steps' hash, the state when it replays, its mean
     // cost or kFailedCost).
-    void restoreMeasured(uint64_t hash, const sched::State* state, double meanCost);
+    // Records an AutoTVM search stored (their extra holds "autotvm") are not this policy's.
+    bool restoreMeasured(uint64_t hash, const sched::State* state, double meanCost, std::string_view extra) override;
+    bool owns(std::string_view extra) const override;
 
-    const SearchTask& task() const { return m_task; }
-    const cost::CostTask& costTask() const { return m_costTask; }
+    const SearchTask& task() const override { return m_task; }
+    const cost::CostTask& costTask() const override { return m_costTask; }
     PolicyKind kind() const { return m_kind; }
-    const RoundStats& lastRound() const { return m_stats; }
+    const RoundStats& lastRound() const override { return m_stats; }
+    bool usesSessionModel() const override { return true; }
+    Expected<SpaceSize> spaceSize() override;
+    std::string describe() const override;
 
     // The parts of a round, public for tests and the benchmark.
     // Ansor's SampleInitPopulation: random annotations of random sketches, valid and unique, at least

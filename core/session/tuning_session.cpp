@@ -32,13 +32,20 @@ struct TuningSession::Engine {
     std::unique_ptr<cost::CostModel> model;
     std::unique_ptr<ThreadPool> pool;
     std::vector<int64_t> taskIds; // store ids, by task index
-    std::vector<std::unique_ptr<search::SketchPolicy>> policies;
+    std::vector<std::unique_ptr<search::TaskPolicy>> policies;
+    std::unique_ptr<measure::Measurer> measurer; // made by begin()
     std::unique_ptr<search::TaskScheduler> scheduler;
     std::vector<TaskStatus> status;
     std::vector<int> consecutiveErrors;
     std::vector<int> sessionSuccesses;
     int totalTrials = 0; // this session's
     Clock::time_point started;
+    // The loop's place, between step() calls.
+    bool begun = false;
+    int budget = 0;
+    int roundNumber = 0;
+    int lastTask = -1;
+    std::optional<Finished> finished; // once finish() ran
 
     Engine(store::Store s)
         : store(std::move(s))
@@ -145,9 +152,12 @@ Expected<void> TuningSession::prepare()
         const double flops = t.dag.flopCount();
         TS_TRY(int64_t id, e.store.addTask(store::taskInfoOf(t.name, t.dag.workloadKey(), t.dag.toString(), flops)));
         e.taskIds.push_back(id);
-        search::SearchTask task { t.dag, o.measure.target, t.name, flops };
-        e.policies.push_back(std::make_unique<search::SketchPolicy>(
-            std::move(task), o.policy, o.search, *e.model, o.seed + 0x9E3779B97F4A7C15ULL * (i + 1), e.pool.get()));
+        search::PolicyContext context { search::SearchTask { t.dag, o.measure.target, t.name, flops }, o.search,
+            e.model.get(), o.seed + 0x9E3779B97F4A7C15ULL * (i + 1), e.pool.get() };
+        auto policy = search::makeTaskPolicy(o.policy, std::move(context));
+        if (!policy)
+            return makeError(policy.error().kind, t.name + ": " + policy.error().message);
+        e.policies.push_back(std::move(policy).value());
         schedulerTasks.push_back({ t.name, t.weight, flops, search::similarityTag(t.tags, flops) });
         e.status.push_back(TaskStatus { static_cast<int>(i), t.name, t.weight, flops, 0, 0.0, false, {} });
     }
@@ -161,7 +171,7 @@ Expected<void> TuningSession::prepare()
 
     // Resume: what earlier sessions measured for these tasks on this device.
     const int perRound = measuresPerRound();
-    for (size_t i = 0; i < o.tasks.size(); ++i) {
+    for (size_t i = 0; i < o.tasks.size() && o.resume; ++i) {
         store::RecordFilter filter;
         filter.taskIds = { e.taskIds[i] };
         filter.deviceId = e.deviceId;
@@ -171,30 +181,37 @@ Expected<void> TuningSession::prepare()
         double best = kInfinity;
         std::vector<sched::State> states;
         std::vector<record::MeasureResult> results;
+        int trials = 0;
         for (const store::Record& r : records) {
             auto steps = sched::parseSteps(r.steps);
             if (!steps)
                 continue; // an imported record of another kind; not this search's
             const std::string text = sched::stepsToText(*steps);
             std::optional<sched::State> state;
-            if (r.result.ok()) {
+            if (r.result.ok())
                 if (auto replayed = sched::State::replay(o.tasks[i].dag, *steps))
                     state = std::move(replayed).value();
+            // Only the policy's own records count: an AutoTVM session does not resume from Ansor's, nor
+            // the reverse.
+            if (!e.policies[i]->restoreMeasured(
+                    search::stepsHash(text), state ? &*state : nullptr, r.result.meanCost(), r.extra))
+                continue;
+            ++trials;
+            if (r.result.ok())
                 best = std::min(best, r.result.meanCost());
-            }
-            e.policies[i]->restoreMeasured(search::stepsHash(text), state ? &*state : nullptr, r.result.meanCost());
             if (state) {
                 states.push_back(*state);
                 results.push_back(r.result);
             }
         }
-        const int trials = static_cast<int>(records.size());
+        if (trials == 0)
+            continue;
         m_restoredTrials += trials;
         e.scheduler->restore(static_cast<int>(i), trials, std::max(1, trials / perRound), best);
         e.status[i].trials = trials;
         e.status[i].bestCost = std::isfinite(best) ? best : 0.0;
         // The model learns again from every record (Ansor resumes its XGBoost model the same way).
-        if (!states.empty())
+        if (!states.empty() && e.policies[i]->usesSessionModel())
             TS_CHECK(e.model->update(e.policies[i]->costTask(), states, results));
     }
 
@@ -211,8 +228,18 @@ Expected<void> TuningSession::prepare()
         if (!origin.is_discarded())
             settings["origin"] = std::move(origin);
     }
+    if (!o.extraSettings.empty()) {
+        const nlohmann::json extra = nlohmann::json::parse(o.extraSettings, nullptr, false);
+        if (!extra.is_object())
+            return makeError(ErrorKind::InvalidArgument, "extra settings must be a JSON object: " + o.extraSettings);
+        settings.update(extra);
+    }
+    // AutoTVM's tuners keep their own model (or none): the session's is not used.
+    const std::string modelKind = search::isAutotvm(o.policy)
+        ? (o.policy == search::PolicyKind::AutotvmXgb ? std::string("autotvm-xgb") : std::string("none"))
+        : e.model->kind();
     TS_TRY(m_sessionId,
-        e.store.beginSession(store::SessionInfo { 0, search::toString(o.policy), e.model->kind(),
+        e.store.beginSession(store::SessionInfo { 0, search::toString(o.policy), modelKind,
             static_cast<int64_t>(o.seed), settings.dump(), e.deviceId, record::unixNow(), std::nullopt, "running" }));
     return {};
 }
@@ -244,6 +271,8 @@ double TuningSession::estimatedLatency() const
 Finished TuningSession::finish(std::string status, std::string message)
 {
     Engine& e = *m_engine;
+    if (e.finished)
+        return *e.finished;
     Finished f { std::move(status), std::move(message), e.status, estimatedLatency(), e.totalTrials,
         secondsSince(e.started), m_restoredTrials };
     // The model as the session leaves it, for later sessions and model comparisons; a failure to save it
@@ -256,13 +285,14 @@ Finished TuningSession::finish(std::string status, std::string message)
                     .dump(),
                 std::move(weights).value(), record::unixNow() });
     (void)e.store.endSession(m_sessionId, f.status, record::unixNow());
+    e.finished = f;
     emit(f);
     return f;
 }
 
 Expected<std::vector<search::Candidate>> TuningSession::propose(int task, int count, Round& round)
 {
-    search::SketchPolicy& policy = *m_engine->policies[static_cast<size_t>(task)];
+    search::TaskPolicy& policy = *m_engine->policies[static_cast<size_t>(task)];
     const std::stop_token abortToken = m_abort.get_token();
     std::vector<search::Candidate> candidates;
     // A round that finds nothing new is retried (Ansor's retry_search_one_round_on_empty).
@@ -282,19 +312,34 @@ Expected<std::vector<search::Candidate>> TuningSession::propose(int task, int co
 }
 
 std::optional<std::vector<record::MeasureResult>> TuningSession::measureBatch(
-    measure::Measurer& measurer, int task, const std::vector<sched::State>& states, Round& round)
+    int task, const std::vector<search::Candidate>& candidates, Round& round)
 {
-    std::vector<std::optional<record::MeasureResult>> results(states.size());
+    // Candidates that could not be instantiated are recorded as status 1 and never run.
+    std::vector<std::optional<record::MeasureResult>> results(candidates.size());
+    std::vector<sched::State> states;
+    std::vector<size_t> position; // states[i] is candidates[position[i]]
+    for (size_t i = 0; i < candidates.size(); ++i) {
+        if (candidates[i].instantiationError.empty()) {
+            states.push_back(candidates[i].state);
+            position.push_back(i);
+        } else {
+            results[i] = record::failedResult(
+                record::MeasureStatus::InstantiationError, candidates[i].instantiationError, 0.0);
+        }
+    }
+    const int instantiationErrors = static_cast<int>(candidates.size() - states.size());
     measure::MeasureCallbacks callbacks;
     callbacks.onResult
-        = [&](int index, record::MeasureResult r) { results[static_cast<size_t>(index)] = std::move(r); };
+        = [&](int index, record::MeasureResult r) { results[position[static_cast<size_t>(index)]] = std::move(r); };
     callbacks.onProgress = [&](const measure::MeasureProgress& p) {
-        emit(BatchProgress { task, p.built, p.done, p.total, m_engine->status[static_cast<size_t>(task)].bestCost });
+        emit(BatchProgress { task, p.built + instantiationErrors, p.done + instantiationErrors,
+            p.total + instantiationErrors, m_engine->status[static_cast<size_t>(task)].bestCost });
     };
     const auto start = Clock::now();
     const std::stop_token abortToken = m_abort.get_token();
-    const int delivered
-        = measurer.measure(m_options.tasks[static_cast<size_t>(task)].dag, states, callbacks, abortToken);
+    const int delivered = states.empty()
+        ? 0
+        : m_engine->measurer->measure(m_options.tasks[static_cast<size_t>(task)].dag, states, callbacks, abortToken);
     round.phases.measure = secondsSince(start);
     if (delivered < static_cast<int>(states.size()) || abortToken.stop_requested())
         return std::nullopt; // aborted: the batch in flight is lost
@@ -330,7 +375,10 @@ Expected<std::vector<store::Record>> TuningSession::storeBatch(int task,
             = std::isfinite(candidates[i].score) ? std::optional<double>(candidates[i].score) : std::nullopt;
         r.predictedBy = e.modelId;
         r.batchRank = rank[i];
-        r.extra = candidates[i].random ? R"({"pick":"random"})" : R"({"pick":"best"})";
+        nlohmann::json extra { { "pick", candidates[i].random ? "random" : "best" } };
+        if (!candidates[i].extra.empty())
+            extra.update(nlohmann::json::parse(candidates[i].extra, nullptr, false));
+        r.extra = extra.dump();
         records.push_back(std::move(r));
     }
     const auto start = Clock::now();
@@ -398,15 +446,29 @@ void TuningSession::remeasureBest()
     for (size_t t = 0; t < o.tasks.size() && !abortToken.stop_requested(); ++t) {
         if (e.sessionSuccesses[t] == 0)
             continue;
-        auto best = e.store.bestRecords(e.taskIds[t], e.deviceId, o.remeasureTop);
-        if (!best || best->empty())
+        store::RecordFilter filter;
+        filter.taskIds = { e.taskIds[t] };
+        filter.deviceId = e.deviceId;
+        filter.okOnly = true;
+        if (!o.resume)
+            filter.sessionId = m_sessionId;
+        auto stored = e.store.records(filter);
+        if (!stored)
             continue;
+        std::vector<const store::Record*> best;
+        for (const store::Record& r : *stored)
+            if (e.policies[t]->owns(r.extra))
+                best.push_back(&r);
+        const size_t top = std::min(best.size(), static_cast<size_t>(o.remeasureTop));
+        std::partial_sort(best.begin(), best.begin() + static_cast<std::ptrdiff_t>(top), best.end(),
+            [](const store::Record* a, const store::Record* b) { return a->result.meanCost() < b->result.meanCost(); });
+        best.resize(top);
         std::vector<sched::State> states;
         std::vector<int64_t> ids;
-        for (const store::Record& r : *best) {
-            if (auto state = sched::State::replayJson(o.tasks[t].dag, r.steps)) {
+        for (const store::Record* r : best) {
+            if (auto state = sched::State::replayJson(o.tasks[t].dag, r->steps)) {
                 states.push_back(std::move(state).value());
-                ids.push_back(r.id);
+                ids.push_back(r->id);
             }
         }
         std::vector<std::optional<record::MeasureResult>> results(states.size());
@@ -428,74 +490,99 @@ void TuningSession::remeasureBest()
     }
 }
 
-Expected<Finished> TuningSession::run()
+Error TuningSession::fail(const std::string& message)
+{
+    finish("failed", message);
+    return makeError(ErrorKind::Internal, message);
+}
+
+Expected<void> TuningSession::begin()
 {
     if (!m_engine)
         TS_CHECK(prepare());
     Engine& e = *m_engine;
-    const TuneOptions& o = m_options;
+    if (e.begun)
+        return {};
+    e.begun = true;
     e.started = Clock::now();
-    const int perRound = measuresPerRound();
-    const int budget = std::max(0, o.trials - m_restoredTrials);
-    measure::Measurer measurer(o.measure);
+    e.budget = std::max(0, m_options.trials - m_restoredTrials);
+    e.measurer = std::make_unique<measure::Measurer>(m_options.measure);
+    return {};
+}
+
+Expected<bool> TuningSession::step()
+{
+    TS_CHECK(begin());
+    Engine& e = *m_engine;
+    const TuneOptions& o = m_options;
     const std::stop_token abortToken = m_abort.get_token();
+    if (e.totalTrials >= e.budget || m_cancelled)
+        return false;
+    waitWhilePaused();
+    if (m_cancelled)
+        return false;
+    const bool warmUp = e.scheduler->inWarmUp();
+    std::vector<double> gradients = e.scheduler->gradients();
+    const int t = e.scheduler->next();
+    if (t < 0)
+        return false; // every task dead or stopped
+    const std::string choice = warmUp ? "warm-up" : search::toString(o.scheduler.strategy);
+    if (t != e.lastTask)
+        emit(TaskSwitched { t, o.tasks[static_cast<size_t>(t)].name, choice });
+    e.lastTask = t;
+    search::TaskPolicy& policy = *e.policies[static_cast<size_t>(t)];
 
-    int roundNumber = 0;
-    int lastTask = -1;
-    while (e.totalTrials < budget && !m_cancelled) {
-        waitWhilePaused();
-        if (m_cancelled)
-            break;
-        const bool warmUp = e.scheduler->inWarmUp();
-        std::vector<double> gradients = e.scheduler->gradients();
-        const int t = e.scheduler->next();
-        if (t < 0)
-            break; // every task dead or stopped
-        if (t != lastTask)
-            emit(TaskSwitched {
-                t, o.tasks[static_cast<size_t>(t)].name, warmUp ? "warm-up" : search::toString(o.scheduler.strategy) });
-        lastTask = t;
-        const std::string choice = warmUp ? "warm-up" : search::toString(o.scheduler.strategy);
+    Round round;
+    emit(PhaseStarted { t, "search" });
+    auto candidates = propose(t, std::min(measuresPerRound(), e.budget - e.totalTrials), round);
+    if (!candidates)
+        return fail(candidates.error().message);
+    if (abortToken.stop_requested())
+        return false;
+    if (candidates->empty()) {
+        e.scheduler->markDead(t, "no new candidates (the search space looks exhausted)");
+        syncDeadTasks();
+        return true;
+    }
+    emit(PhaseStarted { t, "measure" });
+    const auto results = measureBatch(t, *candidates, round);
+    if (!results)
+        return false;
+    auto records = storeBatch(t, *candidates, *results, round);
+    if (!records)
+        return fail(records.error().message);
+    policy.recordMeasured(*candidates, *results);
+    const int errors = absorb(t, *candidates, *records, *results);
 
-        Round round;
-        emit(PhaseStarted { t, "search" });
-        auto candidates = propose(t, std::min(perRound, budget - e.totalTrials), round);
-        if (!candidates)
-            return finish("failed", candidates.error().message);
-        if (abortToken.stop_requested())
-            break;
-        if (candidates->empty()) {
-            e.scheduler->markDead(t, "no new candidates (the search space looks exhausted)");
-            syncDeadTasks();
-            continue;
-        }
+    if (policy.usesSessionModel()) {
         std::vector<sched::State> states;
-        for (const search::Candidate& c : *candidates)
-            states.push_back(c.state);
-        emit(PhaseStarted { t, "measure" });
-        const auto results = measureBatch(measurer, t, states, round);
-        if (!results)
-            break;
-        auto records = storeBatch(t, *candidates, *results, round);
-        if (!records)
-            return finish("failed", records.error().message);
-        m_engine->policies[static_cast<size_t>(t)]->recordMeasured(states, *results);
-        const int errors = absorb(t, *candidates, *records, *results);
-
+        std::vector<record::MeasureResult> measured;
+        for (size_t i = 0; i < candidates->size(); ++i)
+            if ((*candidates)[i].instantiationError.empty()) {
+                states.push_back((*candidates)[i].state);
+                measured.push_back((*results)[i]);
+            }
         emit(PhaseStarted { t, "model" });
         const auto updateStart = Clock::now();
-        if (auto updated = e.model->update(e.policies[static_cast<size_t>(t)]->costTask(), states, *results); !updated)
-            return finish("failed", "updating the cost model: " + updated.error().message);
+        if (auto updated = e.model->update(policy.costTask(), states, measured); !updated)
+            return fail("updating the cost model: " + updated.error().message);
         const double updateSeconds = secondsSince(updateStart);
         round.phases.model += updateSeconds;
         emit(ModelUpdated { e.model->kind(), e.model->trainedOn(), updateSeconds });
-
-        syncDeadTasks();
-        emit(RoundDone { ++roundNumber, t, static_cast<int>(records->size()), errors, e.status, estimatedLatency(),
-            secondsSince(e.started), e.totalTrials, round.search, round.phases, choice, std::move(gradients) });
     }
 
-    if (abortToken.stop_requested())
+    syncDeadTasks();
+    emit(RoundDone { ++e.roundNumber, t, static_cast<int>(records->size()), errors, e.status, estimatedLatency(),
+        secondsSince(e.started), e.totalTrials, round.search, round.phases, choice, std::move(gradients) });
+    return true;
+}
+
+Expected<Finished> TuningSession::end()
+{
+    TS_CHECK(begin());
+    Engine& e = *m_engine;
+    const TuneOptions& o = m_options;
+    if (m_abort.get_token().stop_requested())
         return finish("cancelled", "aborted; the batch in flight was not kept");
     // Re-measure each task's top candidates with more repeats, so that a lucky run does not crown a winner.
     if (o.remeasureTop > 0 && !m_cancelled) {
@@ -504,7 +591,7 @@ Expected<Finished> TuningSession::run()
     }
     if (m_cancelled)
         return finish("cancelled", "stopped after the batch in flight; run the same command again to resume");
-    if (budget == 0)
+    if (e.budget == 0)
         return finish("finished",
             "the trial budget is already spent (" + std::to_string(m_restoredTrials) + " of " + std::to_string(o.trials)
                 + " trials in the workspace); raise it to tune further");
@@ -512,6 +599,22 @@ Expected<Finished> TuningSession::run()
     for (const TaskStatus& s : e.status)
         allDead = allDead && s.dead;
     return finish("finished", allDead ? "every task stopped before the trial budget was spent" : "");
+}
+
+Expected<Finished> TuningSession::run()
+{
+    TS_CHECK(begin());
+    for (;;) {
+        auto more = step();
+        if (!more) {
+            if (m_engine->finished)
+                return *m_engine->finished; // a failure, finished and reported as such
+            return more.error();
+        }
+        if (!*more)
+            break;
+    }
+    return end();
 }
 
 } // namespace ts::session

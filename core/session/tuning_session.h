@@ -27,6 +27,7 @@
 #include "core/record/measure_result.h"
 #include "core/search/search_task.h"
 #include "core/search/sketch_policy.h"
+#include "core/search/task_policy.h"
 #include "core/search/task_scheduler.h"
 #include "core/store/records.h"
 #include "core/support/error.h"
@@ -83,6 +84,11 @@ struct TuneOptions {
     // {"op": ..., "shape": ...}), kept in the session's settings so that a viewer can rebuild the DAGs and
     // resume the session later. Empty: not recorded.
     std::string origin;
+    // Restore what earlier sessions stored for these tasks (budget, best, states not to measure again). Off:
+    // a fresh start that ignores them (a race, a benchmark).
+    bool resume = true;
+    // JSON object members added to the session's stored settings ({"race": {...}}); "" for none.
+    std::string extraSettings;
 };
 
 // ----- events: immutable snapshots, delivered in order on the session's thread
@@ -188,7 +194,14 @@ public:
     // Errors (bad options, a workspace that is not one) come back here, before any thread starts.
     Expected<void> start();
     // Runs the whole session on this thread (what start() runs on the worker): the Finished event.
+    // It is begin(), step() until it says the session is done, then end().
     Expected<Finished> run();
+    // Round by round, for a caller that interleaves sessions (a race): begin() prepares (unless start() or
+    // begin() did); step() runs one round and returns false when there is nothing left to do (budget spent,
+    // every task dead, cancelled); end() re-measures the best and finishes. Not with start().
+    Expected<void> begin();
+    Expected<bool> step();
+    Expected<Finished> end();
 
     void pause();
     void resume();
@@ -211,6 +224,8 @@ private:
     };
 
     Expected<void> prepare();
+    // An error finishes the session as failed; the Finished event goes out, the error comes back.
+    Error fail(const std::string& message);
     void waitWhilePaused();
     void emit(TuneEvent event) const;
     int measuresPerRound() const;
@@ -218,8 +233,9 @@ private:
     // The steps of a round, in order.
     Expected<std::vector<search::Candidate>> propose(int task, int count, Round& round);
     // std::nullopt when aborted (the batch is lost).
+    // Instantiation errors are not run: they get status 1 here.
     std::optional<std::vector<record::MeasureResult>> measureBatch(
-        measure::Measurer& measurer, int task, const std::vector<sched::State>& states, Round& round);
+        int task, const std::vector<search::Candidate>& candidates, Round& round);
     Expected<std::vector<store::Record>> storeBatch(int task, const std::vector<search::Candidate>& candidates,
         const std::vector<record::MeasureResult>& results, Round& round);
     // The batch's effect on the task's status, the events and the scheduler; returns the failures.

@@ -1,0 +1,217 @@
+#include "core/search/autotvm_policy.h"
+
+#include "core/search/autotvm/ga_tuner.h"
+#include "core/search/autotvm/index_based_tuner.h"
+#include "core/search/search_utils.h"
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+
+namespace ts::search {
+
+namespace {
+    using Clock = std::chrono::steady_clock;
+
+    // TEMPORARY until templatesFor lands: the first template whose space fits the DAG.
+    Expected<const autotvm::Template*> pickTemplate(const ir::ComputeDAG& dag)
+    {
+        std::string tried;
+        for (const autotvm::Template& t : autotvm::templates()) {
+            auto space = t.space(dag);
+            if (space)
+                return &t;
+            tried += (tried.empty() ? "" : "; ") + space.error().message;
+        }
+        return makeError(ErrorKind::Unsupported,
+            "no AutoTVM template fits this task (" + (tried.empty() ? std::string("no templates") : tried) + ")");
+    }
+    std::string argsOf(const autotvm::Template&, const ir::ComputeDAG&) { return "[]"; }
+
+    Expected<std::unique_ptr<autotvm::Tuner>> makeTuner(
+        PolicyKind kind, const autotvm::ConfigSpace& space, uint64_t seed)
+    {
+        switch (kind) {
+        case PolicyKind::AutotvmGrid:
+            return std::unique_ptr<autotvm::Tuner>(std::make_unique<autotvm::GridSearchTuner>(space));
+        case PolicyKind::AutotvmRandom:
+            return std::unique_ptr<autotvm::Tuner>(std::make_unique<autotvm::RandomTuner>(space, seed));
+        case PolicyKind::AutotvmGa:
+            return std::unique_ptr<autotvm::Tuner>(std::make_unique<autotvm::GATuner>(space, seed));
+        default:
+            return makeError(ErrorKind::Unsupported, std::string("no AutoTVM tuner for policy ") + toString(kind));
+        }
+    }
+} // namespace
+
+AutotvmPolicy::AutotvmPolicy(
+    PolicyKind kind, SearchTask task, const autotvm::Template& templ, autotvm::ConfigSpace space, std::string args)
+    : m_kind(kind)
+    , m_task(std::move(task))
+    , m_template(&templ)
+    , m_space(std::move(space))
+    , m_args(std::move(args))
+{
+    m_costTask = cost::CostTask { &m_task.dag, m_task.dag.workloadKey(), m_task.flops, m_task.target };
+}
+
+Expected<std::unique_ptr<AutotvmPolicy>> AutotvmPolicy::make(PolicyKind kind, PolicyContext context)
+{
+    if (!isAutotvm(kind))
+        return makeError(ErrorKind::InvalidArgument, std::string(toString(kind)) + " is not an AutoTVM policy");
+    TS_TRY(const autotvm::Template* templ, pickTemplate(context.task.dag));
+    TS_TRY(autotvm::ConfigSpace space, templ->space(context.task.dag));
+    std::string args = argsOf(*templ, context.task.dag);
+    std::unique_ptr<AutotvmPolicy> policy(
+        new AutotvmPolicy(kind, std::move(context.task), *templ, std::move(space), std::move(args)));
+    TS_TRY(policy->m_tuner, makeTuner(kind, policy->m_space, context.seed));
+    return policy;
+}
+
+Candidate AutotvmPolicy::candidate(int64_t index) const
+{
+    Candidate c { sched::State::initial(m_task.dag), 0.0, false, {}, {} };
+    nlohmann::json autotvm { { "template", m_template->name },
+        { "args", nlohmann::json::parse(m_args, nullptr, false) },
+        { "config", nlohmann::json::parse(m_space.configJson(index), nullptr, false) } };
+    c.extra = nlohmann::json { { "autotvm", std::move(autotvm) } }.dump();
+    auto steps = m_template->apply(m_task.dag, m_space, index);
+    if (!steps) {
+        c.instantiationError = steps.error().message;
+        return c;
+    }
+    auto state = sched::State::replay(m_task.dag, *steps);
+    if (!state) {
+        c.instantiationError = "instantiation error: " + m_template->name + ": " + state.error().message;
+        return c;
+    }
+    c.state = std::move(state).value();
+    return c;
+}
+
+Expected<std::vector<Candidate>> AutotvmPolicy::searchOneRound(int numMeasures, std::stop_token stop)
+{
+    m_stats = RoundStats {};
+    const auto start = Clock::now();
+    std::vector<Candidate> out;
+    // A tuner may propose an index an earlier session measured: it is told that record's figure at once and
+    // asked again, so that resume never measures a config twice. A tuner that has nothing to give before it
+    // hears back (the GA between generations) ends the round short.
+    while (static_cast<int>(out.size()) < numMeasures && m_tuner->hasNext() && !stop.stop_requested()) {
+        const std::vector<int64_t> batch = m_tuner->nextBatch(numMeasures - static_cast<int>(out.size()));
+        if (batch.empty())
+            break;
+        std::vector<int64_t> known;
+        std::vector<double> knownFlops;
+        for (int64_t index : batch) {
+            ++m_stats.sampled;
+            if (auto it = m_restored.find(index); it != m_restored.end()) {
+                known.push_back(index);
+                knownFlops.push_back(it->second);
+                continue;
+            }
+            if (!m_measured.insert(index).second)
+                continue;
+            ++m_stats.valid;
+            out.push_back(candidate(index));
+        }
+        if (!known.empty())
+            m_tuner->update(known, knownFlops);
+    }
+    m_stats.sampleSeconds = std::chrono::duration<double>(Clock::now() - start).count();
+    return out;
+}
+
+double AutotvmPolicy::gflops(const record::MeasureResult& result) const
+{
+    return result.ok() && result.meanCost() > 0.0 ? m_task.flops / result.meanCost() / 1e9 : 0.0;
+}
+
+void AutotvmPolicy::recordMeasured(
+    std::span<const Candidate> candidates, std::span<const record::MeasureResult> results)
+{
+    std::vector<int64_t> indices;
+    std::vector<double> flops;
+    for (size_t i = 0; i < candidates.size() && i < results.size(); ++i) {
+        const int64_t index = configIndexOf(candidates[i].extra);
+        if (index < 0)
+            continue;
+        indices.push_back(index);
+        flops.push_back(gflops(results[i]));
+    }
+    if (!indices.empty())
+        m_tuner->update(indices, flops);
+}
+
+int64_t AutotvmPolicy::configIndexOf(std::string_view extra)
+{
+    const nlohmann::json j = nlohmann::json::parse(extra, nullptr, false);
+    if (!j.is_object() || !j.contains("autotvm"))
+        return -1;
+    const nlohmann::json& config = j["autotvm"].value("config", nlohmann::json::object());
+    const auto index = config.find("index");
+    return index != config.end() && index->is_number_integer() ? index->get<int64_t>() : -1;
+}
+
+bool AutotvmPolicy::owns(std::string_view extra) const
+{
+    const nlohmann::json j = nlohmann::json::parse(extra, nullptr, false);
+    return j.is_object() && j.contains("autotvm") && j["autotvm"].is_object()
+        && j["autotvm"].value("template", "") == m_template->name;
+}
+
+bool AutotvmPolicy::restoreMeasured(uint64_t, const sched::State*, double meanCost, std::string_view extra)
+{
+    if (!owns(extra))
+        return false;
+    const nlohmann::json j = nlohmann::json::parse(extra, nullptr, false);
+    // The index is read back from the entity (the space's own encoding), not trusted from the record.
+    const nlohmann::json& config = j["autotvm"].value("config", nlohmann::json::object());
+    if (!config.contains("entity"))
+        return false;
+    auto index = m_space.parseEntity(config["entity"].dump());
+    if (!index)
+        return false; // a config of another space (another shape): not this task's
+    m_measured.insert(*index);
+    const bool ok = meanCost > 0.0 && meanCost < record::kFailedCost;
+    m_restored[*index] = ok ? m_task.flops / meanCost / 1e9 : 0.0;
+    return true;
+}
+
+Expected<SpaceSize> AutotvmPolicy::spaceSize()
+{
+    SpaceSize size;
+    size.configs = static_cast<double>(m_space.size());
+    size.text = std::to_string(m_space.size()) + " configs (" + m_template->name + ", "
+        + std::to_string(m_space.numKnobs()) + " knobs)";
+    return size;
+}
+
+std::string AutotvmPolicy::describe() const
+{
+    std::string knobs;
+    for (const autotvm::Knob& k : m_space.knobs())
+        knobs += (knobs.empty() ? "" : ", ") + k.name() + " (" + std::to_string(k.size()) + ")";
+    std::string tuner;
+    switch (m_kind) {
+    case PolicyKind::AutotvmGrid:
+        tuner = "grid search: configs in index order";
+        break;
+    case PolicyKind::AutotvmRandom:
+        tuner = "random search: configs drawn uniformly without repetition";
+        break;
+    case PolicyKind::AutotvmGa:
+        tuner = "genetic algorithm over knob indices (roulette on measured GFLOP/s, single-point crossover, "
+                "mutation 0.1, 3 elites)";
+        break;
+    default:
+        tuner = "XGBoost cost model over config features, simulated annealing picks the next 64 configs "
+                "(5% random)";
+        break;
+    }
+    return tuner + " over template " + m_template->name + "'s knobs " + knobs;
+}
+
+} // namespace ts::search
