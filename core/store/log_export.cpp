@@ -19,6 +19,34 @@ Expected<LogRecord> toLogRecord(const Record& record, const TaskInfo& task, cons
     r.stepCount = record.stepCount;
     r.result = record.result;
     const Json extra = Json::parse(record.extra, nullptr, false);
+    // A record TuneScope's AutoTVM search measured: its steps replay here, its config is what TVM reads.
+    if (r.kind == RecordKind::Ansor && extra.contains("autotvm") && extra["autotvm"].is_object()) {
+        const Json& autotvm = extra["autotvm"];
+        const auto damaged = [&](const std::string& what) {
+            return makeError(
+                ErrorKind::Io, "record " + std::to_string(record.id) + ": its AutoTVM " + what + " is damaged");
+        };
+        if (!autotvm.value("template", Json()).is_string() || !autotvm.value("args", Json()).is_array()
+            || !autotvm.value("config", Json()).is_object())
+            return damaged("template, args or config");
+        const Json& config = autotvm["config"];
+        if (!config.contains("index") || !config.contains("entity"))
+            return damaged("config");
+        r.kind = RecordKind::AutoTvm;
+        r.version = "0.2";
+        r.taskName = autotvm["template"].get<std::string>();
+        TS_TRY(r.autoTvmArgs, pythonJsonText(autotvm["args"].dump()));
+        r.autoTvmKwargs = "{}";
+        r.workloadKey = Json::array({ r.taskName, autotvm["args"], Json::object() }).dump();
+        // TVM's key order: index, code_hash, entity.
+        TS_TRY(const std::string entity, pythonJsonText(config["entity"].dump()));
+        r.steps = "{\"index\": " + std::to_string(config["index"].get<int64_t>())
+            + ", \"code_hash\": null, \"entity\": " + entity + "}";
+        r.stepCount = static_cast<int>(config["entity"].size());
+        r.hardwareParams.reset();
+        r.tvmVersion = "0.19.0"; // the TVM whose templates ours follow
+        return r;
+    }
     const Json key = Json::parse(task.key, nullptr, false);
     if (extra.is_discarded() || !extra.is_object() || key.is_discarded() || !key.is_array() || key.empty()
         || !key[0].is_string())

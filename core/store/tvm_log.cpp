@@ -401,6 +401,14 @@ std::string formatAutoTvmLine(const LogRecord& r)
     return out + "}";
 }
 
+Expected<std::string> pythonJsonText(std::string_view json)
+{
+    const Json value = Json::parse(json, nullptr, false);
+    if (value.is_discarded())
+        return makeError(ErrorKind::Parse, "not JSON: " + std::string(json.substr(0, 80)));
+    return dump(value, FloatStyle::Python);
+}
+
 std::string formatLogLine(const LogRecord& record)
 {
     return record.kind == RecordKind::Ansor ? formatAnsorLine(record) : formatAutoTvmLine(record);

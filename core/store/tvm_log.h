@@ -73,6 +73,10 @@ struct AutoTvmTaskKey {
 };
 Expected<AutoTvmTaskKey> parseAutoTvmKey(std::string_view key);
 
+// JSON text re-written as Python's json.dumps writes it (", " and ": " separators), as TVM's AutoTVM logs
+// spell their args and configs.
+Expected<std::string> pythonJsonText(std::string_view json);
+
 // A stable 64-bit fingerprint of a record's content (not of how its line was spelled).
 int64_t fingerprint(const LogRecord& record);
 
