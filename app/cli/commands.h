@@ -59,6 +59,8 @@ std::vector<Command> graphCommands();
 std::vector<Command> scheduleCommands();
 // sketches, best, tune (commands_tune.cpp).
 std::vector<Command> tuneCommands();
+// race (commands_race.cpp).
+std::vector<Command> raceCommands();
 // import, export, stats (commands_store.cpp).
 std::vector<Command> storeCommands();
 // collect, train, eval (commands_dataset.cpp).

@@ -11,8 +11,11 @@
 //   best (--network N [--task ID] | --op OP --shape S) [--workspace PATH]
 //                                              the best schedule stored for each task on this machine
 //   tune (--network N [--tasks IDS] | --op OP --shape S) --trials T [--measures-per-round B]
-//        [--policy ansor|random] [--model M] [--seed S] [--threads K] [--early-stopping N] [--workspace PATH]
-//                                              Ansor's search, measured here, resumable; Ctrl-C stops it
+//        [--policy ansor|random|autotvm-xgb|autotvm-ga|autotvm-random|autotvm-grid] [--model M] [--seed S]
+//        [--threads K] [--early-stopping N] [--workspace PATH]
+//                                              Ansor's or AutoTVM's search, measured here, resumable
+//   race (--network N --task ID | --op OP --shape S) --trials T [--policies P,P] [--seed S] | --list | --replay ID
+//                                              policies on one task, rounds in turn; replayed from the store
 //   import FILE... [--workspace PATH]          TVM logs into the workspace
 //   export --out FILE [--task IDS] [--device ID] [--session ID] [--ok-only] [--workspace PATH]
 //   stats [--check] [--workspace PATH]         per task: records, failures, best cost and GFLOP/s, device
@@ -47,7 +50,7 @@ std::vector<Command> commands()
 {
     std::vector<Command> all;
     for (std::vector<Command> group :
-        { graphCommands(), scheduleCommands(), tuneCommands(), storeCommands(), datasetCommands() })
+        { graphCommands(), scheduleCommands(), tuneCommands(), raceCommands(), storeCommands(), datasetCommands() })
         all.insert(all.end(), std::make_move_iterator(group.begin()), std::make_move_iterator(group.end()));
     return all;
 }

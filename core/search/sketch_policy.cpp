@@ -419,15 +419,18 @@ Expected<SpaceSize> SketchPolicy::spaceSize()
     TS_TRY(const std::vector<Sketch>* all, sketches());
     SpaceSize size;
     size.sketches = static_cast<int>(all->size());
-    // Per sketch: the tile sizes of its open splits (ordered factorizations of each extent, the innermost
+    // Per sketch: the tile sizes of its unfilled and open splits (ordered factorizations of each extent, the innermost
     // bound ignored) times an unroll choice per sketch; compute locations and parallel/vectorize choices are
     // not counted, so it is a lower estimate. Averaged in log space over the sketches.
     double logSum = 0.0;
     for (const Sketch& sketch : *all) {
         double n = static_cast<double>(std::max<size_t>(1, m_params.unrollMaxSteps.size()));
-        for (int stepIndex : sketch.openSplits) {
-            const auto* split = std::get_if<sched::SplitStep>(&sketch.state.steps()[static_cast<size_t>(stepIndex)]);
-            if (split && split->extent)
+        const auto& steps = sketch.state.steps();
+        for (size_t i = 0; i < steps.size(); ++i) {
+            const auto* split = std::get_if<sched::SplitStep>(&steps[i]);
+            const bool open = std::find(sketch.openSplits.begin(), sketch.openSplits.end(), static_cast<int>(i))
+                != sketch.openSplits.end();
+            if (split && split->extent && (!split->filled() || open))
                 n *= orderedFactorizations(*split->extent, static_cast<int>(split->lengths.size()) + 1);
         }
         logSum += std::log(n);

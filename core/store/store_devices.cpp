@@ -75,8 +75,13 @@ Expected<int64_t> Store::addDevice(const Device& device)
         cached("SELECT id FROM devices WHERE target = ? AND target_host = ? AND hardware_params = ?"));
     find->bindAll(device.target, device.targetHost, params);
     TS_TRY(bool found, find->step());
-    if (found)
-        return find->getInt(0);
+    if (found) {
+        const int64_t id = find->getInt(0);
+        // A cached statement left on a row keeps its read transaction open: this connection's later writes
+        // would then fail (SQLITE_BUSY_SNAPSHOT) once another connection commits.
+        find->reset();
+        return id;
+    }
     TS_TRY(Statement * insert,
         cached("INSERT INTO devices (kind, name, target, target_host, hardware_params, properties) "
                "VALUES (?, ?, ?, ?, ?, ?)"));

@@ -34,8 +34,13 @@ Expected<int64_t> Store::addTask(const TaskInfo& task)
     TS_TRY(Statement * find, cached("SELECT id FROM tasks WHERE kind = ? AND key = ?"));
     find->bindAll(static_cast<int64_t>(task.kind), task.key);
     TS_TRY(bool found, find->step());
-    if (found)
-        return find->getInt(0);
+    if (found) {
+        const int64_t id = find->getInt(0);
+        // A cached statement left on a row keeps its read transaction open: this connection's later writes
+        // would then fail (SQLITE_BUSY_SNAPSHOT) once another connection commits.
+        find->reset();
+        return id;
+    }
     TS_TRY(Statement * insert,
         cached("INSERT INTO tasks (kind, key, name, dag_text, flops, rebuildable) VALUES (?, ?, ?, ?, ?, ?)"));
     insert->bindAll(static_cast<int64_t>(task.kind), task.key, task.name, task.dagText, task.flops,
