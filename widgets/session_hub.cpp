@@ -1,5 +1,6 @@
 #include "widgets/session_hub.h"
 
+#include "core/search/task_policy.h"
 #include "core/session/job_tracker.h"
 #include "core/store/store.h"
 
@@ -195,6 +196,13 @@ bool SessionHub::start(const session::TuneOrigin& origin, session::TuneOptions o
                 hub, [hub] { hub->onLiveEnded(); }, Qt::QueuedConnection);
         };
         auto tasks = session::buildTasks(origin);
+        // AutoTVM tunes the tasks a template fits; a network's others are left out (an operator the dialog
+        // already checked).
+        if (tasks && search::isAutotvm(options.policy)) {
+            std::erase_if(*tasks, [&](const graph::Task& t) { return !search::policySupports(options.policy, t.dag); });
+            if (tasks->empty())
+                tasks = makeError(ErrorKind::Unsupported, "no task of " + origin.title() + " has an AutoTVM template");
+        }
         std::vector<std::shared_ptr<const graph::Task>> graphTasks;
         if (tasks)
             for (graph::Task& t : *tasks) {

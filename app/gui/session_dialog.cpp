@@ -4,6 +4,7 @@
 #include "core/cost/cost_model.h"
 #include "core/graph/model_zoo.h"
 #include "core/graph/op_tasks.h"
+#include "core/search/task_policy.h"
 #include "core/support/strings.h"
 
 #include <QCheckBox>
@@ -87,6 +88,12 @@ SessionDialog::SessionDialog(QWidget* parent)
     m_policy = new QComboBox(how);
     m_policy->addItem(tr("Ansor (sketches + evolution)"), QStringLiteral("ansor"));
     m_policy->addItem(tr("Random sampling"), QStringLiteral("random"));
+    m_policy->addItem(tr("AutoTVM: XGBoost + simulated annealing"), QStringLiteral("autotvm-xgb"));
+    m_policy->addItem(tr("AutoTVM: genetic algorithm"), QStringLiteral("autotvm-ga"));
+    m_policy->addItem(tr("AutoTVM: random configs"), QStringLiteral("autotvm-random"));
+    m_policy->addItem(tr("AutoTVM: grid search"), QStringLiteral("autotvm-grid"));
+    m_policy->setToolTip(tr("AutoTVM policies tune the tasks one of its hand-written templates fits; the cost "
+                            "model below is Ansor's and is not used by them."));
     m_model = new QComboBox(how);
     for (const cost::CostModelKind& k : cost::costModelKinds())
         m_model->addItem(QString::fromStdString(k.kind), QString::fromStdString(k.kind));
@@ -211,8 +218,8 @@ session::TuneOrigin SessionDialog::origin() const
 session::TuneOptions SessionDialog::options() const
 {
     session::TuneOptions o;
-    o.policy = m_policy->currentData().toString() == QLatin1String("random") ? search::PolicyKind::Random
-                                                                             : search::PolicyKind::Ansor;
+    if (auto policy = search::policyKindFromString(m_policy->currentData().toString().toStdString()))
+        o.policy = *policy;
     o.model = m_model->currentData().toString().toStdString();
     o.trials = m_trials->value();
     o.measuresPerRound = m_perRound->value();
@@ -240,8 +247,13 @@ QString SessionDialog::validate() const
             return tr("Shape: %1 takes %2.").arg(m_op->currentText(), m_op->currentData().toString());
         std::vector<int64_t> values = std::move(shape).value();
         auto layout = ops::layoutFromString(m_layout->currentText().toStdString());
-        if (auto task = graph::operatorTask(m_op->currentText().toStdString(), values, *layout); !task)
+        auto task = graph::operatorTask(m_op->currentText().toStdString(), values, *layout);
+        if (!task)
             return QString::fromStdString(task.error().message);
+        const auto policy = search::policyKindFromString(m_policy->currentData().toString().toStdString());
+        if (policy)
+            if (auto supported = search::policySupports(*policy, task->dag); !supported)
+                return tr("Policy: %1").arg(QString::fromStdString(supported.error().message));
     }
     if (workspace().isEmpty())
         return tr("Choose a workspace file.");

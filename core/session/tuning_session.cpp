@@ -154,7 +154,8 @@ Expected<void> TuningSession::prepare()
         e.taskIds.push_back(id);
         search::PolicyContext context { search::SearchTask { t.dag, o.measure.target, t.name, flops }, o.search,
             e.model.get(), o.seed + 0x9E3779B97F4A7C15ULL * (i + 1), e.pool.get() };
-        auto policy = search::makeTaskPolicy(o.policy, std::move(context));
+        auto policy
+            = o.makePolicy ? o.makePolicy(std::move(context)) : search::makeTaskPolicy(o.policy, std::move(context));
         if (!policy)
             return makeError(policy.error().kind, t.name + ": " + policy.error().message);
         e.policies.push_back(std::move(policy).value());

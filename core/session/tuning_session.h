@@ -62,6 +62,9 @@ struct TuneOptions {
     std::string layout;
 
     search::PolicyKind policy = search::PolicyKind::Ansor;
+    // Makes each task's policy instead of the registry's entry for `policy` (tests, experiments with a policy
+    // not registered); the session still records `policy`'s name.
+    std::function<Expected<std::unique_ptr<search::TaskPolicy>>(search::PolicyContext)> makePolicy;
     std::string model = "random";
     // The tasks' measurement budget on this device, all tasks together (Ansor's num_measure_trials), counting
     // the trials earlier sessions stored for them: a rerun of an interrupted command finishes its budget, and
