@@ -3,7 +3,9 @@
 #include "core/graph/model_zoo.h"
 #include "core/graph/task_report.h"
 #include "core/ir/dag_export.h"
+#include "core/search/autotvm/template.h"
 
+#include <cstdio>
 #include <iostream>
 
 namespace ts::cli {
@@ -61,6 +63,24 @@ namespace {
         std::cout << graph::formatTaskTable(loaded->tasks,
             "network " + network.name + ", batch " + std::to_string(network.batch) + ", layout "
                 + std::string(ops::toString(network.layout)));
+        if (args.has("autotvm")) {
+            // AutoTVM's task extraction: the tasks whose anchor op one of its templates schedules.
+            int count = 0;
+            std::cout << "\nAutoTVM tasks (templates in preference order, config-space sizes):\n";
+            for (const graph::Task& task : loaded->tasks.tasks) {
+                std::string line;
+                for (const autotvm::Template* t : autotvm::templatesFor(task.dag)) {
+                    auto space = t->space(task.dag);
+                    line += (line.empty() ? "" : ", ") + t->name + " ("
+                        + (space ? std::to_string(space->size()) : std::string("?")) + ")";
+                }
+                if (line.empty())
+                    continue;
+                ++count;
+                std::printf("  %3d  %-28s %s\n", task.id, task.name.c_str(), line.c_str());
+            }
+            std::cout << "  " << count << " of " << loaded->tasks.tasks.size() << " tasks have a template\n";
+        }
         return 0;
     }
 
@@ -97,8 +117,11 @@ std::vector<Command> graphCommands()
     return {
         { "networks", "list the built-in networks", "tunescope-cli networks", { kHelpOption }, runNetworks },
         { "tasks", "partition a network into tuning tasks and print them",
-            "tunescope-cli tasks --network NAME [--batch N] [--layout NCHW|NHWC]",
-            { kNetworkOption, kBatchOption, kLayoutOption, kHelpOption }, runTasks },
+            "tunescope-cli tasks --network NAME [--batch N] [--layout NCHW|NHWC] [--autotvm]",
+            { kNetworkOption, kBatchOption, kLayoutOption,
+                { "autotvm", "", "also list the tasks AutoTVM tunes: their templates and config-space sizes" },
+                kHelpOption },
+            runTasks },
         { "dag", "print the compute DAG of one task",
             "tunescope-cli dag --network NAME --task ID [--format text|dot|json]",
             { kNetworkOption, kBatchOption, kLayoutOption, { "task", "ID", "task id from 'tunescope-cli tasks'" },

@@ -15,20 +15,18 @@ namespace ts::search {
 namespace {
     using Clock = std::chrono::steady_clock;
 
-    // TEMPORARY until templatesFor lands: the first template whose space fits the DAG.
+    // The preferred template that fits the DAG, or why none does.
     Expected<const autotvm::Template*> pickTemplate(const ir::ComputeDAG& dag)
     {
+        const std::vector<const autotvm::Template*> fitting = autotvm::templatesFor(dag);
+        if (!fitting.empty())
+            return fitting.front();
         std::string tried;
-        for (const autotvm::Template& t : autotvm::templates()) {
-            auto space = t.space(dag);
-            if (space)
-                return &t;
-            tried += (tried.empty() ? "" : "; ") + space.error().message;
-        }
-        return makeError(ErrorKind::Unsupported,
-            "no AutoTVM template fits this task (" + (tried.empty() ? std::string("no templates") : tried) + ")");
+        for (const autotvm::Template& t : autotvm::templates())
+            if (auto space = t.space(dag); !space)
+                tried += (tried.empty() ? "" : "; ") + space.error().message;
+        return makeError(ErrorKind::Unsupported, "no AutoTVM template fits this task (" + tried + ")");
     }
-    std::string argsOf(const autotvm::Template&, const ir::ComputeDAG&) { return "[]"; }
 
     Expected<std::unique_ptr<autotvm::Tuner>> makeTuner(
         PolicyKind kind, const autotvm::ConfigSpace& space, uint64_t seed)
@@ -63,7 +61,7 @@ Expected<std::unique_ptr<AutotvmPolicy>> AutotvmPolicy::make(PolicyKind kind, Po
         return makeError(ErrorKind::InvalidArgument, std::string(toString(kind)) + " is not an AutoTVM policy");
     TS_TRY(const autotvm::Template* templ, pickTemplate(context.task.dag));
     TS_TRY(autotvm::ConfigSpace space, templ->space(context.task.dag));
-    std::string args = argsOf(*templ, context.task.dag);
+    TS_TRY(std::string args, autotvm::taskArgs(*templ, context.task.dag));
     std::unique_ptr<AutotvmPolicy> policy(
         new AutotvmPolicy(kind, std::move(context.task), *templ, std::move(space), std::move(args)));
     TS_TRY(policy->m_tuner, makeTuner(kind, policy->m_space, context.seed));

@@ -3,8 +3,10 @@
 #include "core/graph/model_zoo.h"
 #include "core/graph/workload_registry.h"
 #include "core/schedule/step_json.h"
+#include "core/search/autotvm/template.h"
 #include "core/store/network_match.h"
 #include "core/support/assert.h"
+#include "core/support/strings.h"
 
 #include <fstream>
 #include <limits>
@@ -60,6 +62,42 @@ namespace {
         return line;
     }
 
+    // An AutoTVM record: its template (by TVM's task name) rebuilds the workload from the task's args, decodes the
+    // config's entity in the template's space and instantiates it as steps.
+    Expected<ResolvedSchedule> selectAutotvmRecord(const std::string& spec, LogRecord record)
+    {
+        const std::string where = spec + ": ";
+        const autotvm::Template* t = autotvm::findTemplate(record.taskName);
+        if (t == nullptr)
+            return makeError(ErrorKind::Unsupported,
+                where + "an AutoTVM record of template '" + record.taskName + "', which TuneScope does not have ("
+                    + join(autotvm::templates(), ", ", [](const autotvm::Template& x) { return x.name; }) + ")");
+        auto dag = autotvm::dagFromTaskArgs(record.taskName, record.autoTvmArgs);
+        if (!dag)
+            return makeError(dag.error().kind, where + dag.error().message);
+        auto space = t->space(*dag);
+        if (!space)
+            return makeError(space.error().kind, where + space.error().message);
+        auto config = space->parseConfig(record.steps);
+        if (!config)
+            return makeError(config.error().kind, where + "its config: " + config.error().message);
+        if (config->loggedIndex && *config->loggedIndex != config->index)
+            return makeError(ErrorKind::InvalidArgument,
+                where + "its config's index " + std::to_string(*config->loggedIndex)
+                    + " is not its entity's, which is index " + std::to_string(config->index) + " of "
+                    + std::to_string(space->size()) + " in " + t->name + "'s space for these args");
+        auto steps = t->apply(*dag, *space, config->index);
+        if (!steps)
+            return makeError(steps.error().kind, where + steps.error().message);
+        ResolvedSchedule out;
+        out.title = t->name + " config " + std::to_string(config->index) + " from " + spec;
+        out.name = t->name;
+        out.dag = std::move(dag).value();
+        out.steps = std::move(steps).value();
+        out.record = std::move(record);
+        return out;
+    }
+
     // The DAG and, for a record, its steps; resolveSchedule replays them.
     Expected<ResolvedSchedule> selectSource(const NetworkTaskRef& ref)
     {
@@ -95,10 +133,8 @@ namespace {
         if (!*parsed)
             return makeError(ErrorKind::Parse, where + "not an auto_scheduler record (a comment or blank line)");
         LogRecord record = std::move(**parsed);
-        if (record.kind != RecordKind::Ansor)
-            return makeError(ErrorKind::Unsupported,
-                where + "an AutoTVM record (" + record.taskName
-                    + "); only auto_scheduler records replay for now (AutoTVM templates come later)");
+        if (record.kind == RecordKind::AutoTvm)
+            return selectAutotvmRecord(spec, std::move(record));
         auto key = graph::parseWorkloadKey(record.workloadKey);
         if (!key)
             return makeError(key.error().kind, where + key.error().message);

@@ -7,6 +7,8 @@
 //                   a TVM DAG-hash key matches, network_match.h), its steps. Lines are read and counted as
 //                   the importer does (1-based, comments included), so a stored record's sourceLine
 //                   names the same line; every auto_scheduler record version the importer reads resolves;
+//                   an AutoTVM record (v0.1 or v0.2) resolves when TuneScope has its template: the workload is
+//                   rebuilt from the task's args and the config's entity instantiated as steps;
 // and an optional steps file (a JSON step list, as in TVM records) replaces the steps. The steps are
 // replayed on the DAG; the first that does not apply is the error.
 //

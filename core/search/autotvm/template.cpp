@@ -15,33 +15,66 @@ namespace {
         return makeError(ErrorKind::InvalidArgument, "instantiation error: " + name + ": " + why);
     }
 
-    // The one compute op tagged `tag`, which must be the DAG's only output (TVM's templates schedule an op with
-    // no fused consumers; a bias or activation epilogue is not supported yet).
-    Expected<int> findOp(const std::string& name, const ir::ComputeDAG& dag, const std::string& tag, size_t numAxes)
+    // The op a template schedules (its anchor, tagged `tag`), the injective ops before it (a pad) and the
+    // element-wise epilogue after it (bias, residual add, activation) ending in the DAG's only output, as TVM
+    // fuses them into the anchor's kernel (relay's fusion: an anchor with injective producers and an
+    // element-wise tail).
+    struct Anchored {
+        int anchor = -1;
+        int output = -1; // == anchor when there is no epilogue
+        std::vector<std::string> producers; // compute ops before the anchor (a pad), by name
+        std::vector<std::string> inlined; // epilogue ops between the anchor and the output, by name
+    };
+
+    Expected<Anchored> findAnchor(const std::string& name, const ir::ComputeDAG& dag, const std::string& tag,
+        size_t numAxes, size_t numReduceAxes = 1)
     {
-        int found = -1;
+        Anchored a;
         for (int i = 0; i < dag.numOps(); ++i) {
             const ir::Operation& op = dag.op(i);
             if (op.isPlaceholder() || op.tag() != tag)
                 continue;
-            if (found >= 0)
+            if (a.anchor >= 0)
                 return makeError(ErrorKind::InvalidArgument, name + ": the DAG has more than one " + tag + " op");
-            found = i;
+            a.anchor = i;
         }
-        if (found < 0)
+        if (a.anchor < 0)
             return makeError(
                 ErrorKind::InvalidArgument, name + ": the DAG has no " + tag + " op (tag \"" + tag + "\")");
-        const ir::Operation& op = dag.op(found);
-        if (op.axes().size() != numAxes || op.reduceAxes().size() != 1)
+        const ir::Operation& anchor = dag.op(a.anchor);
+        if (anchor.axes().size() != numAxes || anchor.reduceAxes().size() != numReduceAxes)
             return makeError(ErrorKind::InvalidArgument,
-                name + ": op " + op.name() + " has " + std::to_string(op.axes().size()) + " axes and "
-                    + std::to_string(op.reduceAxes().size()) + " reduce axes, expected " + std::to_string(numAxes)
-                    + " and 1");
+                name + ": op " + anchor.name() + " has " + std::to_string(anchor.axes().size()) + " axes and "
+                    + std::to_string(anchor.reduceAxes().size()) + " reduce axes, expected " + std::to_string(numAxes)
+                    + " and " + std::to_string(numReduceAxes));
         const std::vector<int> outputs = dag.outputs();
-        if (outputs.size() != 1 || outputs[0] != found)
+        if (outputs.size() != 1)
             return makeError(ErrorKind::InvalidArgument,
-                name + ": op " + op.name() + " must be the DAG's only output (epilogues are not supported)");
-        return found;
+                name + ": the DAG has " + std::to_string(outputs.size()) + " outputs; a template schedules one");
+        a.output = outputs[0];
+        for (int i = 0; i < dag.numOps(); ++i) {
+            const ir::Operation& op = dag.op(i);
+            if (op.isPlaceholder() || i == a.anchor)
+                continue;
+            if (!op.reduceAxes().empty())
+                return makeError(ErrorKind::InvalidArgument,
+                    name + ": op " + op.name() + " is a second reduction; the template fuses element-wise ops only");
+            if (i < a.anchor) {
+                a.producers.push_back(op.name());
+                continue;
+            }
+            // After the anchor: element-wise over the anchor's output shape.
+            bool sameShape = op.axes().size() == anchor.axes().size();
+            for (size_t k = 0; sameShape && k < op.axes().size(); ++k)
+                sameShape = op.axes()[k].extent == anchor.axes()[k].extent;
+            if (!sameShape)
+                return makeError(ErrorKind::InvalidArgument,
+                    name + ": op " + op.name() + " after " + anchor.name()
+                        + " does not have its shape; the template fuses element-wise epilogues only");
+            if (i != a.output)
+                a.inlined.push_back(op.name());
+        }
+        return a;
     }
 
     Expected<void> addFactorsSplit(ConfigSpace& space, const std::string& knob, int64_t extent)
@@ -118,11 +151,51 @@ namespace {
     using sched::AnnotationStep;
     using sched::CacheWriteStep;
     using sched::ComputeAtStep;
+    using sched::ComputeInlineStep;
     using sched::FuseStep;
     using sched::PragmaStep;
     using sched::ReorderStep;
     using sched::RfactorStep;
     using sched::SplitStep;
+
+    // Inlines the epilogue ops between the anchor and the output (and, when asked, the anchor's producers), as
+    // TVM's fused kernels compute them inside the output's loop.
+    Expected<void> inlineFused(StepBuilder& b, const Anchored& a, bool producersToo)
+    {
+        for (const std::string& op : a.inlined)
+            TS_CHECK(b.add(ComputeInlineStep { b.stage(op) }));
+        if (producersToo)
+            for (const std::string& op : a.producers)
+                TS_CHECK(b.add(ComputeInlineStep { b.stage(op) }));
+        return {};
+    }
+
+    // The output of a fused 2-D kernel (dense's epilogue), tiled as the anchor: split y by ty and x by tx,
+    // reorder (yo, xo, yi, xi), fuse (yo, xo), parallel, vectorize xi; the anchor's stage is computed at the
+    // fused loop (TVM's `if C != O` branch of its x86 dense schedules).
+    Expected<void> tileOutput2d(StepBuilder& b, const ir::ComputeDAG& dag, const Anchored& a, int anchorStage,
+        int64_t ty, int64_t tx, int firstAxis)
+    {
+        const ir::Operation& o = dag.op(a.output);
+        const int out = b.stage(o.name());
+        const int y = firstAxis;
+        TS_CHECK(b.add(SplitStep { out, y, o.axes()[static_cast<size_t>(y)].extent, { ty }, true }));
+        TS_CHECK(b.add(SplitStep { out, y + 2, o.axes()[static_cast<size_t>(y) + 1].extent, { tx }, true }));
+        std::vector<int> order;
+        for (int i = 0; i < y; ++i)
+            order.push_back(i);
+        for (int i : { y, y + 2, y + 1, y + 3 })
+            order.push_back(i);
+        TS_CHECK(b.add(ReorderStep { out, order }));
+        std::vector<int> fused;
+        for (int i = 0; i <= y + 1; ++i)
+            fused.push_back(i);
+        TS_CHECK(b.add(FuseStep { out, fused }));
+        TS_CHECK(b.add(AnnotationStep { out, 0, Annotation::Parallel }));
+        TS_CHECK(b.add(AnnotationStep { out, 2, Annotation::Vectorize }));
+        TS_CHECK(b.add(ComputeAtStep { anchorStage, out, 0 }));
+        return {};
+    }
 
     // ---- dense_nopack.x86 (topi/x86/dense.py: dense_nopack, _schedule_dense_nopack_template) ----
     //
@@ -132,14 +205,17 @@ namespace {
     // factored axis last (C.rf = CC). Then, as TVM:
     //   C:  split y by tile_y, x by tile_x; reorder(yo, xo, yi, xi, kk); fuse(yo, xo); parallel; unroll kk
     //   CC: compute_at C's fused loop; fuse(z, y); reorder(k, zy, x); unroll zy; vectorize x
+    // With an element-wise epilogue (bias, residual, activation) as the output O, as TVM's `C != O` branch:
+    // O is tiled as C (split, reorder, fuse, parallel, vectorize xi) and C is computed at O's fused loop; the
+    // epilogue ops before O are inlined.
     // Differences from TVM: the rfactor replaces TVM's hand-written two-stage compute (same loop nest and
     // arithmetic, names dense.rf / k.1.v instead of compute / kk). TVM truncates K // vec; a tile_k that does not
     // divide K is an instantiation error here.
     Expected<ConfigSpace> denseNopackSpace(const ir::ComputeDAG& dag)
     {
         const std::string name = "dense_nopack.x86";
-        TS_TRY(const int opId, findOp(name, dag, "dense", 2));
-        const ir::Operation& op = dag.op(opId);
+        TS_TRY(const Anchored a, findAnchor(name, dag, "dense", 2));
+        const ir::Operation& op = dag.op(a.anchor);
         ConfigSpace space;
         TS_CHECK(addFactorsSplit(space, "tile_y", op.axes()[0].extent));
         TS_CHECK(addFactorsSplit(space, "tile_x", op.axes()[1].extent));
@@ -152,13 +228,14 @@ namespace {
     {
         const std::string name = "dense_nopack.x86";
         TS_CHECK(checkIndex(name, space, index));
-        TS_TRY(const int opId, findOp(name, dag, "dense", 2));
-        const ir::Operation& op = dag.op(opId);
+        TS_TRY(const Anchored a, findAnchor(name, dag, "dense", 2));
+        const ir::Operation& op = dag.op(a.anchor);
         TS_TRY(const int64_t ty, innerFactor(name, space, index, "tile_y", op.axes()[0].extent));
         TS_TRY(const int64_t tx, innerFactor(name, space, index, "tile_x", op.axes()[1].extent));
         TS_TRY(const int64_t tk, innerFactor(name, space, index, "tile_k", op.reduceAxes()[0].extent));
 
         StepBuilder b(name, dag);
+        TS_CHECK(inlineFused(b, a, true));
         const int c = b.stage(op.name());
         const int64_t k = op.reduceAxes()[0].extent;
         // C: y, x, k -> y, x, k.0, k.1; rfactor k.1 as CC's last axis: CC = stage c (y, x, k.1.v | k.0),
@@ -172,7 +249,8 @@ namespace {
         TS_CHECK(b.add(SplitStep { out, 2, op.axes()[1].extent, { tx }, true }));
         TS_CHECK(b.add(ReorderStep { out, { 0, 2, 1, 3, 4 } }));
         TS_CHECK(b.add(FuseStep { out, { 0, 1 } }));
-        TS_CHECK(b.add(AnnotationStep { out, 0, Annotation::Parallel }));
+        if (a.output == a.anchor)
+            TS_CHECK(b.add(AnnotationStep { out, 0, Annotation::Parallel }));
         TS_CHECK(b.add(AnnotationStep { out, 3, Annotation::Unroll }));
         // CC: z y x k -> (z@y) x k -> k (z@y) x
         TS_CHECK(b.add(ComputeAtStep { cc, out, 0 }));
@@ -180,6 +258,8 @@ namespace {
         TS_CHECK(b.add(ReorderStep { cc, { 2, 0, 1 } }));
         TS_CHECK(b.add(AnnotationStep { cc, 1, Annotation::Unroll }));
         TS_CHECK(b.add(AnnotationStep { cc, 2, Annotation::Vectorize }));
+        if (a.output != a.anchor)
+            TS_CHECK(tileOutput2d(b, dag, a, out, ty, tx, 0));
         return b.take();
     }
 
@@ -192,13 +272,13 @@ namespace {
     //   CC:  compute_at C's fused loop; split k by tile_k; Crf = rfactor(CC, ki) (factor axis 0)
     //   Crf: compute_at CC's b; fuse(y, x); vectorize its axis 0 (ki)
     // Differences from TVM: our rfactor needs a stage computed at root, so CC is split and rfactored before it
-    // is computed at C's loop (the same schedule, other step order). TVM's template handles a batch_matmul
-    // followed by an injective epilogue (compute_inline into the output); ours needs batch_matmul as the output.
+    // is computed at C's loop (the same schedule, other step order). With an element-wise epilogue (BERT's
+    // scale), the output O takes C's tiling and C is inlined into it, as TVM's template does.
     Expected<ConfigSpace> batchMatmulSpace(const ir::ComputeDAG& dag)
     {
         const std::string name = "batch_matmul.x86";
-        TS_TRY(const int opId, findOp(name, dag, "batch_matmul", 3));
-        const ir::Operation& op = dag.op(opId);
+        TS_TRY(const Anchored a, findAnchor(name, dag, "batch_matmul", 3));
+        const ir::Operation& op = dag.op(a.anchor);
         ConfigSpace space;
         TS_CHECK(addFactorsSplit(space, "tile_y", op.axes()[1].extent));
         TS_CHECK(addFactorsSplit(space, "tile_x", op.axes()[2].extent));
@@ -211,13 +291,14 @@ namespace {
     {
         const std::string name = "batch_matmul.x86";
         TS_CHECK(checkIndex(name, space, index));
-        TS_TRY(const int opId, findOp(name, dag, "batch_matmul", 3));
-        const ir::Operation& op = dag.op(opId);
+        TS_TRY(const Anchored a, findAnchor(name, dag, "batch_matmul", 3));
+        const ir::Operation& op = dag.op(a.anchor);
         TS_TRY(const int64_t ty, innerFactor(name, space, index, "tile_y", op.axes()[1].extent));
         TS_TRY(const int64_t tx, innerFactor(name, space, index, "tile_x", op.axes()[2].extent));
         TS_TRY(const int64_t tk, innerFactor(name, space, index, "tile_k", op.reduceAxes()[0].extent));
 
         StepBuilder b(name, dag);
+        TS_CHECK(inlineFused(b, a, true));
         const int c = b.stage(op.name());
         // cache_write: CC = stage c, C = stage c + 1. CC: b y x k -> b y x k.0 k.1; rfactor k.1 at axis 0:
         // Crf = stage c (k.1.v b y x | k.0), CC = c + 1 (b y x | ki), C = c + 2.
@@ -226,8 +307,13 @@ namespace {
         TS_CHECK(b.add(RfactorStep { c, 4, 0 }));
         const int crf = c;
         const int cc = c + 1;
-        const int out = c + 2;
-        // C: b y x -> b y.0 y.1 x.0 x.1 -> b y.0 x.0 y.1 x.1 -> (b@y.0@x.0) y.1 x.1
+        int out = c + 2;
+        // With an epilogue, the output O is tiled and C (the cache's copy-out) is inlined into it, as TVM does.
+        if (a.output != a.anchor) {
+            TS_CHECK(b.add(ComputeInlineStep { out }));
+            out = b.stage(dag.op(a.output).name());
+        }
+        // O: b y x -> b y.0 y.1 x.0 x.1 -> b y.0 x.0 y.1 x.1 -> (b@y.0@x.0) y.1 x.1
         TS_CHECK(b.add(SplitStep { out, 1, op.axes()[1].extent, { ty }, true }));
         TS_CHECK(b.add(SplitStep { out, 3, op.axes()[2].extent, { tx }, true }));
         TS_CHECK(b.add(ReorderStep { out, { 0, 1, 3, 2, 4 } }));
@@ -242,6 +328,191 @@ namespace {
         return b.take();
     }
 
+    // ---- conv2d_NCHWc.x86 (topi/x86/conv2d.py: conv2d_NCHWc, _create_tuning_space; conv2d_avx_common.py and
+    // conv2d_avx_1x1.py: _schedule_conv_NCHWc) ----
+    //
+    // Knobs, as TVM declares them: tile_ic (input channels), tile_oc (output channels), both
+    // define_split(num_outputs=2) with policy "factors"; tile_ow (output width, num_outputs=2, policy "verbose",
+    // inner size <= 64); then unroll_kw [True, False], or for a 1x1 kernel tile_oh ([1, 2] when oh > 1, else [1]).
+    // TVM computes in the NCHW[x]c layout (channels blocked by tile_ic / tile_oc inner sizes, the block
+    // innermost) and schedules:
+    //   C (conv): cache_write CC; split ow by reg_n = tile_ow[-1]; reorder (oc_chunk, oh, ow_chunk, ow_block,
+    //             oc_block); fuse (n, oc_chunk, oh), parallel; vectorize oc_block
+    //   CC:       compute_at C's ow_chunk; split ow by reg_n, ic by ic_bn; reorder (oc_chunk, oh, ow_chunk,
+    //             ic_chunk, kh, [ic_block, kw | kw, ic_block], ow_block, oc_block); unroll kw if unroll_kw;
+    //             vectorize oc_block; unroll ow_block
+    //   O (a fused epilogue's output, 4-D): split ow by reg_n, oc by oc_bn; the same reorder and fuse;
+    //             C computed at its fused loop; vectorize oc_block; parallel
+    // Differences from TVM (our DAGs are plain NCHW; there is no layout transform to NCHWc): the channel blocks
+    // are splits of the plain channel axes, so the oc block is not contiguous in memory. The register tile
+    // therefore vectorizes ow_block (contiguous in NCHW) and unrolls oc_block, the transpose of TVM's
+    // (ow_block unrolled, oc_block vectorized); the loop order is TVM's otherwise. The pad stays a stage at
+    // root, parallel over (n, c, h) as TVM's data_vec. A 1x1 kernel also splits oh by tile_oh in C, CC and O
+    // (TVM's 1x1 schedule blocks oh the same way); its kh/kw loops have extent 1.
+    Expected<ConfigSpace> conv2dNchwcSpace(const ir::ComputeDAG& dag)
+    {
+        const std::string name = "conv2d_NCHWc.x86";
+        TS_TRY(const Anchored a, findAnchor(name, dag, "conv2d_nchw", 4, 3));
+        const ir::Operation& op = dag.op(a.anchor);
+        const int64_t inChannels = op.reduceAxes()[0].extent;
+        const int64_t outChannels = op.axes()[1].extent;
+        const int64_t oh = op.axes()[2].extent;
+        const int64_t ow = op.axes()[3].extent;
+        const bool kernel1x1 = op.reduceAxes()[1].extent == 1 && op.reduceAxes()[2].extent == 1;
+        ConfigSpace space;
+        TS_CHECK(addFactorsSplit(space, "tile_ic", inChannels));
+        TS_CHECK(addFactorsSplit(space, "tile_oc", outChannels));
+        SplitOptions owOptions;
+        owOptions.policy = SplitPolicy::Verbose;
+        owOptions.numOutputs = 2;
+        owOptions.filter = [](const SplitEntity& e) { return e.size.back() <= 64; };
+        TS_TRY(Knob tileOw, makeSplitKnob("tile_ow", ow, owOptions));
+        TS_CHECK(space.add(std::move(tileOw)));
+        if (kernel1x1) {
+            TS_TRY(Knob tileOh,
+                makeOtherKnob(
+                    "tile_oh", oh > 1 ? std::vector<std::string> { "1", "2" } : std::vector<std::string> { "1" }));
+            TS_CHECK(space.add(std::move(tileOh)));
+        } else {
+            TS_TRY(Knob unrollKw, makeOtherKnob("unroll_kw", { "true", "false" }));
+            TS_CHECK(space.add(std::move(unrollKw)));
+        }
+        return space;
+    }
+
+    // The value of an "other" knob in config `index`, as its JSON text ("true", "2").
+    Expected<std::string> otherValue(
+        const std::string& name, const ConfigSpace& space, int64_t index, const std::string& knob)
+    {
+        const auto& knobs = space.knobs();
+        for (size_t i = 0; i < knobs.size(); ++i)
+            if (knobs[i].name() == knob) {
+                if (knobs[i].kind() != KnobKind::Other)
+                    return instantiationError(name, knob + " is not a knob of values");
+                return knobs[i].valueJson(space.knobIndexes(index)[i]);
+            }
+        return instantiationError(name, "the space has no knob " + knob);
+    }
+
+    Expected<std::vector<sched::Step>> conv2dNchwcApply(
+        const ir::ComputeDAG& dag, const ConfigSpace& space, int64_t index)
+    {
+        const std::string name = "conv2d_NCHWc.x86";
+        TS_CHECK(checkIndex(name, space, index));
+        TS_TRY(const Anchored a, findAnchor(name, dag, "conv2d_nchw", 4, 3));
+        const ir::Operation& op = dag.op(a.anchor);
+        const int64_t outChannels = op.axes()[1].extent;
+        const int64_t oh = op.axes()[2].extent;
+        const int64_t ow = op.axes()[3].extent;
+        const int64_t inChannels = op.reduceAxes()[0].extent;
+        TS_TRY(const int64_t icBn, innerFactor(name, space, index, "tile_ic", inChannels));
+        TS_TRY(const int64_t ocBn, innerFactor(name, space, index, "tile_oc", outChannels));
+        // tile_ow is "verbose": its inner size may leave a tail, which our split handles.
+        const size_t owKnob = static_cast<size_t>(space.findKnob("tile_ow") - space.knobs().data());
+        const auto* owEntity = std::get_if<SplitEntity>(&space.entity(index, owKnob));
+        if (owEntity == nullptr || owEntity->size.size() != 2 || owEntity->size[1] < 1)
+            return instantiationError(name, "tile_ow is not a two-way split");
+        const int64_t regN = owEntity->size[1];
+        const bool kernel1x1 = space.findKnob("tile_oh") != nullptr;
+        int64_t ohFactor = 1;
+        bool unrollKw = false;
+        if (kernel1x1) {
+            TS_TRY(const std::string v, otherValue(name, space, index, "tile_oh"));
+            ohFactor = std::stoll(v);
+            if (ohFactor < 1 || oh % ohFactor != 0)
+                return instantiationError(
+                    name, "tile_oh " + v + " does not divide the output height " + std::to_string(oh));
+        } else {
+            TS_TRY(const std::string v, otherValue(name, space, index, "unroll_kw"));
+            unrollKw = v == "true";
+        }
+
+        StepBuilder b(name, dag);
+        TS_CHECK(inlineFused(b, a, false));
+        // The pad (TVM's data_vec) at root: fuse (n, c, h), parallel.
+        for (const std::string& producer : a.producers) {
+            const int p = b.stage(producer);
+            TS_CHECK(b.add(FuseStep { p, { 0, 1, 2 } }));
+            TS_CHECK(b.add(AnnotationStep { p, 0, Annotation::Parallel }));
+        }
+        const int c0 = b.stage(op.name());
+        TS_CHECK(b.add(CacheWriteStep { c0, "global" }));
+        const int cc = c0; // the cache stage comes first, the conv's copy-out after it
+        const int c = c0 + 1;
+        // The output loop nest of C (or of O): n oc oh ow -> n oc.0 oc.1 oh[.0 oh.1] ow.0 ow.1, reordered to
+        // (n, oc.0, oh[.0], ow.0, [oh.1,] oc.1, ow.1) and (n, oc.0, oh[.0]) fused: f ow.0 [oh.1] oc.1 ow.1.
+        const auto tileOutput = [&](int stage) -> Expected<int> {
+            TS_CHECK(b.add(SplitStep { stage, 3, ow, { regN }, true }));
+            int ohIters = 1;
+            if (kernel1x1) {
+                TS_CHECK(b.add(SplitStep { stage, 2, oh, { ohFactor }, true }));
+                ohIters = 2;
+            }
+            TS_CHECK(b.add(SplitStep { stage, 1, outChannels, { ocBn }, true }));
+            // n(0) oc.0(1) oc.1(2) oh.. (3, 3+ohIters-1) ow.0 ow.1
+            const int owOuter = 3 + ohIters;
+            std::vector<int> order { 0, 1, 3, owOuter };
+            if (kernel1x1)
+                order.push_back(4);
+            order.push_back(2);
+            order.push_back(owOuter + 1);
+            TS_CHECK(b.add(ReorderStep { stage, order }));
+            TS_CHECK(b.add(FuseStep { stage, { 0, 1, 2 } }));
+            const int inner = kernel1x1 ? 4 : 3; // f ow.0 [oh.1] oc.1 ow.1
+            TS_CHECK(b.add(AnnotationStep { stage, inner - 1, Annotation::Unroll }));
+            TS_CHECK(b.add(AnnotationStep { stage, inner, Annotation::Vectorize }));
+            return inner;
+        };
+        TS_CHECK(tileOutput(c));
+        if (a.output == a.anchor)
+            TS_CHECK(b.add(AnnotationStep { c, 0, Annotation::Parallel }));
+
+        // CC: n oc oh ow | ic kh kw -> split ow, [oh,] oc, ic; reorder; annotate.
+        TS_CHECK(b.add(SplitStep { cc, 3, ow, { regN }, true }));
+        int ohIters = 1;
+        if (kernel1x1) {
+            TS_CHECK(b.add(SplitStep { cc, 2, oh, { ohFactor }, true }));
+            ohIters = 2;
+        }
+        TS_CHECK(b.add(SplitStep { cc, 1, outChannels, { ocBn }, true }));
+        // n(0) oc.0(1) oc.1(2) oh..(3..) ow.0 ow.1 ic kh kw
+        const int owOuter = 3 + ohIters;
+        const int icAxis = owOuter + 2;
+        TS_CHECK(b.add(SplitStep { cc, icAxis, inChannels, { icBn }, true }));
+        const int kh = icAxis + 2;
+        const int kw = icAxis + 3;
+        std::vector<int> order { 0, 1, 3 };
+        if (kernel1x1)
+            order.push_back(4);
+        order.push_back(owOuter);
+        order.push_back(icAxis);
+        order.push_back(kh);
+        if (unrollKw) {
+            order.push_back(icAxis + 1);
+            order.push_back(kw);
+        } else {
+            order.push_back(kw);
+            order.push_back(icAxis + 1);
+        }
+        order.push_back(2);
+        order.push_back(owOuter + 1);
+        TS_CHECK(b.add(ReorderStep { cc, order }));
+        const int last = static_cast<int>(order.size()) - 1;
+        if (unrollKw)
+            TS_CHECK(b.add(AnnotationStep { cc, last - 2, Annotation::Unroll }));
+        TS_CHECK(b.add(AnnotationStep { cc, last - 1, Annotation::Unroll }));
+        TS_CHECK(b.add(AnnotationStep { cc, last, Annotation::Vectorize }));
+        TS_CHECK(b.add(ComputeAtStep { cc, c, 1 }));
+
+        if (a.output != a.anchor) {
+            const int out = b.stage(dag.op(a.output).name());
+            TS_CHECK(tileOutput(out));
+            TS_CHECK(b.add(AnnotationStep { out, 0, Annotation::Parallel }));
+            TS_CHECK(b.add(ComputeAtStep { c, out, 0 }));
+        }
+        return b.take();
+    }
+
 } // namespace
 
 const std::vector<Template>& templates()
@@ -249,6 +520,7 @@ const std::vector<Template>& templates()
     static const std::vector<Template> all {
         { "dense_nopack.x86", "dense", denseNopackSpace, denseNopackApply },
         { "batch_matmul.x86", "batch_matmul", batchMatmulSpace, batchMatmulApply },
+        { "conv2d_NCHWc.x86", "conv2d_nchw", conv2dNchwcSpace, conv2dNchwcApply },
     };
     return all;
 }

@@ -50,4 +50,18 @@ const std::vector<Template>& templates();
 // The template named `name`, or nullptr.
 const Template* findTemplate(std::string_view name);
 
+// AutoTVM's task extraction for one DAG: the templates whose anchor op it has and whose space() fits it
+// (the epilogue element-wise, one output), in preference order (registration order, TVM's x86 strategy's).
+std::vector<const Template*> templatesFor(const ir::ComputeDAG& dag);
+
+// TVM's task args for the DAG's anchor, as a log's "input"[2] spells them (Python's json spacing), e.g. for
+// conv2d_NCHWc.x86 [["TENSOR", [1, 3, 224, 224], "float32"], ["TENSOR", [64, 3, 7, 7], "float32"], [2, 2],
+// [3, 3, 3, 3], [1, 1], "NCHW", "NCHW", "float32"]. A conv's stride comes from its shapes, its padding is
+// split evenly (odd totals: the extra row at the bottom / right) and its dilation is taken as 1, which holds
+// for every model-zoo convolution (task_args.cpp).
+Expected<std::string> taskArgs(const Template& t, const ir::ComputeDAG& dag);
+// The reverse, for replaying a TVM log's record: the anchor op alone (no epilogue), built with core/ops from
+// the task's args. Errors name the argument that cannot be read (count, shapes, layout, dtype).
+Expected<ir::ComputeDAG> dagFromTaskArgs(std::string_view templateName, std::string_view argsJson);
+
 } // namespace ts::autotvm
