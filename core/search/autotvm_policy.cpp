@@ -2,6 +2,7 @@
 
 #include "core/search/autotvm/ga_tuner.h"
 #include "core/search/autotvm/index_based_tuner.h"
+#include "core/search/autotvm/xgb_tuner.h"
 #include "core/search/search_utils.h"
 
 #include <nlohmann/json.hpp>
@@ -28,10 +29,13 @@ namespace {
         return makeError(ErrorKind::Unsupported, "no AutoTVM template fits this task (" + tried + ")");
     }
 
-    Expected<std::unique_ptr<autotvm::Tuner>> makeTuner(
-        PolicyKind kind, const autotvm::ConfigSpace& space, uint64_t seed)
+    Expected<std::unique_ptr<autotvm::Tuner>> makeTuner(PolicyKind kind, const autotvm::Template& templ,
+        const SearchTask& task, const autotvm::ConfigSpace& space, uint64_t seed, ThreadPool* pool)
     {
         switch (kind) {
+        case PolicyKind::AutotvmXgb:
+            return std::unique_ptr<autotvm::Tuner>(std::make_unique<autotvm::XgbTuner>(
+                templ, task.dag, space, seed, autotvm::XgbTunerOptions {}, task.target, pool));
         case PolicyKind::AutotvmGrid:
             return std::unique_ptr<autotvm::Tuner>(std::make_unique<autotvm::GridSearchTuner>(space));
         case PolicyKind::AutotvmRandom:
@@ -64,7 +68,8 @@ Expected<std::unique_ptr<AutotvmPolicy>> AutotvmPolicy::make(PolicyKind kind, Po
     TS_TRY(std::string args, autotvm::taskArgs(*templ, context.task.dag));
     std::unique_ptr<AutotvmPolicy> policy(
         new AutotvmPolicy(kind, std::move(context.task), *templ, std::move(space), std::move(args)));
-    TS_TRY(policy->m_tuner, makeTuner(kind, policy->m_space, context.seed));
+    TS_TRY(policy->m_tuner,
+        makeTuner(kind, *policy->m_template, policy->m_task, policy->m_space, context.seed, context.pool));
     return policy;
 }
 
