@@ -4,6 +4,7 @@
 #include "app/gui/curves_view.h"
 #include "app/gui/explorer_view.h"
 #include "app/gui/prediction_view.h"
+#include "app/gui/race_view.h"
 #include "app/gui/records_view.h"
 #include "app/gui/scheduler_view.h"
 #include "app/gui/sessions_view.h"
@@ -43,6 +44,9 @@ const std::vector<ViewInfo>& viewRegistry()
             [](ViewContext& context, QWidget* parent) -> QWidget* { return new PredictionView(context, parent); }, 1 },
         { "SchedulerDock", QT_TRANSLATE_NOOP("ts::app::MainWindow", "Task scheduler"), ViewArea::Bottom, 270,
             [](ViewContext& context, QWidget* parent) -> QWidget* { return new SchedulerView(context, parent); }, 1 },
+        { "RaceDock", QT_TRANSLATE_NOOP("ts::app::MainWindow", "Race"), ViewArea::Bottom, 270,
+            [](ViewContext& context, QWidget* parent) -> QWidget* { return new RaceView(context, parent); }, 1,
+            "SchedulerDock" },
         { "CodeDock", QT_TRANSLATE_NOOP("ts::app::MainWindow", "Code"), ViewArea::Right, 560,
             [](ViewContext& context, QWidget* parent) -> QWidget* { return new CodeView(context, parent); }, 6 },
         { "RecordsDock", QT_TRANSLATE_NOOP("ts::app::MainWindow", "Records"), ViewArea::Bottom, 220,
