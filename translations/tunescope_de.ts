@@ -298,52 +298,57 @@
         <translation>&amp;Ansicht</translation>
     </message>
     <message>
-        <location filename="../app/gui/view_registry.cpp" line="21"/>
+        <location filename="../app/gui/view_registry.cpp" line="22"/>
         <source>Explorer</source>
         <translation>Explorer</translation>
     </message>
     <message>
-        <location filename="../app/gui/view_registry.cpp" line="26"/>
+        <location filename="../app/gui/view_registry.cpp" line="27"/>
         <source>Sketches</source>
         <translation>Sketches</translation>
     </message>
     <message>
-        <location filename="../app/gui/view_registry.cpp" line="29"/>
+        <location filename="../app/gui/view_registry.cpp" line="30"/>
         <source>Sessions</source>
         <translation>Sitzungen</translation>
     </message>
     <message>
-        <location filename="../app/gui/view_registry.cpp" line="31"/>
+        <location filename="../app/gui/view_registry.cpp" line="32"/>
         <source>Compute DAG</source>
         <translation>Berechnungsgraph</translation>
     </message>
     <message>
-        <location filename="../app/gui/view_registry.cpp" line="35"/>
+        <location filename="../app/gui/view_registry.cpp" line="36"/>
         <source>Task details</source>
         <translation>Aufgabendetails</translation>
     </message>
     <message>
-        <location filename="../app/gui/view_registry.cpp" line="40"/>
+        <location filename="../app/gui/view_registry.cpp" line="41"/>
         <source>Tuning curves</source>
         <translation>Tuning-Kurven</translation>
     </message>
     <message>
-        <location filename="../app/gui/view_registry.cpp" line="42"/>
+        <location filename="../app/gui/view_registry.cpp" line="43"/>
         <source>Predicted vs measured</source>
         <translation>Vorhersage vs. Messung</translation>
     </message>
     <message>
-        <location filename="../app/gui/view_registry.cpp" line="44"/>
+        <location filename="../app/gui/view_registry.cpp" line="45"/>
         <source>Task scheduler</source>
         <translation>Aufgaben-Scheduler</translation>
     </message>
     <message>
-        <location filename="../app/gui/view_registry.cpp" line="46"/>
+        <location filename="../app/gui/view_registry.cpp" line="47"/>
+        <source>Race</source>
+        <translation>Rennen</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/view_registry.cpp" line="50"/>
         <source>Code</source>
         <translation>Code</translation>
     </message>
     <message>
-        <location filename="../app/gui/view_registry.cpp" line="48"/>
+        <location filename="../app/gui/view_registry.cpp" line="52"/>
         <source>Records</source>
         <translation>Datensätze</translation>
     </message>
@@ -643,6 +648,247 @@ Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
     </message>
 </context>
 <context>
+    <name>ts::app::RaceView</name>
+    <message>
+        <location filename="../app/gui/race_view.cpp" line="47"/>
+        <source>New race</source>
+        <translation>Neues Rennen</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/race_view.cpp" line="50"/>
+        <source>Selected task: %1</source>
+        <translation>Ausgewählte Aufgabe: %1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/race_view.cpp" line="51"/>
+        <source>Selected task (none selected)</source>
+        <translation>Ausgewählte Aufgabe (keine ausgewählt)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/race_view.cpp" line="53"/>
+        <source>Operator:</source>
+        <translation>Operator:</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/race_view.cpp" line="73"/>
+        <source>Policy 1:</source>
+        <translation>Strategie 1:</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/race_view.cpp" line="74"/>
+        <source>Policy 2:</source>
+        <translation>Strategie 2:</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/race_view.cpp" line="78"/>
+        <source>Trials per policy:</source>
+        <translation>Versuche je Strategie:</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/race_view.cpp" line="82"/>
+        <source>Measures per round:</source>
+        <translation>Messungen je Runde:</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/race_view.cpp" line="86"/>
+        <source>Seed:</source>
+        <translation>Startwert:</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/race_view.cpp" line="92"/>
+        <source>Start race</source>
+        <translation>Rennen starten</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/race_view.cpp" line="110"/>
+        <source>Shape: %1 takes %2.</source>
+        <translation>Form: %1 erwartet %2.</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/race_view.cpp" line="119"/>
+        <source>Select a task in the explorer, or give an operator and its shape.</source>
+        <translation>Wählen Sie eine Aufgabe im Explorer oder geben Sie einen Operator und seine Form an.</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/race_view.cpp" line="126"/>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/race_view.cpp" line="131"/>
+        <source>Choose two different policies.</source>
+        <translation>Wählen Sie zwei verschiedene Strategien.</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/race_view.cpp" line="164"/>
+        <source>New race…</source>
+        <translation>Neues Rennen…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/race_view.cpp" line="165"/>
+        <source>Cancel race</source>
+        <translation>Rennen abbrechen</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/race_view.cpp" line="168"/>
+        <source>Stored races</source>
+        <translation>Gespeicherte Rennen</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/race_view.cpp" line="170"/>
+        <source>Replay</source>
+        <translation>Wiedergeben</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/race_view.cpp" line="171"/>
+        <location filename="../app/gui/race_view.cpp" line="236"/>
+        <location filename="../app/gui/race_view.cpp" line="268"/>
+        <source>Pause</source>
+        <translation>Pause</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/race_view.cpp" line="183"/>
+        <source>No race yet: start one (New race…) or replay a stored one.</source>
+        <translation>Noch kein Rennen: starten Sie eines (Neues Rennen…) oder geben Sie ein gespeichertes wieder.</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/race_view.cpp" line="190"/>
+        <source>Trials</source>
+        <translation>Versuche</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/race_view.cpp" line="191"/>
+        <source>Best GFLOP/s</source>
+        <translation>Beste GFLOP/s</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/race_view.cpp" line="206"/>
+        <source>Show best program</source>
+        <translation>Bestes Programm zeigen</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/race_view.cpp" line="231"/>
+        <location filename="../app/gui/race_view.cpp" line="317"/>
+        <source>Play</source>
+        <translation>Abspielen</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/race_view.cpp" line="272"/>
+        <source>Race: %1</source>
+        <translation>Rennen: %1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/race_view.cpp" line="290"/>
+        <source>Starting the race…</source>
+        <translation>Das Rennen startet…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/race_view.cpp" line="340"/>
+        <source>Done.</source>
+        <translation>Fertig.</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/race_view.cpp" line="342"/>
+        <source>Waiting for its turn: rounds alternate, so that each measures alone.</source>
+        <translation>Wartet, bis es an der Reihe ist: Die Runden wechseln sich ab, damit jede allein misst.</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/race_view.cpp" line="344"/>
+        <source>Measuring configs of the template: each is compiled and timed; its GFLOP/s goes back to the tuner.</source>
+        <translation>Misst Konfigurationen der Vorlage: Jede wird kompiliert und gemessen; ihre GFLOP/s gehen an den Tuner zurück.</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/race_view.cpp" line="346"/>
+        <source>Measuring the programs the evolutionary search ranked best (and a few random ones).</source>
+        <translation>Misst die Programme, die die evolutionäre Suche am besten bewertet hat (und einige zufällige).</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/race_view.cpp" line="348"/>
+        <source>Updating the cost model with the measured programs.</source>
+        <translation>Aktualisiert das Kostenmodell mit den gemessenen Programmen.</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/race_view.cpp" line="351"/>
+        <source>Searching: random tile sizes and annotations of the sketches, evolved over generations and ranked by the cost model; nobody wrote this search space by hand.</source>
+        <translation>Sucht: zufällige Kachelgrößen und Annotationen der Skizzen, über Generationen entwickelt und vom Kostenmodell bewertet; diesen Suchraum hat niemand von Hand geschrieben.</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/race_view.cpp" line="354"/>
+        <source>Searching: drawing random programs from the sketches (no model).</source>
+        <translation>Sucht: zieht zufällige Programme aus den Skizzen (ohne Modell).</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/race_view.cpp" line="356"/>
+        <source>Searching: simulated annealing walks the template&apos;s configs under the XGBoost model, refit every 64 measurements; the plan&apos;s last 5% are random configs.</source>
+        <translation>Sucht: Simulated Annealing durchläuft die Konfigurationen der Vorlage unter dem XGBoost-Modell, das alle 64 Messungen neu trainiert wird; die letzten 5 % des Plans sind zufällige Konfigurationen.</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/race_view.cpp" line="359"/>
+        <source>Searching: a new generation of configs from roulette selection, single-point crossover and mutation of knob values.</source>
+        <translation>Sucht: eine neue Generation von Konfigurationen durch Roulette-Auswahl, Ein-Punkt-Kreuzung und Mutation von Knopfwerten.</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/race_view.cpp" line="362"/>
+        <source>Searching: drawing configs of the template uniformly, never the same twice.</source>
+        <translation>Sucht: zieht Konfigurationen der Vorlage gleichverteilt, nie zweimal dieselbe.</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/race_view.cpp" line="364"/>
+        <source>Searching: taking the template&apos;s configs in index order.</source>
+        <translation>Sucht: nimmt die Konfigurationen der Vorlage in Indexreihenfolge.</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/race_view.cpp" line="382"/>
+        <source>The race failed: %1</source>
+        <translation>Das Rennen ist fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/race_view.cpp" line="384"/>
+        <source>&lt;b&gt;%1&lt;/b&gt;: %2 trials per policy, seed %3 — %4</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;: %2 Versuche je Strategie, Startwert %3 — %4</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/race_view.cpp" line="388"/>
+        <source>racing</source>
+        <translation>läuft</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/race_view.cpp" line="389"/>
+        <source>replay from the workspace</source>
+        <translation>Wiedergabe aus dem Arbeitsbereich</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/race_view.cpp" line="390"/>
+        <source>finished</source>
+        <translation>beendet</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/race_view.cpp" line="414"/>
+        <source>&lt;span style=&apos;color:%1&apos;&gt;&lt;b&gt;%2&lt;/b&gt;&lt;/span&gt; — %3&lt;br&gt;%4 trials, best &lt;b&gt;%5&lt;/b&gt; GFLOP/s, %6 failed&lt;br&gt;&lt;i&gt;%7&lt;/i&gt;&lt;br&gt;&lt;small&gt;%8&lt;/small&gt;</source>
+        <translation>&lt;span style=&apos;color:%1&apos;&gt;&lt;b&gt;%2&lt;/b&gt;&lt;/span&gt; — %3&lt;br&gt;%4 Versuche, beste &lt;b&gt;%5&lt;/b&gt; GFLOP/s, %6 fehlgeschlagen&lt;br&gt;&lt;i&gt;%7&lt;/i&gt;&lt;br&gt;&lt;small&gt;%8&lt;/small&gt;</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/race_view.cpp" line="431"/>
+        <source>%1 reached %2&apos;s best (%3 GFLOP/s): %4&lt;br&gt;</source>
+        <translation>%1 erreichte das Beste von %2 (%3 GFLOP/s): %4&lt;br&gt;</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/race_view.cpp" line="434"/>
+        <source>after %1 trials</source>
+        <translation>nach %1 Versuchen</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/race_view.cpp" line="434"/>
+        <source>not within the budget</source>
+        <translation>nicht innerhalb des Budgets</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/race_view.cpp" line="465"/>
+        <source>Cannot show the program: %1</source>
+        <translation>Das Programm kann nicht gezeigt werden: %1</translation>
+    </message>
+</context>
+<context>
     <name>ts::app::RecordsView</name>
     <message>
         <location filename="../app/gui/records_view.cpp" line="39"/>
@@ -695,52 +941,52 @@ Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
         <translation>Die Aufgabe von Datensatz %1 kann nicht neu aufgebaut werden.</translation>
     </message>
     <message>
-        <location filename="../app/gui/records_view.cpp" line="214"/>
+        <location filename="../app/gui/records_view.cpp" line="213"/>
         <source>Record %1 does not replay: %2</source>
         <translation>Die Schritte von Datensatz %1 lassen sich nicht anwenden: %2</translation>
     </message>
     <message>
-        <location filename="../app/gui/records_view.cpp" line="249"/>
+        <location filename="../app/gui/records_view.cpp" line="248"/>
         <source>No workspace</source>
         <translation>Kein Arbeitsbereich</translation>
     </message>
     <message>
-        <location filename="../app/gui/records_view.cpp" line="251"/>
+        <location filename="../app/gui/records_view.cpp" line="250"/>
         <source>Loading records…</source>
         <translation>Datensätze werden geladen…</translation>
     </message>
     <message>
-        <location filename="../app/gui/records_view.cpp" line="253"/>
+        <location filename="../app/gui/records_view.cpp" line="252"/>
         <source>%L1 records, %L2 loaded</source>
         <translation>%L1 Datensätze, %L2 geladen</translation>
     </message>
     <message>
-        <location filename="../app/gui/records_view.cpp" line="255"/>
+        <location filename="../app/gui/records_view.cpp" line="254"/>
         <source>%L1 records</source>
         <translation>%L1 Datensätze</translation>
     </message>
     <message>
-        <location filename="../app/gui/records_view.cpp" line="257"/>
+        <location filename="../app/gui/records_view.cpp" line="256"/>
         <source>, %L1 shown</source>
         <translation>, %L1 angezeigt</translation>
     </message>
     <message>
-        <location filename="../app/gui/records_view.cpp" line="270"/>
+        <location filename="../app/gui/records_view.cpp" line="269"/>
         <source>Export repro of record %1 into</source>
         <translation>Repro von Datensatz %1 exportieren nach</translation>
     </message>
     <message>
-        <location filename="../app/gui/records_view.cpp" line="289"/>
+        <location filename="../app/gui/records_view.cpp" line="288"/>
         <source>Export failed: %1</source>
         <translation>Export fehlgeschlagen: %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/records_view.cpp" line="294"/>
+        <location filename="../app/gui/records_view.cpp" line="293"/>
         <source>Repro of record %1 written to %2</source>
         <translation>Repro von Datensatz %1 nach %2 geschrieben</translation>
     </message>
     <message>
-        <location filename="../app/gui/records_view.cpp" line="295"/>
+        <location filename="../app/gui/records_view.cpp" line="294"/>
         <source>Repro of record %1 written to %2 (%3)</source>
         <translation>Repro von Datensatz %1 nach %2 geschrieben (%3)</translation>
     </message>
@@ -771,188 +1017,218 @@ Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
 <context>
     <name>ts::app::SessionDialog</name>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="55"/>
+        <location filename="../app/gui/session_dialog.cpp" line="56"/>
         <source>New tuning session</source>
         <translation>Neue Tuning-Sitzung</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="59"/>
+        <location filename="../app/gui/session_dialog.cpp" line="60"/>
         <source>What to tune</source>
         <translation>Was getunt wird</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="60"/>
+        <location filename="../app/gui/session_dialog.cpp" line="61"/>
         <source>&amp;Network</source>
         <translation>&amp;Netz</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="61"/>
+        <location filename="../app/gui/session_dialog.cpp" line="62"/>
         <source>&amp;Operator</source>
         <translation>&amp;Operator</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="70"/>
+        <location filename="../app/gui/session_dialog.cpp" line="71"/>
         <source>all tasks, or ids such as 0,3,5</source>
         <translation>alle Aufgaben oder IDs wie 0,3,5</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="77"/>
+        <location filename="../app/gui/session_dialog.cpp" line="78"/>
         <source>Network:</source>
         <translation>Netz:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="78"/>
+        <location filename="../app/gui/session_dialog.cpp" line="79"/>
         <source>Batch:</source>
         <translation>Batchgröße:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="79"/>
+        <location filename="../app/gui/session_dialog.cpp" line="80"/>
         <source>Tasks:</source>
         <translation>Aufgaben:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="81"/>
+        <location filename="../app/gui/session_dialog.cpp" line="82"/>
         <source>Operator:</source>
         <translation>Operator:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="82"/>
+        <location filename="../app/gui/session_dialog.cpp" line="83"/>
         <source>Shape:</source>
         <translation>Shape:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="83"/>
+        <location filename="../app/gui/session_dialog.cpp" line="84"/>
         <source>Layout:</source>
         <translation>Layout:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="86"/>
+        <location filename="../app/gui/session_dialog.cpp" line="87"/>
         <source>Search</source>
         <translation>Suche</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="88"/>
+        <location filename="../app/gui/session_dialog.cpp" line="89"/>
         <source>Ansor (sketches + evolution)</source>
         <translation>Ansor (Sketches + Evolution)</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="89"/>
+        <location filename="../app/gui/session_dialog.cpp" line="90"/>
         <source>Random sampling</source>
         <translation>Zufallsstichproben</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="97"/>
+        <location filename="../app/gui/session_dialog.cpp" line="91"/>
+        <source>AutoTVM: XGBoost + simulated annealing</source>
+        <translation>AutoTVM: XGBoost + Simulated Annealing</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="92"/>
+        <source>AutoTVM: genetic algorithm</source>
+        <translation>AutoTVM: genetischer Algorithmus</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="93"/>
+        <source>AutoTVM: random configs</source>
+        <translation>AutoTVM: zufällige Konfigurationen</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="94"/>
+        <source>AutoTVM: grid search</source>
+        <translation>AutoTVM: Gittersuche</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="95"/>
+        <source>AutoTVM policies tune the tasks one of its hand-written templates fits; the cost model below is Ansor&apos;s and is not used by them.</source>
+        <translation>AutoTVM-Strategien optimieren die Aufgaben, zu denen eine seiner handgeschriebenen Vorlagen passt; das Kostenmodell unten ist das von Ansor und wird von ihnen nicht verwendet.</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="104"/>
         <source>all cores (%1)</source>
         <translation>alle Kerne (%1)</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="99"/>
+        <location filename="../app/gui/session_dialog.cpp" line="106"/>
         <source>Policy:</source>
         <translation>Strategie:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="100"/>
+        <location filename="../app/gui/session_dialog.cpp" line="107"/>
         <source>Cost model:</source>
         <translation>Kostenmodell:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="101"/>
+        <location filename="../app/gui/session_dialog.cpp" line="108"/>
         <source>Trials (all sessions of these tasks):</source>
         <translation>Versuche (alle Sitzungen dieser Aufgaben):</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="102"/>
+        <location filename="../app/gui/session_dialog.cpp" line="109"/>
         <source>Measures per round:</source>
         <translation>Messungen pro Runde:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="103"/>
+        <location filename="../app/gui/session_dialog.cpp" line="110"/>
         <source>Seed:</source>
         <translation>Seed:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="104"/>
+        <location filename="../app/gui/session_dialog.cpp" line="111"/>
         <source>Threads:</source>
         <translation>Threads:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="107"/>
+        <location filename="../app/gui/session_dialog.cpp" line="114"/>
         <source>Measurement</source>
         <translation>Messung</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="111"/>
+        <location filename="../app/gui/session_dialog.cpp" line="118"/>
         <source>Flush caches before each repeat</source>
         <translation>Caches vor jeder Wiederholung leeren</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="115"/>
-        <location filename="../app/gui/session_dialog.cpp" line="119"/>
+        <location filename="../app/gui/session_dialog.cpp" line="122"/>
+        <location filename="../app/gui/session_dialog.cpp" line="126"/>
         <source> s</source>
         <translation> s</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="121"/>
+        <location filename="../app/gui/session_dialog.cpp" line="128"/>
         <source>Number:</source>
         <translation>Anzahl:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="122"/>
+        <location filename="../app/gui/session_dialog.cpp" line="129"/>
         <source>Repeat:</source>
         <translation>Wiederholungen:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="123"/>
+        <location filename="../app/gui/session_dialog.cpp" line="130"/>
         <source>min_repeat_ms:</source>
         <translation>min_repeat_ms:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="125"/>
+        <location filename="../app/gui/session_dialog.cpp" line="132"/>
         <source>Build timeout:</source>
         <translation>Build-Timeout:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="126"/>
+        <location filename="../app/gui/session_dialog.cpp" line="133"/>
         <source>Run timeout:</source>
         <translation>Ausführungs-Timeout:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="130"/>
+        <location filename="../app/gui/session_dialog.cpp" line="137"/>
         <source>Browse…</source>
         <translation>Durchsuchen…</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="132"/>
+        <location filename="../app/gui/session_dialog.cpp" line="139"/>
         <source>Workspace</source>
         <translation>Arbeitsbereich</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="133"/>
+        <location filename="../app/gui/session_dialog.cpp" line="140"/>
         <source>TuneScope workspaces (*.tunescope);;All files (*)</source>
         <translation>TuneScope-Arbeitsbereiche (*.tunescope);;Alle Dateien (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="138"/>
+        <location filename="../app/gui/session_dialog.cpp" line="145"/>
         <source>Workspace:</source>
         <translation>Arbeitsbereich:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="146"/>
+        <location filename="../app/gui/session_dialog.cpp" line="153"/>
         <source>&amp;Start</source>
         <translation>&amp;Starten</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="236"/>
+        <location filename="../app/gui/session_dialog.cpp" line="243"/>
         <source>Tasks: give task ids separated by commas (such as 0,3,5), or nothing for all tasks.</source>
         <translation>Aufgaben: Geben Sie durch Kommas getrennte Aufgaben-IDs an (etwa 0,3,5) oder nichts für alle Aufgaben.</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="240"/>
+        <location filename="../app/gui/session_dialog.cpp" line="247"/>
         <source>Shape: %1 takes %2.</source>
         <translation>Shape: %1 erwartet %2.</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="247"/>
+        <location filename="../app/gui/session_dialog.cpp" line="256"/>
+        <source>Policy: %1</source>
+        <translation>Strategie: %1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="259"/>
         <source>Choose a workspace file.</source>
         <translation>Wählen Sie eine Arbeitsbereichsdatei.</translation>
     </message>
@@ -1558,24 +1834,37 @@ Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
     </message>
 </context>
 <context>
+    <name>ts::widgets::RaceRunner</name>
+    <message>
+        <location filename="../widgets/race_runner.cpp" line="42"/>
+        <source>A race is running; cancel it first.</source>
+        <translation>Ein Rennen läuft; brechen Sie es zuerst ab.</translation>
+    </message>
+    <message>
+        <location filename="../widgets/race_runner.cpp" line="118"/>
+        <source>finished</source>
+        <translation>beendet</translation>
+    </message>
+</context>
+<context>
     <name>ts::widgets::SessionHub</name>
     <message>
-        <location filename="../widgets/session_hub.cpp" line="102"/>
+        <location filename="../widgets/session_hub.cpp" line="103"/>
         <source>Cannot open the workspace %1: %2</source>
         <translation>Arbeitsbereich %1 kann nicht geöffnet werden: %2</translation>
     </message>
     <message>
-        <location filename="../widgets/session_hub.cpp" line="136"/>
+        <location filename="../widgets/session_hub.cpp" line="137"/>
         <source>Cannot load session %1: %2</source>
         <translation>Sitzung %1 kann nicht geladen werden: %2</translation>
     </message>
     <message>
-        <location filename="../widgets/session_hub.cpp" line="261"/>
+        <location filename="../widgets/session_hub.cpp" line="269"/>
         <source>Session %1 did not record what it tuned, so it cannot be resumed.</source>
         <translation>Sitzung %1 hat nicht gespeichert, was sie getunt hat, und kann daher nicht fortgesetzt werden.</translation>
     </message>
     <message>
-        <location filename="../widgets/session_hub.cpp" line="268"/>
+        <location filename="../widgets/session_hub.cpp" line="276"/>
         <source>Session %1 cannot be resumed: %2</source>
         <translation>Sitzung %1 kann nicht fortgesetzt werden: %2</translation>
     </message>

@@ -7,8 +7,11 @@
 //   tunescope --demo-session       starts the demo's short tuning session in the workspace (done by itself the
 //                                  first time the demo workspace is opened)
 //   tunescope --screenshot F.png --screenshot-after-trials N   the picture once the live session has N trials
+//   tunescope --workspace W --replay-race ID [--screenshot F.png]   plays a stored race back in the Race view
+//                                  (a classroom without time to tune); with --screenshot, the picture at its end
 #include "app/gui/curves_view.h"
 #include "app/gui/main_window.h"
+#include "app/gui/race_view.h"
 #include "app/gui/settings_keys.h"
 #include "core/graph/task_report.h"
 #include "core/store/schedule_source.h"
@@ -18,6 +21,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
+#include <QDockWidget>
 #include <QFileInfo>
 #include <QIcon>
 #include <QLibraryInfo>
@@ -131,12 +135,15 @@ int main(int argc, char** argv)
         QStringLiteral("Workspace to open (default: the last one, or the demo workspace)."), QStringLiteral("file"));
     QCommandLineOption demoOption(
         QStringLiteral("demo-session"), QStringLiteral("Start the demo's short tuning session in the workspace."));
+    QCommandLineOption replayRaceOption(QStringLiteral("replay-race"),
+        QStringLiteral("Play a race stored in the workspace back in the Race view (see tunescope-cli race --list)."),
+        QStringLiteral("id"));
     QCommandLineOption afterTrialsOption(QStringLiteral("screenshot-after-trials"),
         QStringLiteral("With --screenshot: take it once the live session has this many trials."), QStringLiteral("n"));
     QCommandLineOption sizeOption(QStringLiteral("window-size"),
         QStringLiteral("Initial window size, WIDTHxHEIGHT (default 1600x1000)."), QStringLiteral("size"));
-    parser.addOptions({ networkOption, taskOption, screenshotOption, langOption, headlessOption, workspaceOption,
-        demoOption, afterTrialsOption, sizeOption });
+    parser.addOptions({ replayRaceOption, networkOption, taskOption, screenshotOption, langOption, headlessOption,
+        workspaceOption, demoOption, afterTrialsOption, sizeOption });
     parser.process(app);
 
     QTranslator translator;
@@ -182,7 +189,33 @@ int main(int argc, char** argv)
         },
         Qt::SingleShotConnection);
 
-    if (screenshot && parser.isSet(afterTrialsOption)) {
+    if (parser.isSet(replayRaceOption)) {
+        auto* race = qobject_cast<ts::app::RaceView*>(window.view(QStringLiteral("RaceDock")));
+        if (race == nullptr)
+            return 1;
+        // A classroom replay gets room: the Race dock floats at a good size.
+        for (QWidget* w = race; w != nullptr; w = w->parentWidget())
+            if (auto* dock = qobject_cast<QDockWidget*>(w)) {
+                dock->show();
+                dock->setFloating(true);
+                dock->resize(1400, 620);
+                dock->raise();
+                break;
+            }
+        QObject::connect(&race->runner(), &ts::widgets::RaceRunner::errorOccurred, &window,
+            [](const QString& message) { std::fprintf(stderr, "tunescope: %s\n", qPrintable(message)); });
+        if (screenshot)
+            QObject::connect(
+                &race->runner(), &ts::widgets::RaceRunner::raceLoaded, &window,
+                [&window, race, file = parser.value(screenshotOption)] {
+                    QTimer::singleShot(12000, &window, [race, file] {
+                        const bool saved = race->grab().save(file, "PNG");
+                        QApplication::exit(saved ? 0 : 1);
+                    });
+                },
+                Qt::SingleShotConnection);
+        race->runner().loadRace(workspace, parser.value(replayRaceOption));
+    } else if (screenshot && parser.isSet(afterTrialsOption)) {
         // The picture of a session in progress: once the live session has enough trials (or has ended).
         const int trials = parser.value(afterTrialsOption).toInt();
         const QString file = parser.value(screenshotOption);
