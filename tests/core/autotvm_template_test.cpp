@@ -4,6 +4,9 @@
 #include "kernel_check.h"
 #include "search_fixtures.h"
 
+#include "core/ops/conv.h"
+#include "core/ops/elementwise.h"
+#include "core/ops/linear.h"
 #include "core/schedule/state.h"
 #include "core/schedule/step_json.h"
 #include "core/search/autotvm/template.h"
@@ -69,9 +72,10 @@ void expectSampledConfigsComputeTheReference(const std::string& name, const ir::
 
 TEST(AutotvmTemplate, RegistryFindsByTvmTaskName)
 {
-    ASSERT_EQ(templates().size(), 2u);
+    ASSERT_EQ(templates().size(), 3u);
     EXPECT_EQ(tmpl("dense_nopack.x86").opTag, "dense");
     EXPECT_EQ(tmpl("batch_matmul.x86").opTag, "batch_matmul");
+    EXPECT_EQ(tmpl("conv2d_NCHWc.x86").opTag, "conv2d_nchw");
     EXPECT_EQ(findTemplate("dense_pack.x86"), nullptr);
 }
 
@@ -212,4 +216,90 @@ TEST(AutotvmTemplate, InstantiationErrors)
     ASSERT_FALSE(noDense);
     EXPECT_EQ(noDense.error().kind, ErrorKind::InvalidArgument);
     EXPECT_EQ(noDense.error().message, "dense_nopack.x86: the DAG has no dense op (tag \"dense\")");
+}
+
+namespace {
+// conv2d NCHW (with its pad stage), optionally with bias + relu after it.
+ir::ComputeDAG convNchw(int64_t c, int64_t o, int64_t hw, int64_t k, int64_t stride, int64_t pad, bool epilogue)
+{
+    ir::Tensor data = ir::placeholder("data", { 1, c, hw, hw });
+    ir::Tensor weight = ir::placeholder("weight", { o, c, k, k });
+    ops::Conv2dParams p;
+    p.stride = { stride, stride };
+    p.padding = ops::Conv2dParams::symmetric(pad, pad);
+    ir::Tensor conv = tt::value(ops::conv2d(data, weight, p));
+    if (!epilogue)
+        return ir::ComputeDAG::create({ data, weight, conv });
+    ir::Tensor bias = ir::placeholder("bias", { o });
+    return ir::ComputeDAG::create({ data, weight, bias, tt::value(ops::relu(tt::value(ops::biasAdd(conv, bias, 1)))) });
+}
+} // namespace
+
+// TVM's space for ResNet-18's first convolution: tile_ic 2 x tile_oc 7 x tile_ow 11 x unroll_kw 2 = 308, and the
+// reference notes' logged config (index 172) decodes to itself.
+TEST(AutotvmTemplate, Conv2dNchwcSpaceIsTvms)
+{
+    const ConfigSpace space = tt::value(tmpl("conv2d_NCHWc.x86").space(convNchw(3, 64, 224, 7, 2, 3, true)));
+    EXPECT_EQ(space.size(), 308);
+    ASSERT_EQ(space.numKnobs(), 4u);
+    EXPECT_EQ(space.knob(0).name(), "tile_ic");
+    EXPECT_EQ(space.knob(3).name(), "unroll_kw");
+    auto index = space.parseEntity(
+        R"([["tile_ic", "sp", [-1, 1]], ["tile_oc", "sp", [-1, 4]], ["tile_ow", "sp", [-1, 1]], ["unroll_kw", "ot", false]])");
+    ASSERT_TRUE(index) << index.error().message;
+    EXPECT_EQ(*index, 172);
+    // A 1x1 kernel has tile_oh instead of unroll_kw.
+    const ConfigSpace oneByOne = tt::value(tmpl("conv2d_NCHWc.x86").space(convNchw(16, 32, 14, 1, 2, 0, false)));
+    EXPECT_EQ(oneByOne.knob(3).name(), "tile_oh");
+}
+
+TEST(AutotvmTemplate, Conv2dSampledConfigsComputeTheReference)
+{
+    expectSampledConfigsComputeTheReference("conv2d_NCHWc.x86", convNchw(8, 16, 10, 3, 1, 1, false));
+    expectSampledConfigsComputeTheReference("conv2d_NCHWc.x86", convNchw(8, 16, 10, 3, 2, 1, true));
+    expectSampledConfigsComputeTheReference("conv2d_NCHWc.x86", convNchw(8, 16, 8, 1, 1, 0, true));
+}
+
+TEST(AutotvmTemplate, FusedEpiloguesComputeTheReference)
+{
+    ir::Tensor x = ir::placeholder("x", { 4, 64 });
+    ir::Tensor w = ir::placeholder("w", { 32, 64 });
+    ir::Tensor bias = ir::placeholder("bias", { 32 });
+    const ir::ComputeDAG dag = ir::ComputeDAG::create(
+        { x, w, bias, tt::value(ops::relu(tt::value(ops::biasAdd(tt::value(ops::dense(x, w)), bias, 1)))) });
+    expectSampledConfigsComputeTheReference("dense_nopack.x86", dag);
+}
+
+TEST(AutotvmTemplate, TaskExtractionAndTvmArgs)
+{
+    // ResNet-18's first task: conv2d + bias + relu; TVM's args as its log writes them, both ways.
+    const ir::ComputeDAG first = convNchw(3, 64, 224, 7, 2, 3, true);
+    const auto fitting = templatesFor(first);
+    ASSERT_EQ(fitting.size(), 1u);
+    EXPECT_EQ(fitting[0]->name, "conv2d_NCHWc.x86");
+    const std::string args = tt::value(taskArgs(*fitting[0], first));
+    EXPECT_EQ(args,
+        R"([["TENSOR", [1, 3, 224, 224], "float32"], ["TENSOR", [64, 3, 7, 7], "float32"], [2, 2], [3, 3, 3, 3], [1, 1], "NCHW", "NCHW", "float32"])");
+    const ir::ComputeDAG rebuilt = tt::value(dagFromTaskArgs("conv2d_NCHWc.x86", args));
+    EXPECT_EQ(tt::value(taskArgs(tmpl("conv2d_NCHWc.x86"), rebuilt)), args);
+    EXPECT_EQ(tt::value(tmpl("conv2d_NCHWc.x86").space(rebuilt)).size(), 308);
+
+    const std::string denseArgs = tt::value(taskArgs(tmpl("dense_nopack.x86"), tt::dense().dag));
+    EXPECT_EQ(denseArgs, R"([["TENSOR", [4, 64], "float32"], ["TENSOR", [32, 64], "float32"], null, "float32"])");
+    EXPECT_EQ(tt::value(taskArgs(tmpl("dense_nopack.x86"), tt::value(dagFromTaskArgs("dense_nopack.x86", denseArgs)))),
+        denseArgs);
+
+    // Args that do not describe a workload name what is wrong.
+    auto badLayout = dagFromTaskArgs("conv2d_NCHWc.x86",
+        R"([["TENSOR", [1, 3, 8, 8], "float32"], ["TENSOR", [4, 3, 3, 3], "float32"], [1, 1], [1, 1, 1, 1], [1, 1], "NHWC", "NHWC", "float32"])");
+    ASSERT_FALSE(badLayout);
+    EXPECT_NE(badLayout.error().message.find("arg 5 (layout)"), std::string::npos) << badLayout.error().message;
+    auto badShape
+        = dagFromTaskArgs("dense_nopack.x86", R"([["TENSOR", [4], "float32"], ["TENSOR", [32, 64], "float32"]])");
+    ASSERT_FALSE(badShape);
+    EXPECT_NE(badShape.error().message.find("rank 1, expected 2"), std::string::npos) << badShape.error().message;
+    EXPECT_FALSE(dagFromTaskArgs("dense_pack.x86", "[]"));
+
+    // An op that no template schedules, and a second reduction after the anchor, are not AutoTVM tasks.
+    EXPECT_TRUE(templatesFor(tt::matmul().dag).empty());
 }

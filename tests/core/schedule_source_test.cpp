@@ -263,12 +263,34 @@ namespace {
             R"({"input": ["llvm", "dense_nopack.x86", [["TENSOR", [1, 512], "float32"], ["TENSOR", [1000, 512], )"
             R"("float32"], null, "float32"], {}], "config": {"index": 3, "code_hash": null, "entity": []}, )"
             R"("result": [[0.001], 0, 0.5, 1676344759.5], "version": 0.2, "tvm_version": "0.10.0"})");
+        // An AutoTVM record whose entity does not fit the template's space for its args.
         const Error tvm = resolveError({ RecordRef { autotvm, 1 } });
-        EXPECT_EQ(tvm.kind, ErrorKind::Unsupported);
-        EXPECT_EQ(tvm.message,
-            autotvm
-                + ":1: an AutoTVM record (dense_nopack.x86); only auto_scheduler records replay for now (AutoTVM "
-                  "templates come later)");
+        EXPECT_EQ(tvm.kind, ErrorKind::InvalidArgument);
+        EXPECT_EQ(tvm.message.rfind(autotvm + ":1: its config: ", 0), 0u) << tvm.message;
+        const std::string packed = dir.write("packed.log",
+            R"({"input": ["llvm", "dense_pack.x86", [["TENSOR", [1, 512], "float32"], ["TENSOR", [1000, 512], )"
+            R"("float32"], null, "float32"], {}], "config": {"index": 3, "code_hash": null, "entity": []}, )"
+            R"("result": [[0.001], 0, 0.5, 1676344759.5], "version": 0.2, "tvm_version": "0.10.0"})");
+        const Error noTemplate = resolveError({ RecordRef { packed, 1 } });
+        EXPECT_EQ(noTemplate.kind, ErrorKind::Unsupported);
+        EXPECT_NE(
+            noTemplate.message.find("template 'dense_pack.x86', which TuneScope does not have"), std::string::npos)
+            << noTemplate.message;
+    }
+
+    // The reference notes' AutoTVM line (TVM 0.10, conv2d_NCHWc.x86 on ResNet's first convolution, index 172):
+    // the workload is rebuilt from its args and its config instantiated as steps that replay.
+    TEST(ScheduleSource, AutotvmRecordsReplayThroughTheirTemplate)
+    {
+        const std::string log = kData + "/autotvm/conv2d_NCHWc-resnet-first.json";
+        auto resolved = resolveSchedule({ RecordRef { log, 1 } });
+        ASSERT_TRUE(resolved) << resolved.error().message;
+        EXPECT_EQ(resolved->name, "conv2d_NCHWc.x86");
+        EXPECT_EQ(resolved->title, "conv2d_NCHWc.x86 config 172 from " + log + ":1");
+        EXPECT_FALSE(resolved->steps.empty());
+        EXPECT_NEAR(resolved->flops, 2.0 * 64 * 112 * 112 * 3 * 7 * 7, 1.0);
+        ASSERT_TRUE(resolved->record);
+        EXPECT_EQ(resolved->record->kind, RecordKind::AutoTvm);
     }
 
     TEST(ScheduleSource, StepErrorsNameWhereTheStepsCameFrom)

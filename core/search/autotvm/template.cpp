@@ -197,6 +197,41 @@ namespace {
         return {};
     }
 
+    // dense and batch_matmul declare the same knobs: tile_y and tile_x over the output's two last axes (from yAxis)
+    // and tile_k over the reduction, each define_split(policy "factors", num_outputs=2).
+    Expected<ConfigSpace> yxkSpace(
+        const std::string& name, const ir::ComputeDAG& dag, const std::string& tag, size_t numAxes, size_t yAxis)
+    {
+        TS_TRY(const Anchored a, findAnchor(name, dag, tag, numAxes));
+        const ir::Operation& op = dag.op(a.anchor);
+        ConfigSpace space;
+        TS_CHECK(addFactorsSplit(space, "tile_y", op.axes()[yAxis].extent));
+        TS_CHECK(addFactorsSplit(space, "tile_x", op.axes()[yAxis + 1].extent));
+        TS_CHECK(addFactorsSplit(space, "tile_k", op.reduceAxes()[0].extent));
+        return space;
+    }
+
+    // A config of that space: the anchor and the three inner factors.
+    struct YxkConfig {
+        Anchored anchored;
+        int64_t ty = 1;
+        int64_t tx = 1;
+        int64_t tk = 1;
+    };
+
+    Expected<YxkConfig> yxkConfig(const std::string& name, const ir::ComputeDAG& dag, const std::string& tag,
+        size_t numAxes, size_t yAxis, const ConfigSpace& space, int64_t index)
+    {
+        TS_CHECK(checkIndex(name, space, index));
+        YxkConfig c;
+        TS_TRY(c.anchored, findAnchor(name, dag, tag, numAxes));
+        const ir::Operation& op = dag.op(c.anchored.anchor);
+        TS_TRY(c.ty, innerFactor(name, space, index, "tile_y", op.axes()[yAxis].extent));
+        TS_TRY(c.tx, innerFactor(name, space, index, "tile_x", op.axes()[yAxis + 1].extent));
+        TS_TRY(c.tk, innerFactor(name, space, index, "tile_k", op.reduceAxes()[0].extent));
+        return c;
+    }
+
     // ---- dense_nopack.x86 (topi/x86/dense.py: dense_nopack, _schedule_dense_nopack_template) ----
     //
     // Knobs: tile_y (M), tile_x (N), tile_k (K), each define_split(policy "factors", num_outputs=2).
@@ -213,26 +248,17 @@ namespace {
     // divide K is an instantiation error here.
     Expected<ConfigSpace> denseNopackSpace(const ir::ComputeDAG& dag)
     {
-        const std::string name = "dense_nopack.x86";
-        TS_TRY(const Anchored a, findAnchor(name, dag, "dense", 2));
-        const ir::Operation& op = dag.op(a.anchor);
-        ConfigSpace space;
-        TS_CHECK(addFactorsSplit(space, "tile_y", op.axes()[0].extent));
-        TS_CHECK(addFactorsSplit(space, "tile_x", op.axes()[1].extent));
-        TS_CHECK(addFactorsSplit(space, "tile_k", op.reduceAxes()[0].extent));
-        return space;
+        return yxkSpace("dense_nopack.x86", dag, "dense", 2, 0);
     }
 
     Expected<std::vector<sched::Step>> denseNopackApply(
         const ir::ComputeDAG& dag, const ConfigSpace& space, int64_t index)
     {
         const std::string name = "dense_nopack.x86";
-        TS_CHECK(checkIndex(name, space, index));
-        TS_TRY(const Anchored a, findAnchor(name, dag, "dense", 2));
+        TS_TRY(const YxkConfig config, yxkConfig(name, dag, "dense", 2, 0, space, index));
+        const Anchored& a = config.anchored;
         const ir::Operation& op = dag.op(a.anchor);
-        TS_TRY(const int64_t ty, innerFactor(name, space, index, "tile_y", op.axes()[0].extent));
-        TS_TRY(const int64_t tx, innerFactor(name, space, index, "tile_x", op.axes()[1].extent));
-        TS_TRY(const int64_t tk, innerFactor(name, space, index, "tile_k", op.reduceAxes()[0].extent));
+        const int64_t ty = config.ty, tx = config.tx, tk = config.tk;
 
         StepBuilder b(name, dag);
         TS_CHECK(inlineFused(b, a, true));
@@ -276,26 +302,17 @@ namespace {
     // scale), the output O takes C's tiling and C is inlined into it, as TVM's template does.
     Expected<ConfigSpace> batchMatmulSpace(const ir::ComputeDAG& dag)
     {
-        const std::string name = "batch_matmul.x86";
-        TS_TRY(const Anchored a, findAnchor(name, dag, "batch_matmul", 3));
-        const ir::Operation& op = dag.op(a.anchor);
-        ConfigSpace space;
-        TS_CHECK(addFactorsSplit(space, "tile_y", op.axes()[1].extent));
-        TS_CHECK(addFactorsSplit(space, "tile_x", op.axes()[2].extent));
-        TS_CHECK(addFactorsSplit(space, "tile_k", op.reduceAxes()[0].extent));
-        return space;
+        return yxkSpace("batch_matmul.x86", dag, "batch_matmul", 3, 1);
     }
 
     Expected<std::vector<sched::Step>> batchMatmulApply(
         const ir::ComputeDAG& dag, const ConfigSpace& space, int64_t index)
     {
         const std::string name = "batch_matmul.x86";
-        TS_CHECK(checkIndex(name, space, index));
-        TS_TRY(const Anchored a, findAnchor(name, dag, "batch_matmul", 3));
+        TS_TRY(const YxkConfig config, yxkConfig(name, dag, "batch_matmul", 3, 1, space, index));
+        const Anchored& a = config.anchored;
         const ir::Operation& op = dag.op(a.anchor);
-        TS_TRY(const int64_t ty, innerFactor(name, space, index, "tile_y", op.axes()[1].extent));
-        TS_TRY(const int64_t tx, innerFactor(name, space, index, "tile_x", op.axes()[2].extent));
-        TS_TRY(const int64_t tk, innerFactor(name, space, index, "tile_k", op.reduceAxes()[0].extent));
+        const int64_t ty = config.ty, tx = config.tx, tk = config.tk;
 
         StepBuilder b(name, dag);
         TS_CHECK(inlineFused(b, a, true));
