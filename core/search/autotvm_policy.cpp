@@ -1,5 +1,6 @@
 #include "core/search/autotvm_policy.h"
 
+#include "core/features/per_store_features.h"
 #include "core/search/autotvm/ga_tuner.h"
 #include "core/search/autotvm/index_based_tuner.h"
 #include "core/search/autotvm/xgb_tuner.h"
@@ -7,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -97,6 +99,10 @@ Candidate AutotvmPolicy::candidate(int64_t index) const
 Expected<std::vector<Candidate>> AutotvmPolicy::searchOneRound(int numMeasures, std::stop_token stop)
 {
     m_stats = RoundStats {};
+    // A model that cannot be fit fails the session, as a cost model's failed update does for Ansor, rather than
+    // leaving the tuner to propose at random unnoticed.
+    if (const auto* xgb = dynamic_cast<const autotvm::XgbTuner*>(m_tuner.get()); xgb && !xgb->fitError().empty())
+        return makeError(ErrorKind::Internal, "the XGBoost tuner's model: " + xgb->fitError());
     const auto start = Clock::now();
     std::vector<Candidate> out;
     // A tuner may propose an index an earlier session measured: it is told that record's figure at once and
@@ -123,8 +129,45 @@ Expected<std::vector<Candidate>> AutotvmPolicy::searchOneRound(int numMeasures, 
         if (!known.empty())
             m_tuner->update(known, knownFlops);
     }
+    // The XGBoost tuner's own prediction of what it proposes, once its model is fit; its random picks (not in
+    // the plan) are marked as such.
+    if (auto* xgb = dynamic_cast<autotvm::XgbTuner*>(m_tuner.get()); xgb != nullptr && !out.empty()) {
+        std::vector<int64_t> indices;
+        for (const Candidate& c : out)
+            indices.push_back(configIndexOf(c.extra));
+        if (xgb->fits() > 0 || xgb->hasBaseModel()) {
+            const std::vector<double> scores = xgb->predict(indices);
+            const std::vector<int64_t>& plan = xgb->plan();
+            for (size_t i = 0; i < out.size(); ++i) {
+                out[i].score = scores[i];
+                out[i].random = std::find(plan.begin(), plan.end(), indices[i]) == plan.end();
+            }
+            m_stats.predicted = static_cast<int>(out.size());
+        } else {
+            for (Candidate& c : out)
+                c.random = true;
+        }
+    }
     m_stats.sampleSeconds = std::chrono::duration<double>(Clock::now() - start).count();
     return out;
+}
+
+void AutotvmPolicy::learnFromOtherTasks(std::span<const sched::State> states, std::span<const double> gflops)
+{
+    auto* xgb = dynamic_cast<autotvm::XgbTuner*>(m_tuner.get());
+    if (xgb == nullptr || static_cast<int>(states.size()) < xgb->options().minSeedRecords)
+        return;
+    std::vector<autotvm::HistorySample> samples;
+    samples.reserve(states.size());
+    for (size_t i = 0; i < states.size() && i < gflops.size(); ++i) {
+        autotvm::HistorySample sample;
+        sample.features.columns = features::kPerStoreFeatures;
+        if (auto program = features::perStoreFeatures(states[i], m_task.target))
+            sample.features.values = std::move(program->values);
+        sample.gflops = gflops[i];
+        samples.push_back(std::move(sample));
+    }
+    (void)xgb->loadHistory(samples); // too few successes: tuned without transfer, as TVM
 }
 
 double AutotvmPolicy::gflops(const record::MeasureResult& result) const

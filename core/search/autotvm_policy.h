@@ -33,6 +33,9 @@ public:
     void recordMeasured(std::span<const Candidate> candidates, std::span<const record::MeasureResult> results) override;
     bool restoreMeasured(uint64_t hash, const sched::State* state, double meanCost, std::string_view extra) override;
     bool owns(std::string_view extra) const override;
+    // autotvm-xgb: fits the tuner's base model on the other tasks' programs (at least 500, TVM's
+    // min_seed_records); fewer are ignored.
+    void learnFromOtherTasks(std::span<const sched::State> states, std::span<const double> gflops) override;
 
     const SearchTask& task() const override { return m_task; }
     const cost::CostTask& costTask() const override { return m_costTask; }

@@ -96,6 +96,14 @@ public:
     // count toward the budget and the best.
     virtual bool restoreMeasured(uint64_t hash, const sched::State* state, double meanCost, std::string_view extra) = 0;
 
+    // Transfer learning (AutoTVM's load_history): programs other tasks of the session measured, with their
+    // GFLOP/s (0 failed), offered before this task's first round. A policy that cannot use them ignores them.
+    virtual void learnFromOtherTasks(std::span<const sched::State> states, std::span<const double> gflops)
+    {
+        (void)states;
+        (void)gflops;
+    }
+
     // Whether a stored record (its extra JSON) is one this policy would have made: resume and the session's
     // final re-measurement look at these only.
     virtual bool owns(std::string_view extra) const = 0;

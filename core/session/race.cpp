@@ -120,12 +120,12 @@ Expected<RaceResult> Race::run()
         const int laneIndex = static_cast<int>(i);
         sessions.push_back(
             std::make_unique<TuningSession>(std::move(t), [this, laneIndex, &result](const TuneEvent& e) {
-                RaceLane& lane = result.lanes[static_cast<size_t>(laneIndex)];
+                RaceLane& racing = result.lanes[static_cast<size_t>(laneIndex)];
                 if (const auto* measured = std::get_if<RecordMeasured>(&e))
-                    addTrial(lane, measured->result, measured->recordId);
+                    addTrial(racing, measured->result, measured->recordId);
                 if (const auto* finished = std::get_if<Finished>(&e)) {
-                    lane.status = finished->status;
-                    lane.message = finished->message;
+                    racing.status = finished->status;
+                    racing.message = finished->message;
                 }
                 if (m_sink)
                     m_sink(RaceEvent { laneIndex, e }, result);

@@ -46,6 +46,10 @@ struct TuningSession::Engine {
     int roundNumber = 0;
     int lastTask = -1;
     std::optional<Finished> finished; // once finish() ran
+    // Every program this session measured, by task, for transfer learning (AutoTVM's load_history).
+    std::vector<std::vector<sched::State>> measuredStates;
+    std::vector<std::vector<double>> measuredGflops;
+    std::vector<bool> taskStarted; // a task had its first round
 
     Engine(store::Store s)
         : store(std::move(s))
@@ -374,7 +378,9 @@ Expected<std::vector<store::Record>> TuningSession::storeBatch(int task,
         r.result = results[i];
         r.predictedScore
             = std::isfinite(candidates[i].score) ? std::optional<double>(candidates[i].score) : std::nullopt;
-        r.predictedBy = e.modelId;
+        // The session's model predicted it only for policies that use it (AutoTVM's XGBoost tuner has its own).
+        if (e.policies[static_cast<size_t>(task)]->usesSessionModel())
+            r.predictedBy = e.modelId;
         r.batchRank = rank[i];
         nlohmann::json extra { { "pick", candidates[i].random ? "random" : "best" } };
         if (!candidates[i].extra.empty())
@@ -507,6 +513,9 @@ Expected<void> TuningSession::begin()
     e.begun = true;
     e.started = Clock::now();
     e.budget = std::max(0, m_options.trials - m_restoredTrials);
+    e.measuredStates.assign(m_options.tasks.size(), {});
+    e.measuredGflops.assign(m_options.tasks.size(), {});
+    e.taskStarted.assign(m_options.tasks.size(), false);
     e.measurer = std::make_unique<measure::Measurer>(m_options.measure);
     return {};
 }
@@ -532,6 +541,19 @@ Expected<bool> TuningSession::step()
         emit(TaskSwitched { t, o.tasks[static_cast<size_t>(t)].name, choice });
     e.lastTask = t;
     search::TaskPolicy& policy = *e.policies[static_cast<size_t>(t)];
+    if (!e.taskStarted[static_cast<size_t>(t)]) {
+        // Transfer: what the other tasks measured so far (TVM's tune_tasks loads the earlier tasks' log).
+        e.taskStarted[static_cast<size_t>(t)] = true;
+        std::vector<sched::State> states;
+        std::vector<double> gflops;
+        for (size_t other = 0; other < e.measuredStates.size(); ++other)
+            if (other != static_cast<size_t>(t)) {
+                states.insert(states.end(), e.measuredStates[other].begin(), e.measuredStates[other].end());
+                gflops.insert(gflops.end(), e.measuredGflops[other].begin(), e.measuredGflops[other].end());
+            }
+        if (!states.empty())
+            policy.learnFromOtherTasks(states, gflops);
+    }
 
     Round round;
     emit(PhaseStarted { t, "search" });
@@ -554,6 +576,15 @@ Expected<bool> TuningSession::step()
         return fail(records.error().message);
     policy.recordMeasured(*candidates, *results);
     const int errors = absorb(t, *candidates, *records, *results);
+    // Kept only where a later task can learn from them (AutoTVM's XGBoost tuner, more than one task).
+    const bool transfer = o.policy == search::PolicyKind::AutotvmXgb && o.tasks.size() > 1;
+    for (size_t i = 0; transfer && i < candidates->size(); ++i)
+        if ((*candidates)[i].instantiationError.empty()) {
+            const record::MeasureResult& r = (*results)[i];
+            e.measuredStates[static_cast<size_t>(t)].push_back((*candidates)[i].state);
+            e.measuredGflops[static_cast<size_t>(t)].push_back(
+                r.ok() && r.meanCost() > 0.0 ? e.status[static_cast<size_t>(t)].flops / r.meanCost() / 1e9 : 0.0);
+        }
 
     if (policy.usesSessionModel()) {
         std::vector<sched::State> states;

@@ -158,6 +158,26 @@ TEST(AutotvmSession, RecordsCarryTheirConfigAndResumeSkipsMeasuredConfigs)
     EXPECT_EQ(ansorSession.restoredTrials(), 0);
 }
 
+TEST(AutotvmSession, TheXgbTunerRecordsItsOwnPredictions)
+{
+    const std::string ws = tempWorkspace("xgb");
+    session::TuneOptions o = autotvmOptions(ws, search::PolicyKind::AutotvmXgb, 96);
+    o.measuresPerRound = 32;
+    session::Finished f = run(o);
+    EXPECT_EQ(f.totalTrials, 96) << f.message;
+    const std::vector<store::Record> stored = records(ws);
+    ASSERT_EQ(stored.size(), 96u);
+    int randomPicks = 0;
+    for (size_t i = 0; i < stored.size(); ++i) {
+        EXPECT_FALSE(stored[i].predictedBy) << "the session's model did not predict AutoTVM's candidates";
+        if (i >= 64) { // after the first fit (plan size 64): the tuner's scores, most from its plan
+            ASSERT_TRUE(stored[i].predictedScore) << i;
+            randomPicks += stored[i].extra.find(R"("pick":"random")") != std::string::npos;
+        }
+    }
+    EXPECT_LT(randomPicks, 32);
+}
+
 // A policy that proposes one runnable candidate and one the template could not instantiate.
 class HalfBrokenPolicy final : public search::TaskPolicy {
 public:

@@ -31,7 +31,7 @@ namespace {
         s.gamma = 1e-4;
         s.minChildWeight = 1.0;
         s.eta = 0.3;
-        s.seed = seed;
+        s.seed = seed & 0x7FFFFFFFULL; // XGBoost's seed is a signed integer; sessions derive 64-bit seeds
         s.nthread = std::max(1, o.nthread);
         s.numBoostRound = 8000;
         s.earlyStoppingRounds = 20;
@@ -284,8 +284,11 @@ void XgbTuner::update(const std::vector<int64_t>& indices, const std::vector<dou
     }
     if (static_cast<int>(m_xs.size()) < m_options.planSize * (m_trainCount + 1) || m_flopsMax <= 1e-6)
         return;
-    if (!fit())
-        return; // the plan stays; the next update tries again
+    if (auto fitted = fit(); !fitted) {
+        m_fitError = fitted.error().message;
+        return; // the plan stays
+    }
+    m_fitError.clear();
     const ScoreFunction score = [this](const std::vector<int64_t>& batch) { return predict(batch); };
     if (m_options.diversityFilterRatio > 1.0) {
         const int wanted = static_cast<int>(m_options.planSize * m_options.diversityFilterRatio);

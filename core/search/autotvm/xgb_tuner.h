@@ -106,6 +106,8 @@ public:
     // The model's score for each index (after at least one fit; 0 before), base margin included.
     std::vector<double> predict(const std::vector<int64_t>& indices);
     int fits() const { return m_trainCount; }
+    // Why the last refit failed ("" when it did not): the tuner then keeps its plan, and its caller decides.
+    const std::string& fitError() const { return m_fitError; }
     bool hasBaseModel() const { return m_base.has_value(); }
     // The last plan (best first), for tests and the teaching views.
     const std::vector<int64_t>& plan() const { return m_trials; }
@@ -137,6 +139,7 @@ private:
     size_t m_trialPt = 0;
     int m_trainCount = 0;
     double m_flopsMax = 0.0;
+    std::string m_fitError;
 };
 
 } // namespace ts::autotvm
