@@ -4,6 +4,8 @@
 #include "kernel_check.h"
 #include "search_fixtures.h"
 
+#include "core/graph/model_zoo.h"
+#include "core/graph/task_extraction.h"
 #include "core/ops/conv.h"
 #include "core/ops/elementwise.h"
 #include "core/ops/linear.h"
@@ -38,13 +40,13 @@ std::vector<std::string> knobNames(const ConfigSpace& space)
     return names;
 }
 
-// First, last and 20 more configs drawn with a fixed seed.
-std::vector<int64_t> sampleIndexes(int64_t size)
+// First, last and count - 2 more configs drawn with a fixed seed.
+std::vector<int64_t> sampleIndexes(int64_t size, size_t count)
 {
     std::vector<int64_t> out { 0, size - 1 };
     std::mt19937_64 rng(14);
     std::uniform_int_distribution<int64_t> pick(0, size - 1);
-    while (out.size() < 22 && static_cast<int64_t>(out.size()) < size) {
+    while (out.size() < count && static_cast<int64_t>(out.size()) < size) {
         const int64_t i = pick(rng);
         if (std::find(out.begin(), out.end(), i) == out.end())
             out.push_back(i);
@@ -52,13 +54,13 @@ std::vector<int64_t> sampleIndexes(int64_t size)
     return out;
 }
 
-void expectSampledConfigsComputeTheReference(const std::string& name, const ir::ComputeDAG& dag)
+void expectSampledConfigsComputeTheReference(const std::string& name, const ir::ComputeDAG& dag, size_t count = 22)
 {
     const Template& t = tmpl(name);
     const ConfigSpace space = tt::value(t.space(dag));
     auto reference = measure::computeReference(dag, 11, 512, 1e9);
     ASSERT_TRUE(reference) << reference.error().message;
-    for (int64_t index : sampleIndexes(space.size())) {
+    for (int64_t index : sampleIndexes(space.size(), count)) {
         const std::string what = name + " config " + std::to_string(index) + " " + space.entityJson(index);
         auto steps = t.apply(dag, space, index);
         ASSERT_TRUE(steps) << what << ": " << steps.error().message;
@@ -72,11 +74,20 @@ void expectSampledConfigsComputeTheReference(const std::string& name, const ir::
 
 TEST(AutotvmTemplate, RegistryFindsByTvmTaskName)
 {
-    ASSERT_EQ(templates().size(), 3u);
+    std::vector<std::string> names;
+    for (const Template& t : templates())
+        names.push_back(t.name);
+    // TVM's x86 strategy order: dense_pack (plevel 10) before dense_nopack (plevel 5).
+    EXPECT_EQ(names,
+        (std::vector<std::string> { "dense_pack.x86", "dense_nopack.x86", "batch_matmul.x86", "conv2d_NCHWc.x86",
+            "depthwise_conv2d_NCHWc.x86", "conv2d_nhwc.x86" }));
+    EXPECT_EQ(tmpl("dense_pack.x86").opTag, "dense");
     EXPECT_EQ(tmpl("dense_nopack.x86").opTag, "dense");
     EXPECT_EQ(tmpl("batch_matmul.x86").opTag, "batch_matmul");
     EXPECT_EQ(tmpl("conv2d_NCHWc.x86").opTag, "conv2d_nchw");
-    EXPECT_EQ(findTemplate("dense_pack.x86"), nullptr);
+    EXPECT_EQ(tmpl("depthwise_conv2d_NCHWc.x86").opTag, "depthwise_conv2d_nchw");
+    EXPECT_EQ(tmpl("conv2d_nhwc.x86").opTag, "conv2d_nhwc");
+    EXPECT_EQ(findTemplate("conv2d_nchw.x86"), nullptr);
 }
 
 // define_split(policy "factors", num_outputs=2) on each axis: one entity per divisor.
@@ -276,6 +287,7 @@ TEST(AutotvmTemplate, TaskExtractionAndTvmArgs)
     const ir::ComputeDAG first = convNchw(3, 64, 224, 7, 2, 3, true);
     const auto fitting = templatesFor(first);
     ASSERT_EQ(fitting.size(), 1u);
+    EXPECT_EQ(templatesFor(tt::dense().dag).size(), 2u);
     EXPECT_EQ(fitting[0]->name, "conv2d_NCHWc.x86");
     const std::string args = tt::value(taskArgs(*fitting[0], first));
     EXPECT_EQ(args,
@@ -299,7 +311,404 @@ TEST(AutotvmTemplate, TaskExtractionAndTvmArgs)
     ASSERT_FALSE(badShape);
     EXPECT_NE(badShape.error().message.find("rank 1, expected 2"), std::string::npos) << badShape.error().message;
     EXPECT_FALSE(dagFromTaskArgs("dense_pack.x86", "[]"));
+    EXPECT_FALSE(dagFromTaskArgs("dense_mkl.x86", "[]"));
 
     // An op that no template schedules, and a second reduction after the anchor, are not AutoTVM tasks.
     EXPECT_TRUE(templatesFor(tt::matmul().dag).empty());
+}
+
+namespace {
+enum class Epilogue { None, BiasRelu, AddRelu, BiasClip };
+
+// `anchor` followed by the epilogue: bias over `channelAxis` and relu; a residual add (a second input of the
+// output's shape) and relu; or bias and clip to [0, 6] (MobileNet's relu6).
+ir::ComputeDAG withEpilogue(std::vector<ir::Tensor> inputs, const ir::Tensor& anchor, Epilogue e, int channelAxis)
+{
+    const int64_t channels = anchor->shape()[static_cast<size_t>(channelAxis)];
+    ir::Tensor out = anchor;
+    if (e == Epilogue::BiasRelu || e == Epilogue::BiasClip) {
+        ir::Tensor bias = ir::placeholder("bias", { channels });
+        inputs.push_back(bias);
+        out = tt::value(ops::biasAdd(out, bias, channelAxis));
+        out = e == Epilogue::BiasRelu ? tt::value(ops::relu(out)) : tt::value(ops::clip(out, 0.0, 6.0));
+    } else if (e == Epilogue::AddRelu) {
+        ir::Tensor residual = ir::placeholder("residual", anchor->shape());
+        inputs.push_back(residual);
+        out = tt::value(ops::relu(tt::value(ops::add(out, residual))));
+    }
+    inputs.push_back(out);
+    return ir::ComputeDAG::create(inputs);
+}
+
+ir::ComputeDAG denseDag(int64_t m, int64_t k, int64_t n, Epilogue e)
+{
+    ir::Tensor x = ir::placeholder("x", { m, k });
+    ir::Tensor w = ir::placeholder("w", { n, k });
+    return withEpilogue({ x, w }, tt::value(ops::dense(x, w)), e, 1);
+}
+
+ir::ComputeDAG depthwiseNchw(int64_t c, int64_t hw, int64_t k, int64_t stride, int64_t pad, Epilogue e)
+{
+    ir::Tensor data = ir::placeholder("data", { 1, c, hw, hw });
+    ir::Tensor weight = ir::placeholder("weight", { c, 1, k, k });
+    ops::Conv2dParams p;
+    p.stride = { stride, stride };
+    p.padding = ops::Conv2dParams::symmetric(pad, pad);
+    return withEpilogue({ data, weight }, tt::value(ops::depthwiseConv2d(data, weight, p)), e, 1);
+}
+
+ir::ComputeDAG convNhwc(int64_t c, int64_t o, int64_t hw, int64_t k, int64_t stride, int64_t pad, Epilogue e)
+{
+    ir::Tensor data = ir::placeholder("data", { 1, hw, hw, c });
+    ir::Tensor weight = ir::placeholder("weight", { k, k, c, o });
+    ops::Conv2dParams p;
+    p.layout = ops::Layout::NHWC;
+    p.stride = { stride, stride };
+    p.padding = ops::Conv2dParams::symmetric(pad, pad);
+    return withEpilogue({ data, weight }, tt::value(ops::conv2d(data, weight, p)), e, 3);
+}
+
+ir::ComputeDAG convNchwResidual(int64_t c, int64_t hw)
+{
+    ir::Tensor data = ir::placeholder("data", { 1, c, hw, hw });
+    ir::Tensor weight = ir::placeholder("weight", { c, c, 3, 3 });
+    ops::Conv2dParams p;
+    p.padding = ops::Conv2dParams::symmetric(1, 1);
+    return withEpilogue({ data, weight }, tt::value(ops::conv2d(data, weight, p)), Epilogue::AddRelu, 1);
+}
+
+// The index of the config whose entity is `entity` (TVM's text), or a test failure.
+int64_t indexOf(const ConfigSpace& space, const std::string& entity)
+{
+    auto index = space.parseEntity(entity);
+    if (!index)
+        throw std::runtime_error(index.error().message);
+    return *index;
+}
+} // namespace
+
+// Spaces TVM's rules give (define_split "factors" with 3 outputs: ordered pairs (a, b) with a * b dividing the
+// extent): ResNet-18's fc (1x512 by 1000x512): tile_y 1, tile_x 100 (10 per 5^3 and per 2^3), tile_k 10,
+// tile_inner 1.
+TEST(AutotvmTemplate, DensePackSpaceIsTvms)
+{
+    const ConfigSpace fc = tt::value(tmpl("dense_pack.x86").space(denseDag(1, 512, 1000, Epilogue::BiasRelu)));
+    EXPECT_EQ(knobNames(fc), (std::vector<std::string> { "tile_y", "tile_x", "tile_k", "tile_inner" }));
+    EXPECT_EQ(fc.knob(0).size(), 1u);
+    EXPECT_EQ(fc.knob(1).size(), 100u);
+    EXPECT_EQ(fc.knob(2).size(), 10u);
+    EXPECT_EQ(fc.size(), 1000);
+    // M = 32: tile_y 21 three-way splits of 2^5; tile_inner keeps inner sizes <= 16 (1, 2, 4, 8, 16).
+    const ConfigSpace m32 = tt::value(tmpl("dense_pack.x86").space(denseDag(32, 64, 16, Epilogue::None)));
+    EXPECT_EQ(m32.knob(0).size(), 21u);
+    EXPECT_EQ(m32.knob(3).size(), 5u);
+    EXPECT_EQ(m32.size(), 21 * 15 * 7 * 5);
+    EXPECT_EQ(m32.entityJson(1),
+        R"([["tile_y", "sp", [-1, 2, 1]], ["tile_x", "sp", [-1, 1, 1]], ["tile_k", "sp", [-1, 1]], ["tile_inner", "sp", [-1, 1]]])");
+}
+
+// MobileNet-V2's first depthwise convolution (32 channels, 112x112, 3x3, pad 1): tile_ic 6, tile_oc 6,
+// tile_ow 9 (the divisors of 112 up to 64), unroll_kw 2.
+TEST(AutotvmTemplate, DepthwiseSpaceIsTvms)
+{
+    const ConfigSpace space
+        = tt::value(tmpl("depthwise_conv2d_NCHWc.x86").space(depthwiseNchw(32, 112, 3, 1, 1, Epilogue::BiasClip)));
+    EXPECT_EQ(knobNames(space), (std::vector<std::string> { "tile_ic", "tile_oc", "tile_ow", "unroll_kw" }));
+    EXPECT_EQ(space.size(), 6 * 6 * 9 * 2);
+    // A channel multiplier above 1 is not TVM's template's workload.
+    ir::Tensor data = ir::placeholder("data", { 1, 4, 8, 8 });
+    ir::Tensor weight = ir::placeholder("weight", { 4, 2, 3, 3 });
+    const ir::ComputeDAG multiplier2
+        = ir::ComputeDAG::create({ data, weight, tt::value(ops::depthwiseConv2d(data, weight, {})) });
+    auto refused = tmpl("depthwise_conv2d_NCHWc.x86").space(multiplier2);
+    ASSERT_FALSE(refused);
+    EXPECT_EQ(
+        refused.error().message, "depthwise_conv2d_NCHWc.x86: channel multiplier 2; TVM's template takes multiplier 1");
+}
+
+// The spatial-pack knobs: 16 channels (5 divisors), 8x8 output (4 and 4), 4 reorder candidates, try_unroll on
+// two axes (4), try_unroll_vec on two axes (8: at most one vec), compat 2.
+TEST(AutotvmTemplate, Conv2dNhwcSpace)
+{
+    const ConfigSpace space = tt::value(tmpl("conv2d_nhwc.x86").space(tt::conv2dNhwcBiasRelu().dag));
+    EXPECT_EQ(knobNames(space),
+        (std::vector<std::string> {
+            "tile_co", "tile_oh", "tile_ow", "reorder_conv", "ann_reduce", "ann_spatial", "compat" }));
+    EXPECT_EQ(space.knob(3).size(), 4u);
+    EXPECT_EQ(space.knob(4).size(), 4u);
+    EXPECT_EQ(space.knob(5).size(), 8u);
+    EXPECT_EQ(space.size(), 5 * 4 * 4 * 4 * 4 * 8 * 2);
+}
+
+TEST(AutotvmTemplate, DensePackSampledConfigsComputeTheReference)
+{
+    expectSampledConfigsComputeTheReference("dense_pack.x86", denseDag(8, 32, 16, Epilogue::None), 8);
+    expectSampledConfigsComputeTheReference("dense_pack.x86", denseDag(6, 24, 12, Epilogue::BiasRelu), 8);
+    expectSampledConfigsComputeTheReference("dense_pack.x86", denseDag(4, 16, 8, Epilogue::AddRelu), 6);
+}
+
+TEST(AutotvmTemplate, DepthwiseSampledConfigsComputeTheReference)
+{
+    expectSampledConfigsComputeTheReference(
+        "depthwise_conv2d_NCHWc.x86", depthwiseNchw(8, 10, 3, 1, 1, Epilogue::None), 8);
+    expectSampledConfigsComputeTheReference(
+        "depthwise_conv2d_NCHWc.x86", depthwiseNchw(8, 9, 3, 2, 1, Epilogue::BiasClip), 8);
+}
+
+TEST(AutotvmTemplate, Conv2dNhwcSampledConfigsComputeTheReference)
+{
+    expectSampledConfigsComputeTheReference("conv2d_nhwc.x86", convNhwc(4, 8, 6, 3, 1, 1, Epilogue::None), 8);
+    expectSampledConfigsComputeTheReference("conv2d_nhwc.x86", tt::conv2dNhwcBiasRelu().dag, 8);
+    expectSampledConfigsComputeTheReference("conv2d_nhwc.x86", convNhwc(4, 8, 7, 3, 2, 1, Epilogue::AddRelu), 6);
+}
+
+// The older templates with the zoo's other epilogue, a residual add.
+TEST(AutotvmTemplate, ResidualEpiloguesComputeTheReference)
+{
+    expectSampledConfigsComputeTheReference("conv2d_NCHWc.x86", convNchwResidual(8, 6), 6);
+    expectSampledConfigsComputeTheReference("dense_nopack.x86", denseDag(4, 16, 8, Epilogue::AddRelu), 6);
+    ir::Tensor a = ir::placeholder("a", { 2, 8, 16 });
+    ir::Tensor b = ir::placeholder("b", { 2, 12, 16 });
+    const ir::ComputeDAG scaled
+        = ir::ComputeDAG::create({ a, b, tt::value(ops::scale(tt::value(ops::batchMatmul(a, b)), 0.125)) });
+    expectSampledConfigsComputeTheReference("batch_matmul.x86", scaled, 6);
+}
+
+TEST(AutotvmTemplate, NewTemplatesInstantiationErrors)
+{
+    // conv2d_nhwc: unrolling owi of 32 is TVM's "Too large factor for unrolling".
+    const ir::ComputeDAG wide = convNhwc(4, 8, 34, 3, 1, 0, Epilogue::None);
+    const Template& nhwc = tmpl("conv2d_nhwc.x86");
+    const ConfigSpace space = tt::value(nhwc.space(wide));
+    const int64_t tooLong = indexOf(space,
+        R"([["tile_co", "sp", [-1, 8]], ["tile_oh", "sp", [-1, 1]], ["tile_ow", "sp", [-1, 32]], )"
+        R"(["reorder_conv", "re", [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]], ["ann_reduce", "an", ["none", "none"]], )"
+        R"(["ann_spatial", "an", ["unroll", "vec"]], ["compat", "ot", 0]])");
+    auto unrolled = nhwc.apply(wide, space, tooLong);
+    ASSERT_FALSE(unrolled);
+    EXPECT_EQ(unrolled.error().kind, ErrorKind::InvalidArgument);
+    EXPECT_EQ(
+        unrolled.error().message, "instantiation error: conv2d_nhwc.x86: too large factor for unrolling: 32 > 16");
+    // The same config with owi 8 instantiates.
+    const int64_t fits = indexOf(space,
+        R"([["tile_co", "sp", [-1, 8]], ["tile_oh", "sp", [-1, 1]], ["tile_ow", "sp", [-1, 8]], )"
+        R"(["reorder_conv", "re", [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]], ["ann_reduce", "an", ["none", "none"]], )"
+        R"(["ann_spatial", "an", ["unroll", "vec"]], ["compat", "ot", 0]])");
+    EXPECT_TRUE(nhwc.apply(wide, space, fits));
+
+    // dense_pack: a space declared for N = 24 applied to N = 16; an index out of range.
+    const Template& pack = tmpl("dense_pack.x86");
+    const ir::ComputeDAG small = denseDag(4, 16, 16, Epilogue::None);
+    const ConfigSpace other = tt::value(pack.space(denseDag(4, 16, 24, Epilogue::None)));
+    const int64_t x3 = indexOf(other,
+        R"([["tile_y", "sp", [-1, 1, 1]], ["tile_x", "sp", [-1, 1, 3]], ["tile_k", "sp", [-1, 1]], ["tile_inner", "sp", [-1, 1]]])");
+    auto notDividing = pack.apply(small, other, x3);
+    ASSERT_FALSE(notDividing);
+    EXPECT_EQ(notDividing.error().message,
+        "instantiation error: dense_pack.x86: tile_x [-1, 1, 3] does not divide the extent 16");
+    auto outOfRange = pack.apply(small, other, -1);
+    ASSERT_FALSE(outOfRange);
+    EXPECT_NE(outOfRange.error().message.find("instantiation error: dense_pack.x86: config index -1 out of range"),
+        std::string::npos);
+
+    // depthwise: tile_ow from a space of another width.
+    const Template& dw = tmpl("depthwise_conv2d_NCHWc.x86");
+    const ConfigSpace dw16 = tt::value(dw.space(depthwiseNchw(4, 16, 3, 1, 1, Epilogue::None)));
+    const int64_t ow16 = indexOf(dw16,
+        R"([["tile_ic", "sp", [-1, 1]], ["tile_oc", "sp", [-1, 1]], ["tile_ow", "sp", [-1, 16]], ["unroll_kw", "ot", true]])");
+    auto wrongWidth = dw.apply(depthwiseNchw(4, 12, 3, 1, 1, Epilogue::None), dw16, ow16);
+    ASSERT_FALSE(wrongWidth);
+    EXPECT_EQ(wrongWidth.error().message,
+        "instantiation error: depthwise_conv2d_NCHWc.x86: tile_ow [-1, 16] does not divide the extent 12");
+}
+
+// TVM's task args for every template, both ways.
+TEST(AutotvmTemplate, TaskArgsRoundTripForEveryTemplate)
+{
+    const std::vector<std::pair<std::string, std::string>> cases {
+        { "conv2d_NCHWc.x86",
+            R"([["TENSOR", [1, 3, 224, 224], "float32"], ["TENSOR", [64, 3, 7, 7], "float32"], [2, 2], [3, 3, 3, 3], [1, 1], "NCHW", "NCHW", "float32"])" },
+        { "depthwise_conv2d_NCHWc.x86",
+            R"([["TENSOR", [1, 32, 112, 112], "float32"], ["TENSOR", [32, 1, 3, 3], "float32"], [1, 1], [1, 1, 1, 1], [1, 1], "NCHW", "NCHW", "float32"])" },
+        { "conv2d_nhwc.x86",
+            R"([["TENSOR", [1, 56, 56, 64], "float32"], ["TENSOR", [3, 3, 64, 128], "float32"], [2, 2], [1, 1, 1, 1], [1, 1], "float32"])" },
+        { "dense_pack.x86",
+            R"([["TENSOR", [1, 512], "float32"], ["TENSOR", [1000, 512], "float32"], null, "float32"])" },
+        { "dense_nopack.x86",
+            R"([["TENSOR", [128, 768], "float32"], ["TENSOR", [3072, 768], "float32"], null, "float32"])" },
+        { "batch_matmul.x86",
+            R"([["TENSOR", [12, 128, 64], "float32"], ["TENSOR", [12, 128, 64], "float32"], null, "float32", false, true])" },
+    };
+    ASSERT_EQ(cases.size(), templates().size());
+    for (const auto& [name, args] : cases) {
+        const ir::ComputeDAG dag = tt::value(dagFromTaskArgs(name, args));
+        EXPECT_EQ(tt::value(taskArgs(tmpl(name), dag)), args) << name;
+        const auto fitting = templatesFor(dag);
+        EXPECT_NE(std::find(fitting.begin(), fitting.end(), &tmpl(name)), fitting.end()) << name;
+    }
+
+    // Args that cannot be read name the argument.
+    auto wrongCount = dagFromTaskArgs("depthwise_conv2d_NCHWc.x86",
+        R"([["TENSOR", [1, 8, 8, 8], "float32"], ["TENSOR", [8, 1, 3, 3], "float32"], [1, 1], [1, 1, 1, 1]])");
+    ASSERT_FALSE(wrongCount);
+    EXPECT_EQ(wrongCount.error().message, "depthwise_conv2d_NCHWc.x86: 4 task args, expected 8");
+    auto nhwcLayout = dagFromTaskArgs("conv2d_NCHWc.x86",
+        R"([["TENSOR", [1, 3, 8, 8], "float32"], ["TENSOR", [4, 3, 3, 3], "float32"], [1, 1], [1, 1, 1, 1], [1, 1], "NCHW", "NCHW8c", "float32"])");
+    ASSERT_FALSE(nhwcLayout);
+    EXPECT_EQ(nhwcLayout.error().message, R"(conv2d_NCHWc.x86 arg 6 (layout): "NCHW8c" (NCHW is built))");
+    auto badShape = dagFromTaskArgs("conv2d_nhwc.x86",
+        R"([["TENSOR", [1, 8, 8, 0], "float32"], ["TENSOR", [3, 3, 4, 4], "float32"], [1, 1], [1, 1, 1, 1], [1, 1], "float32"])");
+    ASSERT_FALSE(badShape);
+    EXPECT_EQ(badShape.error().message, "conv2d_nhwc.x86 arg 0 (data): shape [1,8,8,0] is not positive integers");
+    auto mismatched = dagFromTaskArgs("conv2d_nhwc.x86",
+        R"([["TENSOR", [1, 8, 8, 4], "float32"], ["TENSOR", [3, 3, 5, 4], "float32"], [1, 1], [1, 1, 1, 1], [1, 1], "float32"])");
+    ASSERT_FALSE(mismatched);
+    EXPECT_NE(mismatched.error().message.find("conv2d_nhwc.x86: "), std::string::npos) << mismatched.error().message;
+}
+
+// The reference notes' AutoTVM line: its args build the workload, its entity parses to its index in our space
+// of it, and that config lowers, compiles and computes the convolution (512 sampled outputs checked).
+TEST(AutotvmTemplate, ReferenceLogConfigAppliesToItsWorkload)
+{
+    const std::string args
+        = R"([["TENSOR", [1, 3, 224, 224], "float32"], ["TENSOR", [64, 3, 7, 7], "float32"], [2, 2], [3, 3, 3, 3], [1, 1], "NCHW", "NCHW", "float32"])";
+    const ir::ComputeDAG dag = tt::value(dagFromTaskArgs("conv2d_NCHWc.x86", args));
+    const Template& t = tmpl("conv2d_NCHWc.x86");
+    const ConfigSpace space = tt::value(t.space(dag));
+    EXPECT_EQ(space.size(), 308);
+    const int64_t index = indexOf(space,
+        R"([["tile_ic", "sp", [-1, 1]], ["tile_oc", "sp", [-1, 4]], ["tile_ow", "sp", [-1, 1]], ["unroll_kw", "ot", false]])");
+    EXPECT_EQ(index, 172);
+    const sched::State state = tt::value(sched::State::replay(dag, tt::value(t.apply(dag, space, index))));
+    auto reference = measure::computeReference(dag, 11, 512, 1e6);
+    ASSERT_TRUE(reference) << reference.error().message;
+    tt::expectMatches(*reference, state, "the reference log's config 172");
+}
+
+// AutoTVM's task extraction on zoo networks: ResNet-18's convolutions take conv2d_NCHWc (NCHW) or conv2d_nhwc
+// (NHWC), its fc dense_pack then dense_nopack; MobileNet-V2's depthwise convolutions take
+// depthwise_conv2d_NCHWc. Every fitting template's args rebuild a DAG it fits.
+TEST(AutotvmTemplate, TemplatesForZooTasks)
+{
+    const auto names = [](const std::vector<const Template*>& fitting) {
+        std::vector<std::string> out;
+        for (const Template* t : fitting)
+            out.push_back(t->name);
+        return out;
+    };
+    for (const ops::Layout layout : { ops::Layout::NCHW, ops::Layout::NHWC }) {
+        const graph::TaskSet resnet
+            = tt::value(graph::extractTasks(tt::value(graph::buildNetwork("resnet-18", 1, layout))));
+        int convs = 0, dense = 0;
+        for (const graph::Task& task : resnet.tasks) {
+            const auto fitting = names(templatesFor(task.dag));
+            if (task.anchor == graph::NodeKind::Conv2d) {
+                ++convs;
+                EXPECT_EQ(fitting,
+                    (std::vector<std::string> { layout == ops::Layout::NCHW ? "conv2d_NCHWc.x86" : "conv2d_nhwc.x86" }))
+                    << task.name << " " << task.shapes;
+            } else if (task.anchor == graph::NodeKind::Dense) {
+                ++dense;
+                EXPECT_EQ(fitting, (std::vector<std::string> { "dense_pack.x86", "dense_nopack.x86" })) << task.name;
+            }
+            for (const Template* t : templatesFor(task.dag)) {
+                const std::string args = tt::value(taskArgs(*t, task.dag));
+                EXPECT_TRUE(t->space(tt::value(dagFromTaskArgs(t->name, args)))) << t->name << " " << args;
+            }
+        }
+        EXPECT_GE(convs, 10);
+        EXPECT_EQ(dense, 1);
+    }
+    const graph::TaskSet mobilenet
+        = tt::value(graph::extractTasks(tt::value(graph::buildNetwork("mobilenet-v2", 1, ops::Layout::NCHW))));
+    int depthwise = 0;
+    for (const graph::Task& task : mobilenet.tasks)
+        if (task.anchor == graph::NodeKind::DepthwiseConv2d) {
+            ++depthwise;
+            EXPECT_EQ(names(templatesFor(task.dag)), (std::vector<std::string> { "depthwise_conv2d_NCHWc.x86" }))
+                << task.name << " " << task.shapes;
+        }
+    EXPECT_GE(depthwise, 5);
+}
+
+// The new templates' loop nests for one config each.
+TEST(AutotvmTemplate, NewTemplatesLoopNests)
+{
+    const auto nest = [](const std::string& name, const ir::ComputeDAG& dag, const std::string& entity) {
+        const Template& t = tmpl(name);
+        const ConfigSpace space = tt::value(t.space(dag));
+        const auto steps = tt::value(t.apply(dag, space, indexOf(space, entity)));
+        return tt::value(sched::State::replay(dag, steps)).toString();
+    };
+    // dense_pack, TVM's loop nest: CC at C's fused (yo, xo) loop: ko, unrolled ki and y, vectorized x; C's yi unrolled,
+    // xi vectorized.
+    EXPECT_EQ(
+        nest("dense_pack.x86", denseDag(8, 32, 16, Epilogue::None),
+            R"([["tile_y", "sp", [-1, 2, 2]], ["tile_x", "sp", [-1, 2, 4]], ["tile_k", "sp", [-1, 8]], ["tile_inner", "sp", [-1, 1]]])"),
+        "Placeholder: x, w\n"
+        "parallel j.0@i.0@ (0,4)\n"
+        "  for i.1@j.1@ (0,4)\n"
+        "    for rv0.0 (None)\n"
+        "      unroll rv0.1 (None)\n"
+        "        unroll i (None)\n"
+        "          vectorize j (None)\n"
+        "            T_dense.global = ...\n"
+        "    unroll i.2 (0,2)\n"
+        "      vectorize j.2 (0,4)\n"
+        "        T_dense = ...\n");
+    // depthwise with bias + clip: the epilogue's output O tiled as C, C computed at O's fused (n, oc.0, oh) loop, CC at
+    // C's ow.0; kw unrolled (unroll_kw), oc.1 unrolled and ow.1 vectorized (TVM: the reverse, in NCHWc).
+    EXPECT_EQ(
+        nest("depthwise_conv2d_NCHWc.x86", depthwiseNchw(8, 10, 3, 1, 1, Epilogue::BiasClip),
+            R"([["tile_ic", "sp", [-1, 1]], ["tile_oc", "sp", [-1, 4]], ["tile_ow", "sp", [-1, 5]], ["unroll_kw", "ot", true]])"),
+        "Placeholder: data, weight, bias\n"
+        "parallel i0@i1@i2@ (0,96)\n"
+        "  for i3 (0,12)\n"
+        "    PaddedInput = ...\n"
+        "parallel i@j.0@k@ (0,20)\n"
+        "  for b@c.0@i@ (None)\n"
+        "    for j.0 (None)\n"
+        "      for b (None)\n"
+        "        for c.0 (None)\n"
+        "          for i (None)\n"
+        "            for j.0 (None)\n"
+        "              for di (None)\n"
+        "                unroll dj (None)\n"
+        "                  unroll c.1 (None)\n"
+        "                    vectorize j.1 (None)\n"
+        "                      DepthwiseConv2d.global = ...\n"
+        "      unroll c.1 (None)\n"
+        "        vectorize j.1 (None)\n"
+        "          DepthwiseConv2d = ...\n"
+        "  for l.0 (0,2)\n"
+        "    unroll j.1 (0,4)\n"
+        "      vectorize l.1 (0,5)\n"
+        "        T_clip = ...\n");
+    // conv2d_nhwc with no epilogue: a cache_write gives the conv stage, computed at the output's owo loop (compat 0),
+    // in reorder_conv's first order, oci vectorized by ann_spatial; the pad at root, parallel over (n, h).
+    EXPECT_EQ(
+        nest("conv2d_nhwc.x86", convNhwc(4, 8, 6, 3, 1, 1, Epilogue::None),
+            R"([["tile_co", "sp", [-1, 8]], ["tile_oh", "sp", [-1, 2]], ["tile_ow", "sp", [-1, 3]], ["reorder_conv", "re", [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]], ["ann_reduce", "an", ["none", "none"]], ["ann_spatial", "an", ["none", "vec"]], ["compat", "ot", 0]])"),
+        "Placeholder: data, weight\n"
+        "parallel i0@i1@ (0,8)\n"
+        "  for i2 (0,8)\n"
+        "    for i3 (0,4)\n"
+        "      PaddedInput = ...\n"
+        "parallel nn@yy.0@ (0,3)\n"
+        "  for xx.0 (0,2)\n"
+        "    for nn (None)\n"
+        "      for yy.0 (None)\n"
+        "        for xx.0 (None)\n"
+        "          for ff.0 (None)\n"
+        "            for ry (None)\n"
+        "              for rx (None)\n"
+        "                for rc (None)\n"
+        "                  for yy.1 (None)\n"
+        "                    for xx.1 (None)\n"
+        "                      vectorize ff.1 (None)\n"
+        "                        Conv2dOutput.global = ...\n"
+        "    for yy.1 (0,2)\n"
+        "      for xx.1 (0,3)\n"
+        "        vectorize ff.1 (0,8)\n"
+        "          Conv2dOutput = ...\n");
 }

@@ -83,6 +83,39 @@ namespace {
     }
 
     ir::ComputeDAG dagOf(const std::vector<ir::Tensor>& tensors) { return ir::ComputeDAG::create(tensors); }
+
+    // A convolution's data and weight shapes, strides and padding (top, left, bottom, right) as TVM's args
+    // write them, read from the conv op: its inputs are the padded (or plain) data and the weight, and the data
+    // placeholder is the pad's input.
+    struct ConvArgs {
+        std::vector<int64_t> data;
+        std::vector<int64_t> weight;
+        Json strides;
+        Json padding;
+    };
+
+    ConvArgs convArgs(const ir::Operation& op, bool nhwc)
+    {
+        const ir::Tensor& padded = op.inputs()[0];
+        ir::Tensor data = padded;
+        if (!padded->isPlaceholder() && !padded->inputs().empty())
+            data = padded->inputs()[0];
+        ConvArgs c;
+        c.data = shapeOf(data);
+        c.weight = shapeOf(op.inputs()[1]);
+        const auto ps = shapeOf(padded);
+        const size_t h = nhwc ? 1 : 2; // H and W in the data, kh and kw in the weight (HWIO / OIHW), oh and ow
+        const size_t kh = nhwc ? 0 : 2;
+        const int64_t oh = op.axes()[h].extent;
+        const int64_t ow = op.axes()[h + 1].extent;
+        const int64_t padH = ps[h] - c.data[h];
+        const int64_t padW = ps[h + 1] - c.data[h + 1];
+        const int64_t strideH = oh > 1 ? (ps[h] - c.weight[kh]) / (oh - 1) : 1;
+        const int64_t strideW = ow > 1 ? (ps[h + 1] - c.weight[kh + 1]) / (ow - 1) : 1;
+        c.strides = Json::array({ strideH, strideW });
+        c.padding = Json::array({ padH / 2, padW / 2, padH - padH / 2, padW - padW / 2 });
+        return c;
+    }
 } // namespace
 
 std::vector<const Template*> templatesFor(const ir::ComputeDAG& dag)
@@ -106,25 +139,14 @@ Expected<std::string> taskArgs(const Template& t, const ir::ComputeDAG& dag)
     } else if (t.opTag == "batch_matmul") {
         args = Json::array({ tensorArg(shapeOf(op->inputs()[0])), tensorArg(shapeOf(op->inputs()[1])), nullptr,
             "float32", false, true });
-    } else if (t.opTag == "conv2d_nchw") {
-        // inputs: the padded (or plain) data and the weight; the data placeholder is the pad's input.
-        ir::Tensor padded = op->inputs()[0];
-        const ir::Tensor& weight = op->inputs()[1];
-        ir::Tensor data = padded;
-        if (!padded->isPlaceholder() && !padded->inputs().empty())
-            data = padded->inputs()[0];
-        const auto ds = shapeOf(data);
-        const auto ps = shapeOf(padded);
-        const auto ws = shapeOf(weight);
-        const int64_t oh = op->axes()[2].extent;
-        const int64_t ow = op->axes()[3].extent;
-        const int64_t padH = ps[2] - ds[2];
-        const int64_t padW = ps[3] - ds[3];
-        const int64_t strideH = oh > 1 ? (ps[2] - ws[2]) / (oh - 1) : 1;
-        const int64_t strideW = ow > 1 ? (ps[3] - ws[3]) / (ow - 1) : 1;
-        args = Json::array({ tensorArg(ds), tensorArg(ws), Json::array({ strideH, strideW }),
-            Json::array({ padH / 2, padW / 2, padH - padH / 2, padW - padW / 2 }), Json::array({ 1, 1 }), "NCHW",
-            "NCHW", "float32" });
+    } else if (t.opTag == "conv2d_nchw" || t.opTag == "depthwise_conv2d_nchw") {
+        const ConvArgs c = convArgs(*op, false);
+        args = Json::array({ tensorArg(c.data), tensorArg(c.weight), c.strides, c.padding, Json::array({ 1, 1 }),
+            "NCHW", "NCHW", "float32" });
+    } else if (t.opTag == "conv2d_nhwc") {
+        const ConvArgs c = convArgs(*op, true);
+        args = Json::array(
+            { tensorArg(c.data), tensorArg(c.weight), c.strides, c.padding, Json::array({ 1, 1 }), "float32" });
     } else {
         return makeError(ErrorKind::Unsupported, t.name + ": no task args for op tag " + t.opTag);
     }
@@ -162,19 +184,32 @@ Expected<ir::ComputeDAG> dagFromTaskArgs(std::string_view templateName, std::str
             return makeError(c.error().kind, name + ": " + c.error().message);
         return dagOf({ a, b, *c });
     }
-    if (t->opTag == "conv2d_nchw") {
-        TS_TRY(const Json args, parseArgs(argsJson, 5, name));
+    if (t->opTag == "conv2d_nchw" || t->opTag == "depthwise_conv2d_nchw" || t->opTag == "conv2d_nhwc") {
+        const bool nhwc = t->opTag == "conv2d_nhwc";
+        TS_TRY(const Json args, parseArgs(argsJson, nhwc ? 6 : 8, name));
+        if (args.size() > (nhwc ? 6u : 8u))
+            return makeError(ErrorKind::InvalidArgument,
+                name + ": " + std::to_string(args.size()) + " task args, expected " + (nhwc ? "6" : "8"));
         TS_TRY(const auto ds, readTensor(args[0], name + " arg 0 (data)", 4));
         TS_TRY(const auto ws, readTensor(args[1], name + " arg 1 (kernel)", 4));
         ops::Conv2dParams p;
+        p.layout = nhwc ? ops::Layout::NHWC : ops::Layout::NCHW;
         TS_TRY(p.stride, readInts<2>(args[2], name + " arg 2 (strides)"));
         TS_TRY(p.padding, readInts<4>(args[3], name + " arg 3 (padding)"));
         TS_TRY(p.dilation, readInts<2>(args[4], name + " arg 4 (dilation)"));
-        if (args.size() > 5 && args[5] != "NCHW")
-            return makeError(ErrorKind::Unsupported, name + " arg 5 (layout): " + args[5].dump() + " (NCHW is built)");
+        if (!nhwc)
+            for (size_t i : { size_t(5), size_t(6) })
+                if (args[i] != "NCHW")
+                    return makeError(ErrorKind::Unsupported,
+                        name + " arg " + std::to_string(i) + " (layout): " + args[i].dump() + " (NCHW is built)");
+        const Json& outDtype = args[nhwc ? 5 : 7];
+        if (!outDtype.is_null() && outDtype != "float32")
+            return makeError(ErrorKind::Unsupported,
+                name + " arg " + (nhwc ? "5" : "7") + " (out_dtype): " + outDtype.dump() + " (only float32 is built)");
         ir::Tensor data = ir::placeholder("data", ds);
         ir::Tensor kernel = ir::placeholder("kernel", ws);
-        auto out = ops::conv2d(data, kernel, p);
+        auto out = t->opTag == "depthwise_conv2d_nchw" ? ops::depthwiseConv2d(data, kernel, p)
+                                                       : ops::conv2d(data, kernel, p);
         if (!out)
             return makeError(out.error().kind, name + ": " + out.error().message);
         return dagOf({ data, kernel, *out });

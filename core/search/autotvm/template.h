@@ -2,12 +2,22 @@
 // config of it into a step list (sched::Step), so an AutoTVM config replays, lowers, compiles and is measured
 // exactly like an Ansor state (State::replay -> lower -> codegen -> measure).
 //
-// Re-created from TVM v0.19.0's topi x86 schedules (python/tvm/topi/x86/dense.py, batch_matmul.py), with
-// TVM's task names and knob names and order, so a config index or entity from a TVM log means the same
-// config here. TVM's templates build their own compute (dense_nopack's compute depends on tile_k); ours
-// receive the plain DAG of core/ops and reach the same loop nest with our steps (dense_nopack's two-stage
-// compute is an rfactor). Where a template cannot do exactly what TVM's schedule does, its comment in
-// template.cpp says how it differs.
+// Re-created from TVM v0.19.0's topi x86 schedules (python/tvm/topi/x86/dense.py, batch_matmul.py,
+// conv2d.py, conv2d_avx_common.py, conv2d_avx_1x1.py, depthwise_conv2d.py), with TVM's task names and knob
+// names, order and policies, so a config index or entity from a TVM log means the same config here:
+//   dense_pack.x86 and dense_nopack.x86 (dense), batch_matmul.x86, conv2d_NCHWc.x86 (conv2d NCHW),
+//   depthwise_conv2d_NCHWc.x86 (depthwise NCHW, multiplier 1), conv2d_nhwc.x86 (conv2d NHWC: TVM has no
+//   AutoTVM template for it on x86; ours takes the knobs of TVM's arm_cpu spatial-pack NHWC template).
+// TVM's templates build their own compute (packed layouts, dense_nopack's tile_k-dependent compute); ours
+// receive the plain DAG of core/ops and reach the same loop nest with our steps as closely as they allow
+// (dense_nopack's two-stage compute is an rfactor; NCHWc blocks are splits of the plain axes). Each
+// template's comment (template_dense.cpp, template_conv.cpp) says how it differs from TVM's schedule.
+//
+// Fused tasks: every template takes a DAG whose anchor op (the tagged op) is followed by an element-wise
+// chain to the single output (bias, residual add, activation) and preceded by injective producers (the pad).
+// The epilogue's intermediates are inlined and the output is tiled like the anchor with the anchor computed
+// at it, as TVM's `C != O` branches do; the pad is inlined (dense, batch_matmul have none) or kept at root,
+// parallel, as TVM's convolution schedules keep their data_vec / data_pad.
 //
 // Errors: space() fails with InvalidArgument when the DAG is not the template's workload (no such op, or
 // more than one output). apply() fails with InvalidArgument "instantiation error: ..." for an index outside
@@ -17,12 +27,13 @@
 //
 // How to add a template:
 //   1. a space function declaring the knobs as TVM's compute/schedule does (same names, order, policies);
-//   2. an apply function that builds the steps with StepBuilder (template.cpp): it applies each step to a
+//   2. an apply function that builds the steps with StepBuilder (template_builder.h): it applies each step to a
 //      State as it goes, so a step that does not fit fails with the template and the step named;
 //   3. a comment above it listing what differs from TVM's schedule;
-//   4. an entry in templates() (template.cpp) under TVM's task name;
-//   5. in autotvm_template_test: the space size for a known shape and the sampled configs computing the
-//      reference result.
+//   4. an entry in templates() (template.cpp) under TVM's task name, in TVM's x86 strategy's preference order;
+//   5. its args both ways in task_args.cpp (taskArgs, dagFromTaskArgs);
+//   6. in autotvm_template_test: the space size for a known shape, the sampled configs computing the
+//      reference result with and without an epilogue, and the args round trip.
 #pragma once
 
 #include "core/ir/compute_dag.h"
@@ -51,14 +62,16 @@ const std::vector<Template>& templates();
 const Template* findTemplate(std::string_view name);
 
 // AutoTVM's task extraction for one DAG: the templates whose anchor op it has and whose space() fits it
-// (the epilogue element-wise, one output), in preference order (registration order, TVM's x86 strategy's).
+// (the epilogue element-wise, one output), in preference order (registration order, TVM's x86 strategy's:
+// dense_pack before dense_nopack, by TVM's plevel).
 std::vector<const Template*> templatesFor(const ir::ComputeDAG& dag);
 
 // TVM's task args for the DAG's anchor, as a log's "input"[2] spells them (Python's json spacing), e.g. for
 // conv2d_NCHWc.x86 [["TENSOR", [1, 3, 224, 224], "float32"], ["TENSOR", [64, 3, 7, 7], "float32"], [2, 2],
-// [3, 3, 3, 3], [1, 1], "NCHW", "NCHW", "float32"]. A conv's stride comes from its shapes, its padding is
-// split evenly (odd totals: the extra row at the bottom / right) and its dilation is taken as 1, which holds
-// for every model-zoo convolution (task_args.cpp).
+// [3, 3, 3, 3], [1, 1], "NCHW", "NCHW", "float32"]; dense: [data, weight, null, "float32"]; conv2d_nhwc.x86 as
+// TVM's spatial-pack NHWC task: [data, kernel, strides, padding, dilation, "float32"]. A conv's stride comes from its
+// shapes, its padding is split evenly (odd totals: the extra row at the bottom / right) and its dilation is taken as 1,
+// which holds for every model-zoo convolution (task_args.cpp).
 Expected<std::string> taskArgs(const Template& t, const ir::ComputeDAG& dag);
 // The reverse, for replaying a TVM log's record: the anchor op alone (no epilogue), built with core/ops from
 // the task's args. Errors name the argument that cannot be read (count, shapes, layout, dtype).

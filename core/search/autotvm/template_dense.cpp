@@ -1,0 +1,291 @@
+// AutoTVM's x86 dense and batch_matmul templates (template.h): dense_pack, dense_nopack, batch_matmul.
+#include "core/search/autotvm/template_builder.h"
+
+namespace ts::autotvm::detail {
+
+namespace {
+
+    using sched::Annotation;
+    using sched::AnnotationStep;
+    using sched::CacheWriteStep;
+    using sched::ComputeAtStep;
+    using sched::ComputeInlineStep;
+    using sched::FuseStep;
+    using sched::PragmaStep;
+    using sched::ReorderStep;
+    using sched::RfactorStep;
+    using sched::SplitStep;
+
+    // The output of a fused 2-D kernel (dense's epilogue), tiled as the anchor: split y by ty and x by tx,
+    // reorder (yo, xo, yi, xi), fuse (yo, xo), parallel, vectorize xi; the anchor's stage is computed at the
+    // fused loop (TVM's `if C != O` branch of its x86 dense schedules).
+    Expected<void> tileOutput2d(StepBuilder& b, const ir::ComputeDAG& dag, const Anchored& a, int anchorStage,
+        int64_t ty, int64_t tx, int firstAxis)
+    {
+        const ir::Operation& o = dag.op(a.output);
+        const int out = b.stage(o.name());
+        const int y = firstAxis;
+        TS_CHECK(b.add(SplitStep { out, y, o.axes()[static_cast<size_t>(y)].extent, { ty }, true }));
+        TS_CHECK(b.add(SplitStep { out, y + 2, o.axes()[static_cast<size_t>(y) + 1].extent, { tx }, true }));
+        std::vector<int> order;
+        for (int i = 0; i < y; ++i)
+            order.push_back(i);
+        for (int i : { y, y + 2, y + 1, y + 3 })
+            order.push_back(i);
+        TS_CHECK(b.add(ReorderStep { out, order }));
+        std::vector<int> fused;
+        for (int i = 0; i <= y + 1; ++i)
+            fused.push_back(i);
+        TS_CHECK(b.add(FuseStep { out, fused }));
+        TS_CHECK(b.add(AnnotationStep { out, 0, Annotation::Parallel }));
+        TS_CHECK(b.add(AnnotationStep { out, 2, Annotation::Vectorize }));
+        TS_CHECK(b.add(ComputeAtStep { anchorStage, out, 0 }));
+        return {};
+    }
+
+    // dense and batch_matmul declare the same knobs: tile_y and tile_x over the output's two last axes (from yAxis)
+    // and tile_k over the reduction, each define_split(policy "factors", num_outputs=2).
+    Expected<ConfigSpace> yxkSpace(
+        const std::string& name, const ir::ComputeDAG& dag, const std::string& tag, size_t numAxes, size_t yAxis)
+    {
+        TS_TRY(const Anchored a, findAnchor(name, dag, tag, numAxes));
+        const ir::Operation& op = dag.op(a.anchor);
+        ConfigSpace space;
+        TS_CHECK(addFactorsSplit(space, "tile_y", op.axes()[yAxis].extent));
+        TS_CHECK(addFactorsSplit(space, "tile_x", op.axes()[yAxis + 1].extent));
+        TS_CHECK(addFactorsSplit(space, "tile_k", op.reduceAxes()[0].extent));
+        return space;
+    }
+
+    // A config of that space: the anchor and the three inner factors.
+    struct YxkConfig {
+        Anchored anchored;
+        int64_t ty = 1;
+        int64_t tx = 1;
+        int64_t tk = 1;
+    };
+
+    Expected<YxkConfig> yxkConfig(const std::string& name, const ir::ComputeDAG& dag, const std::string& tag,
+        size_t numAxes, size_t yAxis, const ConfigSpace& space, int64_t index)
+    {
+        TS_CHECK(checkIndex(name, space, index));
+        YxkConfig c;
+        TS_TRY(c.anchored, findAnchor(name, dag, tag, numAxes));
+        const ir::Operation& op = dag.op(c.anchored.anchor);
+        TS_TRY(c.ty, innerFactor(name, space, index, "tile_y", op.axes()[yAxis].extent));
+        TS_TRY(c.tx, innerFactor(name, space, index, "tile_x", op.axes()[yAxis + 1].extent));
+        TS_TRY(c.tk, innerFactor(name, space, index, "tile_k", op.reduceAxes()[0].extent));
+        return c;
+    }
+
+} // namespace
+
+// ---- dense_nopack.x86 (topi/x86/dense.py: dense_nopack, _schedule_dense_nopack_template) ----
+//
+// Knobs: tile_y (M), tile_x (N), tile_k (K), each define_split(policy "factors", num_outputs=2).
+// TVM computes CC[z, y, x] = sum_k data[z, k*vec + x] * weight[y, k*vec + x] (vec = tile_k's inner size)
+// and C[y, x] = sum_kk CC[y, x, kk]; here that is an rfactor of dense's reduce axis split by vec, with the
+// factored axis last (C.rf = CC). Then, as TVM:
+//   C:  split y by tile_y, x by tile_x; reorder(yo, xo, yi, xi, kk); fuse(yo, xo); parallel; unroll kk
+//   CC: compute_at C's fused loop; fuse(z, y); reorder(k, zy, x); unroll zy; vectorize x
+// With an element-wise epilogue (bias, residual, activation) as the output O, as TVM's `C != O` branch:
+// O is tiled as C (split, reorder, fuse, parallel, vectorize xi) and C is computed at O's fused loop; the
+// epilogue ops before O are inlined.
+// Differences from TVM: the rfactor replaces TVM's hand-written two-stage compute (same loop nest and
+// arithmetic, names dense.rf / k.1.v instead of compute / kk). TVM truncates K // vec; a tile_k that does not
+// divide K is an instantiation error here.
+Expected<ConfigSpace> denseNopackSpace(const ir::ComputeDAG& dag)
+{
+    return yxkSpace("dense_nopack.x86", dag, "dense", 2, 0);
+}
+
+Expected<std::vector<sched::Step>> denseNopackApply(const ir::ComputeDAG& dag, const ConfigSpace& space, int64_t index)
+{
+    const std::string name = "dense_nopack.x86";
+    TS_TRY(const YxkConfig config, yxkConfig(name, dag, "dense", 2, 0, space, index));
+    const Anchored& a = config.anchored;
+    const ir::Operation& op = dag.op(a.anchor);
+    const int64_t ty = config.ty, tx = config.tx, tk = config.tk;
+
+    StepBuilder b(name, dag);
+    TS_CHECK(inlineFused(b, a, true));
+    const int c = b.stage(op.name());
+    const int64_t k = op.reduceAxes()[0].extent;
+    // C: y, x, k -> y, x, k.0, k.1; rfactor k.1 as CC's last axis: CC = stage c (y, x, k.1.v | k.0),
+    // C = stage c + 1 (y, x | kk).
+    TS_CHECK(b.add(SplitStep { c, 2, k, { tk }, true }));
+    TS_CHECK(b.add(RfactorStep { c, 3, 2 }));
+    const int cc = c;
+    const int out = c + 1;
+    // C: y.0 y.1 x kk -> y.0 y.1 x.0 x.1 kk -> y.0 x.0 y.1 x.1 kk -> (y.0@x.0) y.1 x.1 kk
+    TS_CHECK(b.add(SplitStep { out, 0, op.axes()[0].extent, { ty }, true }));
+    TS_CHECK(b.add(SplitStep { out, 2, op.axes()[1].extent, { tx }, true }));
+    TS_CHECK(b.add(ReorderStep { out, { 0, 2, 1, 3, 4 } }));
+    TS_CHECK(b.add(FuseStep { out, { 0, 1 } }));
+    if (a.output == a.anchor)
+        TS_CHECK(b.add(AnnotationStep { out, 0, Annotation::Parallel }));
+    TS_CHECK(b.add(AnnotationStep { out, 3, Annotation::Unroll }));
+    // CC: z y x k -> (z@y) x k -> k (z@y) x
+    TS_CHECK(b.add(ComputeAtStep { cc, out, 0 }));
+    TS_CHECK(b.add(FuseStep { cc, { 0, 1 } }));
+    TS_CHECK(b.add(ReorderStep { cc, { 2, 0, 1 } }));
+    TS_CHECK(b.add(AnnotationStep { cc, 1, Annotation::Unroll }));
+    TS_CHECK(b.add(AnnotationStep { cc, 2, Annotation::Vectorize }));
+    if (a.output != a.anchor)
+        TS_CHECK(tileOutput2d(b, dag, a, out, ty, tx, 0));
+    return b.take();
+}
+
+// ---- batch_matmul.x86 (topi/x86/batch_matmul.py: schedule_batch_matmul) ----
+//
+// Knobs: tile_y (M), tile_x (N), tile_k (K), each define_split(policy "factors", num_outputs=2). As TVM:
+//   CC = cache_write(C, "global")
+//   C:   split y by tile_y, x by tile_x; reorder(b, yo, xo, yi, xi); fuse(b, yo, xo); parallel;
+//        pragma auto_unroll_max_step 16
+//   CC:  compute_at C's fused loop; split k by tile_k; Crf = rfactor(CC, ki) (factor axis 0)
+//   Crf: compute_at CC's b; fuse(y, x); vectorize its axis 0 (ki)
+// Differences from TVM: our rfactor needs a stage computed at root, so CC is split and rfactored before it
+// is computed at C's loop (the same schedule, other step order). With an element-wise epilogue (BERT's
+// scale), the output O takes C's tiling and C is inlined into it, as TVM's template does.
+Expected<ConfigSpace> batchMatmulSpace(const ir::ComputeDAG& dag)
+{
+    return yxkSpace("batch_matmul.x86", dag, "batch_matmul", 3, 1);
+}
+
+Expected<std::vector<sched::Step>> batchMatmulApply(const ir::ComputeDAG& dag, const ConfigSpace& space, int64_t index)
+{
+    const std::string name = "batch_matmul.x86";
+    TS_TRY(const YxkConfig config, yxkConfig(name, dag, "batch_matmul", 3, 1, space, index));
+    const Anchored& a = config.anchored;
+    const ir::Operation& op = dag.op(a.anchor);
+    const int64_t ty = config.ty, tx = config.tx, tk = config.tk;
+
+    StepBuilder b(name, dag);
+    TS_CHECK(inlineFused(b, a, true));
+    const int c = b.stage(op.name());
+    // cache_write: CC = stage c, C = stage c + 1. CC: b y x k -> b y x k.0 k.1; rfactor k.1 at axis 0:
+    // Crf = stage c (k.1.v b y x | k.0), CC = c + 1 (b y x | ki), C = c + 2.
+    TS_CHECK(b.add(CacheWriteStep { c, "global" }));
+    TS_CHECK(b.add(SplitStep { c, 3, op.reduceAxes()[0].extent, { tk }, true }));
+    TS_CHECK(b.add(RfactorStep { c, 4, 0 }));
+    const int crf = c;
+    const int cc = c + 1;
+    int out = c + 2;
+    // With an epilogue, the output O is tiled and C (the cache's copy-out) is inlined into it, as TVM does.
+    if (a.output != a.anchor) {
+        TS_CHECK(b.add(ComputeInlineStep { out }));
+        out = b.stage(dag.op(a.output).name());
+    }
+    // O: b y x -> b y.0 y.1 x.0 x.1 -> b y.0 x.0 y.1 x.1 -> (b@y.0@x.0) y.1 x.1
+    TS_CHECK(b.add(SplitStep { out, 1, op.axes()[1].extent, { ty }, true }));
+    TS_CHECK(b.add(SplitStep { out, 3, op.axes()[2].extent, { tx }, true }));
+    TS_CHECK(b.add(ReorderStep { out, { 0, 1, 3, 2, 4 } }));
+    TS_CHECK(b.add(FuseStep { out, { 0, 1, 2 } }));
+    TS_CHECK(b.add(AnnotationStep { out, 0, Annotation::Parallel }));
+    TS_CHECK(b.add(PragmaStep { out, 0, "auto_unroll_max_step$16" }));
+    TS_CHECK(b.add(ComputeAtStep { cc, out, 0 }));
+    // Crf: k.1.v b y x k.0 -> k.1.v b (y@x) k.0
+    TS_CHECK(b.add(ComputeAtStep { crf, cc, 0 }));
+    TS_CHECK(b.add(FuseStep { crf, { 2, 3 } }));
+    TS_CHECK(b.add(AnnotationStep { crf, 0, Annotation::Vectorize }));
+    return b.take();
+}
+
+// ---- dense_pack.x86 (topi/x86/dense.py: dense_pack, _schedule_dense_pack_template) ----
+//
+// Knobs, as TVM declares them: tile_y (M) and tile_x (N), define_split(num_outputs=3); tile_k (K),
+// define_split(num_outputs=2); tile_inner (M, num_outputs=2, inner size <= 16); all policy "factors". TVM packs
+// the weight to [N / bn, K, bn] with bn = tile_x's innermost size (during tuning the packed weight is a
+// placeholder, so the packing is not measured) and schedules:
+//   CC = cache_write(C, "global")
+//   C:  split y into (yt, yo, yi), x into (xt, xo, xi); reorder (xt, yt, yo, xo, yi, xi); fuse (xt, yt),
+//       parallel when C is the output; fuse (yo, xo); unroll yi; vectorize xi
+//   CC: compute_at C's (yo, xo); split k by tile_k; reorder (ko, ki, y, x); vectorize x; with tile_inner > 1
+//       split y by it and reorder (ko, yo, ki, yi, x), unrolling yo, ki and yi; else unroll ki and y
+//   O (a fused epilogue's output): tiled as C; (xt, yt) fused, parallel, C computed at it; vectorize xi
+// Differences from TVM: our DAG has the plain [N, K] weight and no layout rewrite, and a cache_read would copy
+// it in the same layout (no step transposes a buffer), so the weight is read where it is: the vectorized xi
+// loop reads it with stride K where TVM's packed weight is contiguous in xi. The loop nest, its order and
+// annotations are TVM's. tile_inner need not divide C's yi tile (TVM's split leaves a tail there as well).
+Expected<ConfigSpace> densePackSpace(const ir::ComputeDAG& dag)
+{
+    const std::string name = "dense_pack.x86";
+    TS_TRY(const Anchored a, findAnchor(name, dag, "dense", 2));
+    const ir::Operation& op = dag.op(a.anchor);
+    const int64_t m = op.axes()[0].extent;
+    ConfigSpace space;
+    TS_CHECK(addFactorsSplit(space, "tile_y", m, 3));
+    TS_CHECK(addFactorsSplit(space, "tile_x", op.axes()[1].extent, 3));
+    TS_CHECK(addFactorsSplit(space, "tile_k", op.reduceAxes()[0].extent, 2));
+    SplitOptions inner;
+    inner.numOutputs = 2;
+    inner.filter = [](const SplitEntity& e) { return e.size.back() <= 16; };
+    TS_TRY(Knob tileInner, makeSplitKnob("tile_inner", m, inner));
+    TS_CHECK(space.add(std::move(tileInner)));
+    return space;
+}
+
+Expected<std::vector<sched::Step>> densePackApply(const ir::ComputeDAG& dag, const ConfigSpace& space, int64_t index)
+{
+    const std::string name = "dense_pack.x86";
+    TS_CHECK(checkIndex(name, space, index));
+    TS_TRY(const Anchored a, findAnchor(name, dag, "dense", 2));
+    const ir::Operation& op = dag.op(a.anchor);
+    const int64_t m = op.axes()[0].extent;
+    const int64_t n = op.axes()[1].extent;
+    TS_TRY(const std::vector<int64_t> ty, splitLengths(name, space, index, "tile_y", m));
+    TS_TRY(const std::vector<int64_t> tx, splitLengths(name, space, index, "tile_x", n));
+    TS_TRY(const int64_t tk, innerFactor(name, space, index, "tile_k", op.reduceAxes()[0].extent));
+    TS_TRY(const int64_t tileInner, innerFactor(name, space, index, "tile_inner", m));
+    if (ty.size() != 2 || tx.size() != 2)
+        return instantiationError(name, "tile_y and tile_x must be three-way splits");
+
+    StepBuilder b(name, dag);
+    TS_CHECK(inlineFused(b, a, true));
+    const int c0 = b.stage(op.name());
+    TS_CHECK(b.add(CacheWriteStep { c0, "global" }));
+    const int cc = c0;
+    const int c = c0 + 1;
+    // y x -> y.0 y.1 y.2 x.0 x.1 x.2 -> (x.0 y.0 y.1 x.1 y.2 x.2) -> (x.0@y.0) y.1 x.1 y.2 x.2
+    const auto tile = [&](int stage) -> Expected<void> {
+        TS_CHECK(b.add(SplitStep { stage, 0, m, { ty[0], ty[1] }, true }));
+        TS_CHECK(b.add(SplitStep { stage, 3, n, { tx[0], tx[1] }, true }));
+        TS_CHECK(b.add(ReorderStep { stage, { 3, 0, 1, 4, 2, 5 } }));
+        TS_CHECK(b.add(FuseStep { stage, { 0, 1 } }));
+        return {};
+    };
+    TS_CHECK(tile(c));
+    if (!a.fused())
+        TS_CHECK(b.add(AnnotationStep { c, 0, Annotation::Parallel }));
+    TS_CHECK(b.add(FuseStep { c, { 1, 2 } })); // xyt xyo yi xi
+    TS_CHECK(b.add(AnnotationStep { c, 2, Annotation::Unroll }));
+    TS_CHECK(b.add(AnnotationStep { c, 3, Annotation::Vectorize }));
+
+    // CC: y x | k -> y x k.0 k.1 [-> y.0 y.1 x k.0 k.1]
+    TS_CHECK(b.add(SplitStep { cc, 2, op.reduceAxes()[0].extent, { tk }, true }));
+    if (tileInner > 1) {
+        TS_CHECK(b.add(SplitStep { cc, 0, m, { tileInner }, true }));
+        TS_CHECK(b.add(ReorderStep { cc, { 3, 0, 4, 1, 2 } })); // ko yo ki yi x
+        TS_CHECK(b.add(AnnotationStep { cc, 1, Annotation::Unroll }));
+        TS_CHECK(b.add(AnnotationStep { cc, 2, Annotation::Unroll }));
+        TS_CHECK(b.add(AnnotationStep { cc, 3, Annotation::Unroll }));
+        TS_CHECK(b.add(AnnotationStep { cc, 4, Annotation::Vectorize }));
+    } else {
+        TS_CHECK(b.add(ReorderStep { cc, { 2, 3, 0, 1 } })); // ko ki y x
+        TS_CHECK(b.add(AnnotationStep { cc, 1, Annotation::Unroll }));
+        TS_CHECK(b.add(AnnotationStep { cc, 2, Annotation::Unroll }));
+        TS_CHECK(b.add(AnnotationStep { cc, 3, Annotation::Vectorize }));
+    }
+    TS_CHECK(b.add(ComputeAtStep { cc, c, 1 }));
+
+    if (a.fused()) {
+        const int out = b.stage(dag.op(a.output).name());
+        TS_CHECK(tile(out)); // xyt yo xo yi xi
+        TS_CHECK(b.add(AnnotationStep { out, 0, Annotation::Parallel }));
+        TS_CHECK(b.add(AnnotationStep { out, 4, Annotation::Vectorize }));
+        TS_CHECK(b.add(ComputeAtStep { c, out, 0 }));
+    }
+    return b.take();
+}
+
+} // namespace ts::autotvm::detail
