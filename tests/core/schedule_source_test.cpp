@@ -268,13 +268,13 @@ namespace {
         EXPECT_EQ(tvm.kind, ErrorKind::InvalidArgument);
         EXPECT_EQ(tvm.message.rfind(autotvm + ":1: its config: ", 0), 0u) << tvm.message;
         const std::string packed = dir.write("packed.log",
-            R"({"input": ["llvm", "dense_pack.x86", [["TENSOR", [1, 512], "float32"], ["TENSOR", [1000, 512], )"
+            R"({"input": ["llvm", "dense_cblas.x86", [["TENSOR", [1, 512], "float32"], ["TENSOR", [1000, 512], )"
             R"("float32"], null, "float32"], {}], "config": {"index": 3, "code_hash": null, "entity": []}, )"
             R"("result": [[0.001], 0, 0.5, 1676344759.5], "version": 0.2, "tvm_version": "0.10.0"})");
         const Error noTemplate = resolveError({ RecordRef { packed, 1 } });
         EXPECT_EQ(noTemplate.kind, ErrorKind::Unsupported);
         EXPECT_NE(
-            noTemplate.message.find("template 'dense_pack.x86', which TuneScope does not have"), std::string::npos)
+            noTemplate.message.find("template 'dense_cblas.x86', which TuneScope does not have"), std::string::npos)
             << noTemplate.message;
     }
 
