@@ -79,7 +79,7 @@ TEST(AutotvmTemplate, RegistryFindsByTvmTaskName)
         names.push_back(t.name);
     // TVM's x86 strategy order: dense_pack (plevel 10) before dense_nopack (plevel 5).
     EXPECT_EQ(names,
-        (std::vector<std::string> { "dense_pack.x86", "dense_nopack.x86", "batch_matmul.x86", "conv2d_NCHWc.x86",
+        (std::vector<std::string> { "dense_nopack.x86", "dense_pack.x86", "batch_matmul.x86", "conv2d_NCHWc.x86",
             "depthwise_conv2d_NCHWc.x86", "conv2d_nhwc.x86" }));
     EXPECT_EQ(tmpl("dense_pack.x86").opTag, "dense");
     EXPECT_EQ(tmpl("dense_nopack.x86").opTag, "dense");
@@ -609,7 +609,7 @@ TEST(AutotvmTemplate, TemplatesForZooTasks)
                     << task.name << " " << task.shapes;
             } else if (task.anchor == graph::NodeKind::Dense) {
                 ++dense;
-                EXPECT_EQ(fitting, (std::vector<std::string> { "dense_pack.x86", "dense_nopack.x86" })) << task.name;
+                EXPECT_EQ(fitting, (std::vector<std::string> { "dense_nopack.x86", "dense_pack.x86" })) << task.name;
             }
             for (const Template* t : templatesFor(task.dag)) {
                 const std::string args = tt::value(taskArgs(*t, task.dag));

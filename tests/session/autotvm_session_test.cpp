@@ -129,7 +129,7 @@ TEST(AutotvmSession, RecordsCarryTheirConfigAndResumeSkipsMeasuredConfigs)
     for (const store::Record& r : stored) {
         const nlohmann::json extra = nlohmann::json::parse(r.extra);
         ASSERT_TRUE(extra.contains("autotvm")) << r.extra;
-        EXPECT_EQ(extra["autotvm"]["template"], "dense_pack.x86");
+        EXPECT_EQ(extra["autotvm"]["template"], "dense_nopack.x86");
         EXPECT_TRUE(extra["autotvm"]["config"].contains("entity"));
         EXPECT_TRUE(indices.insert(configIndex(r)).second) << "config " << configIndex(r) << " measured twice";
         EXPECT_TRUE(r.result.ok()) << r.result.message;
@@ -248,7 +248,7 @@ TEST(AutotvmSession, ExportedRecordsAreAutotvmLinesWhoseConfigDecodes)
     auto written = store::exportLog(*store, {}, out);
     ASSERT_TRUE(written) << written.error().message;
     EXPECT_EQ(*written, 16);
-    const autotvm::Template* t = autotvm::findTemplate("dense_pack.x86");
+    const autotvm::Template* t = autotvm::findTemplate("dense_nopack.x86");
     ASSERT_NE(t, nullptr);
     auto space = t->space(denseTask().dag);
     ASSERT_TRUE(space) << space.error().message;
@@ -263,7 +263,7 @@ TEST(AutotvmSession, ExportedRecordsAreAutotvmLinesWhoseConfigDecodes)
         ASSERT_TRUE(parsed && *parsed) << line;
         const store::LogRecord& r = **parsed;
         EXPECT_EQ(r.kind, store::RecordKind::AutoTvm);
-        EXPECT_EQ(r.taskName, "dense_pack.x86");
+        EXPECT_EQ(r.taskName, "dense_nopack.x86");
         EXPECT_EQ(r.version, "0.2");
         auto config = space->parseConfig(r.steps);
         ASSERT_TRUE(config) << config.error().message << "\n" << r.steps;
@@ -327,7 +327,7 @@ TEST(Race, SameSeedSameCandidatesLanesTakeTurnsAndItReplays)
         EXPECT_GT(lane.best(), 0.0);
         EXPECT_EQ(lane.status, "finished") << lane.message;
     }
-    EXPECT_NE(first->lanes[1].space.text.find("configs (dense_pack.x86"), std::string::npos)
+    EXPECT_NE(first->lanes[1].space.text.find("configs (dense_nopack.x86"), std::string::npos)
         << first->lanes[1].space.text;
     EXPECT_GT(first->lanes[0].space.sketches, 0);
     // Rounds in turn: 8 of lane 0, 8 of lane 1, 8 of lane 0, 8 of lane 1.

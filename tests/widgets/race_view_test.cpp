@@ -71,7 +71,7 @@ private Q_SLOTS:
         QVERIFY(updates.count() >= 2);
         QCOMPARE(view.plot()->graph(0)->dataCount(), 16);
         QCOMPARE(view.plot()->graph(1)->dataCount(), 16);
-        QVERIFY(view.laneText(1).contains(QStringLiteral("configs (dense_pack.x86")));
+        QVERIFY(view.laneText(1).contains(QStringLiteral("configs (dense_nopack.x86")));
         QVERIFY(view.laneText(0).contains(QStringLiteral("sketch")));
         QVERIFY(view.summaryText().contains(QStringLiteral("reached")));
 

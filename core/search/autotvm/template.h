@@ -62,8 +62,8 @@ const std::vector<Template>& templates();
 const Template* findTemplate(std::string_view name);
 
 // AutoTVM's task extraction for one DAG: the templates whose anchor op it has and whose space() fits it
-// (the epilogue element-wise, one output), in preference order (registration order, TVM's x86 strategy's:
-// dense_pack before dense_nopack, by TVM's plevel).
+// (the epilogue element-wise, one output), in preference order (registration order, TVM's x86 strategy's,
+// except dense_nopack before dense_pack: ours has no packed weight layout; see template.cpp).
 std::vector<const Template*> templatesFor(const ir::ComputeDAG& dag);
 
 // TVM's task args for the DAG's anchor, as a log's "input"[2] spells them (Python's json spacing), e.g. for
