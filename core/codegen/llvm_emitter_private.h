@@ -47,6 +47,12 @@ struct Lanes {
     bool uniform = true;
 };
 
+// A store of a vectorized loop's body and the guards around it (conjuncts; none for a plain store).
+struct GuardedStore {
+    const lower::StmtNode* store = nullptr;
+    std::vector<ir::Expr> guards;
+};
+
 class Emitter : public lower::StmtVisitor {
 public:
     Emitter(llvm::Module& module, const std::string& symbol);
@@ -83,8 +89,10 @@ private:
 
     // --- vectorized loops (llvm_emitter_vector.cpp)
     bool emitVectorized(const lower::StmtNode& s);
+    void emitVectorStores(const std::vector<GuardedStore>& stores, llvm::Value* first, llvm::Value* tail);
     Lanes vec(const ir::Expr& e, llvm::Value* mask);
     llvm::Value* widen(const Lanes& l);
+    ir::Expr laneZero(const ir::Expr& e) const; // e at lane 0 (the vector variable replaced by 0)
     llvm::Value* vecLoad(const ir::ExprNode& n, llvm::Value* mask);
 
     // --- expressions (llvm_emitter_expr.cpp)
@@ -115,8 +123,14 @@ private:
     std::unordered_map<const ir::ExprNode*, int> m_loopDepth;
     int m_depth = 0;
     // Vectorization context.
+    // A vectorized loop of at most kMaxLanes iterations is one vector; a longer one runs in chunks of
+    // kChunkLanes (one 512-bit register of float32), the last chunk masked.
+    static constexpr int64_t kMaxLanes = 64;
+    static constexpr int64_t kChunkLanes = 16;
     const ir::ExprNode* m_vecVar = nullptr;
     unsigned m_lanes = 0;
+    llvm::Value* m_laneBase = nullptr; // the first lane's iteration in a chunked loop, else null (0)
+    int m_selectDepth = 0;
 };
 
 } // namespace ts::codegen

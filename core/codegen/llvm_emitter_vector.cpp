@@ -13,39 +13,103 @@ using ir::ExprKind;
 using ir::ExprNode;
 
 namespace {
-    // The stores of a body made only of stores in sequence; `ok` false when it holds anything else.
+    // The stores of a body made only of stores and guards (ifs without else) in sequence; `ok` false when
+    // it holds anything else.
     class StoreCollector : public lower::StmtVisitor {
     public:
-        std::vector<const lower::StmtNode*> stores;
+        std::vector<GuardedStore> stores;
         bool ok = true;
 
     private:
-        void visitStore(const lower::StmtNode& s) override { stores.push_back(&s); }
+        void visitStore(const lower::StmtNode& s) override { stores.push_back({ &s, m_guards }); }
         void visitFor(const lower::StmtNode&) override { ok = false; }
         void visitAllocate(const lower::StmtNode&) override { ok = false; }
-        void visitIfThenElse(const lower::StmtNode&) override { ok = false; }
+        void visitIfThenElse(const lower::StmtNode& s) override
+        {
+            if (s.elseBody || containsLoad(s.condition)) {
+                ok = false;
+                return;
+            }
+            m_guards.push_back(s.condition);
+            visit(s.body);
+            m_guards.pop_back();
+        }
+        std::vector<Expr> m_guards;
     };
+
+    Expr conjunction(const std::vector<Expr>& terms)
+    {
+        Expr out;
+        for (const Expr& t : terms)
+            out = out.defined() ? (out && t) : t;
+        return out;
+    }
 } // namespace
+
+// The loop's stores become vector stores of `lanes` lanes starting at lane `first` (the loop variable is
+// first + lane). `tail`, when set, masks off the lanes at or past the loop's extent. A guarded store is
+// masked by its guard's lanes and skipped when no lane is on; a guard that is the same for all lanes is a
+// branch. Loads under a mask are masked too, so a lane that is off never reads memory.
+void Emitter::emitVectorStores(const std::vector<GuardedStore>& stores, llvm::Value* first, llvm::Value* tail)
+{
+    llvm::Function* fn = m_b.GetInsertBlock()->getParent();
+    for (const GuardedStore& gs : stores) {
+        const lower::StmtNode* st = gs.store;
+        std::vector<Expr> uniform, laneWise;
+        for (const Expr& g : gs.guards)
+            (ir::usesVar(g, m_vecVar) ? laneWise : uniform).push_back(g);
+        llvm::BasicBlock* done = nullptr;
+        auto branchTo = [&](llvm::Value* condition, const char* name) {
+            auto* then = llvm::BasicBlock::Create(m_ctx, name, fn);
+            if (!done)
+                done = llvm::BasicBlock::Create(m_ctx, "vstore.end", fn);
+            m_b.CreateCondBr(condition, then, done);
+            m_b.SetInsertPoint(then);
+        };
+        if (!uniform.empty())
+            branchTo(scalar(conjunction(uniform)), "vstore.guard");
+        llvm::Value* mask = tail;
+        if (!laneWise.empty()) {
+            llvm::Value* lanes = widen(vec(conjunction(laneWise), nullptr));
+            mask = mask ? m_b.CreateAnd(mask, lanes) : lanes;
+        }
+        if (mask && mask != tail)
+            branchTo(m_b.CreateOrReduce(mask), "vstore.any");
+        llvm::Value* value = widen(vec(st->value, mask));
+        llvm::Value* ptr = elementPtr(st->buffer.get(), index(laneZero(st->indices[0])));
+        if (first)
+            ptr = m_b.CreateInBoundsGEP(typeOf(st->buffer->dtype), ptr, first);
+        if (mask)
+            m_b.CreateMaskedStore(value, ptr, elementAlign(*st->buffer), mask);
+        else
+            m_b.CreateAlignedStore(value, ptr, elementAlign(*st->buffer));
+        if (done) {
+            m_b.CreateBr(done);
+            m_b.SetInsertPoint(done);
+        }
+    }
+}
 
 bool Emitter::emitVectorized(const lower::StmtNode& loop)
 {
-    if (m_vecVar || loop.extent < 2 || loop.extent > 64)
+    if (m_vecVar || loop.extent < 2)
         return false;
-    // Only stores (in sequence), each to an address that moves by one element per lane, and loads of a
-    // stored buffer only at the very address stored (a lane-wise read-modify-write).
+    // Only stores (in sequence, possibly guarded), each to an address that moves by one element per lane,
+    // and loads of a stored buffer only at the very address stored (a lane-wise read-modify-write).
     StoreCollector collector;
     collector.visit(loop.body);
-    const std::vector<const lower::StmtNode*>& stores = collector.stores;
+    const std::vector<GuardedStore>& stores = collector.stores;
     bool ok = collector.ok;
     if (!ok || stores.empty())
         return false;
     const ExprNode* v = loop.var.get();
-    for (const lower::StmtNode* st : stores) {
+    for (const GuardedStore& gs : stores) {
+        const lower::StmtNode* st = gs.store;
         bool pure = false;
         if (st->indices.size() != 1 || m_scope->analyzer.linear(st->indices[0]).coefficientOf(v, &pure) != 1 || !pure)
             return false;
-        for (const lower::StmtNode* other : stores)
-            ir::postOrderVisit(other->value, [&](const ExprNode& n) {
+        for (const GuardedStore& other : stores)
+            ir::postOrderVisit(other.store->value, [&](const ExprNode& n) {
                 if (n.kind == ExprKind::BufferLoad && n.buffer == st->buffer
                     && !ir::structuralEqual(n.operands[0], st->indices[0]))
                     ok = false;
@@ -54,16 +118,49 @@ bool Emitter::emitVectorized(const lower::StmtNode& loop)
     if (!ok)
         return false;
     m_vecVar = v;
-    m_lanes = static_cast<unsigned>(loop.extent);
-    const Expr zero = ir::intImm(0);
-    for (const lower::StmtNode* st : stores) {
-        llvm::Value* value = widen(vec(st->value, nullptr));
-        llvm::Value* base = index(ir::substitute(st->indices[0], { { loop.var, zero } }));
-        m_b.CreateAlignedStore(value, elementPtr(st->buffer.get(), base), elementAlign(*st->buffer));
+    if (loop.extent <= kMaxLanes) {
+        // One vector of `extent` lanes (LLVM splits it into the target's registers).
+        m_lanes = static_cast<unsigned>(loop.extent);
+        m_laneBase = nullptr;
+        emitVectorStores(stores, nullptr, nullptr);
+    } else {
+        // Strip-mined: chunks of kChunkLanes lanes in a loop, the last chunk masked when the extent is not a
+        // multiple of it (loop partitioning, with the tail as a masked copy of the body).
+        m_lanes = kChunkLanes;
+        const int64_t full = loop.extent / kChunkLanes;
+        const int64_t rest = loop.extent % kChunkLanes;
+        llvm::Function* fn = m_b.GetInsertBlock()->getParent();
+        llvm::BasicBlock* pre = m_b.GetInsertBlock();
+        auto* header = llvm::BasicBlock::Create(m_ctx, loop.var->name + ".chunk", fn);
+        auto* exit = llvm::BasicBlock::Create(m_ctx, loop.var->name + ".chunk.end", fn);
+        m_b.CreateBr(header);
+        m_b.SetInsertPoint(header);
+        llvm::PHINode* chunk = m_b.CreatePHI(m_i64, 2, loop.var->name + ".chunk");
+        chunk->addIncoming(llvm::ConstantInt::get(m_i64, 0), pre);
+        m_laneBase = m_b.CreateMul(chunk, llvm::ConstantInt::get(m_i64, kChunkLanes), "", true, true);
+        emitVectorStores(stores, m_laneBase, nullptr);
+        llvm::Value* next = m_b.CreateAdd(chunk, llvm::ConstantInt::get(m_i64, 1), "", true, true);
+        chunk->addIncoming(next, m_b.GetInsertBlock());
+        m_b.CreateCondBr(m_b.CreateICmpSLT(next, llvm::ConstantInt::get(m_i64, static_cast<uint64_t>(full))),
+            header, exit);
+        m_b.SetInsertPoint(exit);
+        if (rest > 0) {
+            m_laneBase = llvm::ConstantInt::get(m_i64, static_cast<uint64_t>(full * kChunkLanes));
+            std::vector<llvm::Constant*> on;
+            for (int64_t i = 0; i < kChunkLanes; ++i)
+                on.push_back(llvm::ConstantInt::getBool(m_ctx, i < rest));
+            emitVectorStores(stores, m_laneBase, llvm::ConstantVector::get(on));
+        }
     }
     m_vecVar = nullptr;
     m_lanes = 0;
+    m_laneBase = nullptr;
     return true;
+}
+
+Expr Emitter::laneZero(const Expr& e) const
+{
+    return ir::rewrite(e, [&](const Expr& x) { return x.get() == m_vecVar ? ir::intImm(0) : Expr(); });
 }
 
 llvm::Value* Emitter::widen(const Lanes& l) { return l.uniform ? m_b.CreateVectorSplat(m_lanes, l.value) : l.value; }
@@ -76,9 +173,10 @@ llvm::Value* Emitter::vecLoad(const ExprNode& n, llvm::Value* mask)
     bool pure = false;
     const int64_t coef = m_scope->analyzer.linear(offset).coefficientOf(m_vecVar, &pure);
     if (pure && coef == 1) {
-        llvm::Value* base
-            = index(ir::rewrite(offset, [&](const Expr& x) { return x.get() == m_vecVar ? ir::intImm(0) : Expr(); }));
+        llvm::Value* base = index(laneZero(offset));
         llvm::Value* ptr = elementPtr(n.buffer.get(), base);
+        if (m_laneBase)
+            ptr = m_b.CreateInBoundsGEP(typeOf(n.buffer->dtype), ptr, m_laneBase);
         if (!mask)
             return m_b.CreateAlignedLoad(type, ptr, align);
         return m_b.CreateMaskedLoad(type, ptr, align, mask, llvm::Constant::getNullValue(type));
@@ -95,14 +193,19 @@ llvm::Value* Emitter::vecLoad(const ExprNode& n, llvm::Value* mask)
 Lanes Emitter::vec(const Expr& e, llvm::Value* mask)
 {
     const ExprNode& n = *e;
-    if (!ir::usesVar(e, m_vecVar) && !(mask && containsLoad(e)))
+    // A load that is the same for all lanes is one scalar load: some lane is on wherever vec() runs, and
+    // that lane's guards hold, except under a select, whose condition may be what keeps it in bounds.
+    if (!ir::usesVar(e, m_vecVar) && !(mask && m_selectDepth > 0 && containsLoad(e)))
         return { scalar(e), true };
     switch (n.kind) {
     case ExprKind::Var: { // the vector variable: lanes 0, 1, ..
         std::vector<llvm::Constant*> lanes;
         for (unsigned i = 0; i < m_lanes; ++i)
             lanes.push_back(llvm::ConstantInt::get(m_i64, i));
-        return { llvm::ConstantVector::get(lanes), false };
+        llvm::Value* steps = llvm::ConstantVector::get(lanes);
+        if (m_laneBase)
+            steps = m_b.CreateAdd(m_b.CreateVectorSplat(m_lanes, m_laneBase), steps);
+        return { steps, false };
     }
     case ExprKind::BufferLoad:
         return { vecLoad(n, mask), false };
@@ -111,8 +214,10 @@ Lanes Emitter::vec(const Expr& e, llvm::Value* mask)
         llvm::Value* notC = m_b.CreateNot(c);
         llvm::Value* thenMask = mask ? m_b.CreateAnd(mask, c) : c;
         llvm::Value* elseMask = mask ? m_b.CreateAnd(mask, notC) : notC;
+        ++m_selectDepth;
         llvm::Value* a = widen(vec(n.operands[1], containsLoad(n.operands[1]) ? thenMask : nullptr));
         llvm::Value* b = widen(vec(n.operands[2], containsLoad(n.operands[2]) ? elseMask : nullptr));
+        --m_selectDepth;
         return { m_b.CreateSelect(c, a, b), false };
     }
     case ExprKind::Cast:
