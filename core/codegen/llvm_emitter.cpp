@@ -17,8 +17,47 @@ using lower::Stmt;
 using lower::StmtKind;
 
 namespace {
-    constexpr int64_t kMaxUnroll = 512;
+    // An unrolled loop is emitted unrolled when its copies hold at most this many statements (a store is
+    // one, a loop that stays a loop costs kLoopStatements plus its body once, a vectorized loop its body
+    // once). auto_unroll_max_step never asks for more (its limit is 512 stores, with no loop inside); an
+    // explicit unroll annotation on a long loop around a loop does, and O3 then took seconds on 20,000
+    // lines of IR for code no faster than the loop (docs/codegen.md, "Compile latency").
+    constexpr int64_t kMaxUnrolledStatements = 512;
+    constexpr int64_t kLoopStatements = 4;
     constexpr int64_t kMaxStackBytes = 64 * 1024;
+
+    // The statements emitting `s` produces, with unrolled loops unrolled where they fit; stops counting
+    // past `limit`.
+    int64_t emittedStatements(const Stmt& s, int64_t limit)
+    {
+        if (!s)
+            return 0;
+        switch (s->kind) {
+        case StmtKind::Store:
+            return 1;
+        case StmtKind::Seq: {
+            int64_t n = 0;
+            for (const Stmt& c : s->seq) {
+                n += emittedStatements(c, limit);
+                if (n > limit)
+                    break;
+            }
+            return n;
+        }
+        case StmtKind::IfThenElse:
+            return 1 + emittedStatements(s->body, limit) + emittedStatements(s->elseBody, limit);
+        case StmtKind::Allocate:
+            return emittedStatements(s->body, limit);
+        case StmtKind::For: {
+            const int64_t body = emittedStatements(s->body, limit);
+            if (s->forKind == ForKind::Unrolled && s->extent * body <= kMaxUnrolledStatements)
+                return s->extent * body;
+            // A vectorized loop of at most 64 lanes is one vector per statement; past that, a loop of chunks.
+            return s->forKind == ForKind::Vectorized && s->extent <= 64 ? body : kLoopStatements + body;
+        }
+        }
+        return 1;
+    }
 } // namespace
 
 void unsupported(const std::string& what) { throw CodegenFailure { makeError(ErrorKind::Unsupported, what) }; }
@@ -134,7 +173,8 @@ void Emitter::visitFor(const lower::StmtNode& s)
     m_loopDepth[s.var.get()] = m_depth++;
     if (s.forKind == ForKind::Parallel && m_vecVar == nullptr) {
         emitParallel(s);
-    } else if (s.forKind == ForKind::Unrolled && s.extent <= kMaxUnroll) {
+    } else if (s.forKind == ForKind::Unrolled
+        && s.extent * emittedStatements(s.body, kMaxUnrolledStatements) <= kMaxUnrolledStatements) {
         for (int64_t i = 0; i < s.extent; ++i) {
             m_scope->vars[s.var.get()] = llvm::ConstantInt::get(m_i64, static_cast<uint64_t>(i));
             visit(s.body);

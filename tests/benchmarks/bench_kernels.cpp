@@ -16,9 +16,13 @@
 #include "core/ir/reference_evaluator.h"
 #include "core/lower/lower.h"
 #include "core/measure/measurer.h"
+#include "core/schedule/step_json.h"
 
 #include <cblas.h>
+#include <algorithm>
 #include <chrono>
+#include <cstdlib>
+#include <string>
 #include <cstdio>
 
 using namespace ts;
@@ -60,6 +64,7 @@ void compileLatency()
     };
     std::vector<Case> cases = { { "matmul 512", fixtures::matmulDag(512, 512, 512) },
         { "conv2d 3x3 64->64 28x28", fixtures::conv2dDag(64, 28, 64) } };
+    const bool verbose = std::getenv("TS_BENCH_VERBOSE") != nullptr;
     std::printf("\ncompile latency, State -> callable code (lower + LLVM O3 + JIT link), ms\n");
     std::printf("  %-26s %8s %8s %8s\n", "workload", "median", "p95", "count");
     for (const Case& c : cases) {
@@ -73,6 +78,13 @@ void compileLatency()
                 = func ? codegen::compile(*func) : Expected<std::shared_ptr<codegen::CompiledKernel>>(func.error());
             if (kernel)
                 ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+            if (kernel && verbose) {
+                auto ir = codegen::emitLlvmIr(*func, false);
+                std::printf("    #%-3d %8.1f ms  %7zu lines of LLVM IR before O3\n", i, ms.back(),
+                    ir ? static_cast<size_t>(std::count(ir->begin(), ir->end(), '\n')) : 0);
+                if (ms.back() > 300)
+                    std::printf("%s\n", sched::stepsToText(state.steps()).c_str());
+            }
         }
         std::printf(
             "  %-26s %8.1f %8.1f %8zu\n", c.name, bench::percentile(ms, 0.5), bench::percentile(ms, 0.95), ms.size());
@@ -113,8 +125,13 @@ void measurementThroughput()
 }
 } // namespace
 
-int main()
+int main(int argc, char** argv)
 {
+    // `ts_bench_kernels compile`: only the compile latencies (TS_BENCH_VERBOSE=1: each schedule's time).
+    if (argc > 1 && std::string(argv[1]) == "compile") {
+        compileLatency();
+        return 0;
+    }
     matmulAgainstOpenBlas();
     compileLatency();
     measurementThroughput();

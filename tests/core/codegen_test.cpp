@@ -17,6 +17,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 using namespace ts;
 using ts::testing::expectMatchesReference;
 
@@ -407,4 +409,29 @@ TEST(Codegen, TheKernelTakesAnArrayOfPointers)
     (*kernel)->run(args);
     for (int i = 0; i < 16; ++i)
         EXPECT_EQ(out[static_cast<size_t>(i)], std::max(0.0f, static_cast<float>(i - 8))) << i;
+}
+
+TEST(Codegen, AnExplicitUnrollOfALongLoopAroundALoopStaysALoop)
+{
+    // unroll(j) with j of 256 around the i.0 loop would be 256 copies of a loop: 20,000 lines of IR and
+    // seconds of O3 for no speed. Past 512 emitted statements the loop stays a loop; short unrolls stay.
+    const ir::ComputeDAG dag = fixtures::matmulDag(256, 256, 256);
+    sched::State state = sched::State::initial(dag);
+    fixtures::apply(state, sched::SplitStep { 2, 0, 256, { 4 }, true });
+    fixtures::apply(state, sched::ReorderStep { 2, { 3, 1, 2, 0 } });
+    fixtures::apply(state, sched::AnnotationStep { 2, 2, sched::Annotation::Unroll });
+    auto func = lower::lower(state);
+    ASSERT_TRUE(func) << func.error().message;
+    auto ir = codegen::emitLlvmIr(*func, false);
+    ASSERT_TRUE(ir) << ir.error().message;
+    EXPECT_LT(std::count(ir->begin(), ir->end(), '\n'), 1000) << "unrolled anyway";
+    expectMatchesReference(dag, state, "unroll of a long loop");
+
+    sched::State small = sched::State::initial(fixtures::matmulDag(8, 8, 8));
+    fixtures::apply(small, sched::AnnotationStep { 2, 1, sched::Annotation::Unroll });
+    auto smallFunc = lower::lower(small);
+    ASSERT_TRUE(smallFunc);
+    auto smallIr = codegen::emitLlvmIr(*smallFunc, false);
+    ASSERT_TRUE(smallIr);
+    EXPECT_EQ(smallIr->find("\nj:"), std::string::npos) << "8 copies of the k loop fit: j is unrolled\n" << *smallIr;
 }
