@@ -61,6 +61,8 @@ std::vector<Command> scheduleCommands();
 std::vector<Command> tuneCommands();
 // race (commands_race.cpp).
 std::vector<Command> raceCommands();
+// machine (commands_machine.cpp).
+std::vector<Command> machineCommands();
 // import, export, stats (commands_store.cpp).
 std::vector<Command> storeCommands();
 // collect, train, eval (commands_dataset.cpp).

@@ -12,6 +12,7 @@
 #include "core/schedule/step_printer.h"
 #include "core/search/annotation.h"
 #include "core/search/sketch.h"
+#include "core/session/machine.h"
 #include "core/session/tune_origin.h"
 #include "core/session/tuning_session.h"
 #include "core/support/rng.h"
@@ -111,6 +112,8 @@ namespace {
             return fail(summaries.error().message);
         const store::Device here = store::deviceOf(target::Target::host());
         const std::optional<store::Device> device = hostDevice(*devices, here);
+        const std::optional<measure::MachineProfile> profile
+            = device ? session::storedProfile(*device) : std::optional<measure::MachineProfile>();
         std::cout << "# " << selection->title << ", on " << here.name << "\n# workspace " << workspace->path() << "\n";
         for (const graph::Task& task : selection->tasks) {
             std::cout << "\ntask " << task.id << " (" << task.name << "): " << task.shapes << "\n";
@@ -136,6 +139,18 @@ namespace {
             std::cout << "  best:   " << formatFixed(cost * 1e3, 4) << " ms, "
                       << formatFixed(task.flops / cost / 1e9, 2) << " GFLOP/s (record " << record.id << ")\n"
                       << "  trials: " << summary->records << " (" << summary->failures << " failed)\n";
+            if (profile) {
+                // The record's threads are the session's; the ceilings are the machine's at all its cores.
+                const int threads = static_cast<int>(profile->peakGflops.size());
+                const measure::RooflinePoint p = measure::rooflinePoint(*profile, task.flops,
+                    static_cast<double>(task.dag.bytesRead() + task.dag.bytesWritten()), cost, threads);
+                std::cout << "  roof:   " << formatFixed(p.ofPeak * 100, 1) << "% of the FMA peak ("
+                          << formatFixed(profile->peak(threads), 1) << " GFLOP/s on " << threads << " threads), "
+                          << formatFixed(p.ofRoof * 100, 1) << "% of the roofline at " << formatFixed(p.intensity, 1)
+                          << " FLOP/byte (" << (p.memoryBound ? "memory" : "compute") << "-bound)\n";
+            } else {
+                std::cout << "  roof:   not known ('tunescope-cli machine' measures this machine's limits)\n";
+            }
             auto steps = sched::parseSteps(record.steps);
             if (!steps)
                 return fail("record " + std::to_string(record.id) + ": " + steps.error().message);

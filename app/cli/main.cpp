@@ -18,6 +18,7 @@
 //                                              policies on one task, rounds in turn; replayed from the store
 //   import FILE... [--workspace PATH]          TVM logs into the workspace
 //   export --out FILE [--task IDS] [--device ID] [--session ID] [--ok-only] [--workspace PATH]
+//   machine [--remeasure] [--threads N]        FMA peak, triad bandwidth, caches (measured once per workspace)
 //   stats [--check] [--workspace PATH]         per task: records, failures, best cost and GFLOP/s, device
 //   --version                                  prints "tunescope-cli <version>"
 // Every failure prints "tunescope-cli: <reason>" and exits non-zero; bad input never crashes it.
@@ -50,7 +51,7 @@ std::vector<Command> commands()
 {
     std::vector<Command> all;
     for (std::vector<Command> group :
-        { graphCommands(), scheduleCommands(), tuneCommands(), raceCommands(), storeCommands(), datasetCommands() })
+        { graphCommands(), scheduleCommands(), tuneCommands(), raceCommands(), machineCommands(), storeCommands(), datasetCommands() })
         all.insert(all.end(), std::make_move_iterator(group.begin()), std::make_move_iterator(group.end()));
     return all;
 }

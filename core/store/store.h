@@ -68,6 +68,9 @@ public:
 
     // Devices and tasks are found by identity (target + host + hardware params; key) or added.
     Expected<int64_t> addDevice(const Device& device);
+    // Sets one key of a device's properties JSON (`value` is JSON text; the machine profile lives under
+    // "machine_profile"), keeping the others. NotFound for an unknown device.
+    Expected<void> setDeviceProperty(int64_t deviceId, const std::string& key, const std::string& value);
     Expected<int64_t> addTask(const TaskInfo& task);
     Expected<int64_t> addNetwork(const NetworkInfo& network);
     Expected<int64_t> beginSession(const SessionInfo& session);

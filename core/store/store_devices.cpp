@@ -92,6 +92,24 @@ Expected<int64_t> Store::addDevice(const Device& device)
     return m_db.lastInsertId();
 }
 
+Expected<void> Store::setDeviceProperty(int64_t deviceId, const std::string& key, const std::string& value)
+{
+    const nlohmann::json parsed = nlohmann::json::parse(value, nullptr, false);
+    if (parsed.is_discarded())
+        return makeError(ErrorKind::InvalidArgument, "device property " + key + ": not JSON");
+    // One statement, so it is atomic without a transaction (and works inside the caller's); a corrupt
+    // properties text is replaced, not kept.
+    TS_TRY(Statement update,
+        m_db.prepare("UPDATE devices SET properties = json_set(CASE WHEN json_valid(properties) AND "
+                     "json_type(properties) = 'object' THEN properties ELSE '{}' END, '$.' || ?, json(?)) "
+                     "WHERE id = ?"));
+    update.bindAll(key, parsed.dump(), deviceId);
+    TS_CHECK(update.run());
+    if (m_db.changes() == 0)
+        return makeError(ErrorKind::NotFound, path() + ": no device " + std::to_string(deviceId));
+    return {};
+}
+
 Expected<std::vector<Device>> Store::devices()
 {
     TS_TRY(Statement s,

@@ -1,0 +1,61 @@
+#include "core/session/machine.h"
+
+#include <nlohmann/json.hpp>
+
+namespace ts::session {
+
+namespace {
+    constexpr const char* kKey = "machine_profile";
+
+    std::optional<store::Device> findDevice(const std::vector<store::Device>& devices, const store::Device& wanted)
+    {
+        for (const store::Device& d : devices)
+            if (d.target == wanted.target && d.targetHost == wanted.targetHost
+                && d.hardwareParams == wanted.hardwareParams)
+                return d;
+        return std::nullopt;
+    }
+} // namespace
+
+std::optional<measure::MachineProfile> storedProfile(const store::Device& device)
+{
+    const nlohmann::json properties = nlohmann::json::parse(device.properties, nullptr, false);
+    if (!properties.is_object() || !properties.contains(kKey))
+        return std::nullopt;
+    auto profile = measure::MachineProfile::fromJson(properties[kKey].dump());
+    if (!profile)
+        return std::nullopt;
+    return *profile;
+}
+
+Expected<measure::MachineProfile> workspaceProfile(
+    store::Store& workspace, const measure::ProfileOptions& options, bool remeasure, bool* measured)
+{
+    const store::Device here = store::deviceOf(options.target);
+    TS_TRY(int64_t id, workspace.addDevice(here));
+    TS_TRY(std::vector<store::Device> devices, workspace.devices());
+    if (!remeasure)
+        for (const store::Device& d : devices)
+            if (d.id == id)
+                if (auto profile = storedProfile(d)) {
+                    if (measured)
+                        *measured = false;
+                    return *profile;
+                }
+    TS_TRY(measure::MachineProfile profile, measure::measureMachine(options));
+    TS_CHECK(workspace.setDeviceProperty(id, kKey, profile.toJson()));
+    if (measured)
+        *measured = true;
+    return profile;
+}
+
+Expected<std::optional<measure::MachineProfile>> hostProfile(store::Store& workspace)
+{
+    TS_TRY(std::vector<store::Device> devices, workspace.devices());
+    const std::optional<store::Device> device = findDevice(devices, store::deviceOf(target::Target::host()));
+    if (!device)
+        return std::optional<measure::MachineProfile>();
+    return storedProfile(*device);
+}
+
+} // namespace ts::session

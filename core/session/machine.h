@@ -1,0 +1,24 @@
+// The machine profile of a workspace's device (measure/machine_profile.h), measured once and kept with the
+// device row (its properties' "machine_profile"), so every view of the workspace draws the same roofline.
+#pragma once
+
+#include "core/measure/machine_profile.h"
+#include "core/store/store.h"
+
+#include <optional>
+
+namespace ts::session {
+
+// The stored profile of a device; nullopt when none was measured (or it is unreadable: it is then
+// measured again, never trusted).
+std::optional<measure::MachineProfile> storedProfile(const store::Device& device);
+
+// The profile of the device for `options.target` in this workspace: the stored one, or (none stored, or
+// `remeasure`) measured now and stored. `measured`, when given, says which.
+Expected<measure::MachineProfile> workspaceProfile(
+    store::Store& workspace, const measure::ProfileOptions& options, bool remeasure = false, bool* measured = nullptr);
+
+// The stored profile for the host device of a workspace, if any (what `best` and the views read).
+Expected<std::optional<measure::MachineProfile>> hostProfile(store::Store& workspace);
+
+} // namespace ts::session

@@ -1,0 +1,130 @@
+// The machine profile: its micro kernels compute what they say, the measured peak is plausible for the CPU's
+// clock, the profile is kept with the device and measured once, and roofline points are what the formula
+// says.
+#include "kernel_check.h"
+#include "store_fixtures.h"
+
+#include "core/measure/machine_profile.h"
+#include "core/session/machine.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <string>
+
+using namespace ts;
+
+namespace {
+
+// The current clock of cpu0 in GHz from /proc/cpuinfo (0 when not reported).
+double cpuGhz()
+{
+    std::ifstream in("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(in, line))
+        if (line.rfind("cpu MHz", 0) == 0)
+            return std::stod(line.substr(line.find(':') + 1)) / 1000.0;
+    return 0.0;
+}
+
+measure::ProfileOptions quickOptions()
+{
+    measure::ProfileOptions options;
+    options.maxThreads = 1;
+    options.triadElements = int64_t(1) << 22; // 48 MiB in all: a test, not a benchmark
+    return options;
+}
+
+} // namespace
+
+TEST(MachineProfile, TheMicroKernelsComputeTheirResults)
+{
+    for (int threads : { 1, 2 }) {
+        auto peak = measure::peakKernel(target::Target::host(), threads);
+        ASSERT_TRUE(peak) << peak.error().message;
+        EXPECT_DOUBLE_EQ(peak->flops, peak->dag.flopCount());
+        ts::testing::expectMatchesReference(peak->dag, peak->state, "fma peak kernel");
+    }
+    auto triad = measure::triadKernel(4096);
+    ASSERT_TRUE(triad) << triad.error().message;
+    EXPECT_DOUBLE_EQ(triad->bytes, 12.0 * 4096);
+    ts::testing::expectMatchesReference(triad->dag, triad->state, "triad");
+    EXPECT_FALSE(measure::triadKernel(100)); // not a multiple of 16
+}
+
+TEST(MachineProfile, ThePeakIsPlausibleForTheClock)
+{
+    auto profile = measure::measureMachine(quickOptions());
+    ASSERT_TRUE(profile) << profile.error().message;
+    ASSERT_EQ(profile->peakGflops.size(), 1u);
+    ASSERT_EQ(profile->triadGBps.size(), 1u);
+    const double ghz = cpuGhz();
+    if (ghz <= 0)
+        GTEST_SKIP() << "no clock in /proc/cpuinfo";
+    // x86 CPUs with AVX-512 retire 32 (one 512-bit FMA port, or two 256-bit ones as Zen 4) to 64 (two
+    // 512-bit ports) fp32 FLOP per cycle; the measured peak is within 2x of that at the reported clock.
+    EXPECT_GT(profile->peak(1), 32 * ghz / 2) << "clock " << ghz << " GHz";
+    EXPECT_LT(profile->peak(1), 64 * ghz * 2) << "clock " << ghz << " GHz";
+    EXPECT_GT(profile->bandwidth(1), 0.5); // GB/s: any memory system since the 1990s
+    EXPECT_LT(profile->bandwidth(1), 2000);
+    EXPECT_GT(profile->l1dBytes, 0);
+}
+
+TEST(MachineProfile, IsMeasuredOnceAndKeptWithTheDevice)
+{
+    store::test::TempDir temp;
+    store::Store store = store::test::openOrDie(temp.file("profile.tsdb"));
+    bool measured = false;
+    auto first = session::workspaceProfile(store, quickOptions(), false, &measured);
+    ASSERT_TRUE(first) << first.error().message;
+    EXPECT_TRUE(measured);
+    auto second = session::workspaceProfile(store, quickOptions(), false, &measured);
+    ASSERT_TRUE(second);
+    EXPECT_FALSE(measured);
+    EXPECT_EQ(second->peakGflops, first->peakGflops);
+    EXPECT_EQ(second->toJson(), first->toJson());
+    auto stored = session::hostProfile(store);
+    ASSERT_TRUE(stored);
+    ASSERT_TRUE(stored->has_value());
+    EXPECT_EQ((*stored)->triadGBps, first->triadGBps);
+
+    // A corrupt profile is measured again, never trusted; the device's other properties stay.
+    auto devices = store.devices();
+    ASSERT_TRUE(devices);
+    const int64_t id = devices->front().id;
+    ASSERT_TRUE(store.setDeviceProperty(id, "cpu_model", "\"test\""));
+    ASSERT_TRUE(store.setDeviceProperty(id, "machine_profile", "{\"peak_gflops\": \"fast\"}"));
+    EXPECT_FALSE(session::hostProfile(store)->has_value());
+    auto third = session::workspaceProfile(store, quickOptions(), false, &measured);
+    ASSERT_TRUE(third);
+    EXPECT_TRUE(measured);
+    devices = store.devices();
+    EXPECT_NE(devices->front().properties.find("\"cpu_model\":\"test\""), std::string::npos) << devices->front().properties;
+    EXPECT_FALSE(store.setDeviceProperty(id + 100, "x", "1"));
+    EXPECT_FALSE(store.setDeviceProperty(id, "x", "not json"));
+}
+
+TEST(MachineProfile, RooflinePoints)
+{
+    measure::MachineProfile p;
+    p.peakGflops = { 100, 180 };
+    p.triadGBps = { 20, 30 };
+    EXPECT_DOUBLE_EQ(p.peak(2), 180);
+    EXPECT_DOUBLE_EQ(p.peak(8), 180); // past the measured counts: the last
+    EXPECT_DOUBLE_EQ(p.roof(1.0, 1), 20); // memory-bound
+    EXPECT_DOUBLE_EQ(p.roof(10.0, 1), 100); // compute-bound
+    // 2 GFLOP over 1 GB in 0.1 s on 2 threads: 20 GFLOP/s at 2 FLOP/byte, under a 60 GFLOP/s roof.
+    const measure::RooflinePoint r = measure::rooflinePoint(p, 2e9, 1e9, 0.1, 2);
+    EXPECT_DOUBLE_EQ(r.gflops, 20);
+    EXPECT_DOUBLE_EQ(r.intensity, 2);
+    EXPECT_DOUBLE_EQ(r.gbps, 10);
+    EXPECT_DOUBLE_EQ(r.roof, 60);
+    EXPECT_TRUE(r.memoryBound);
+    EXPECT_NEAR(r.ofPeak, 20.0 / 180, 1e-12);
+    EXPECT_NEAR(r.ofRoof, 20.0 / 60, 1e-12);
+    auto back = measure::MachineProfile::fromJson(p.toJson());
+    ASSERT_TRUE(back);
+    EXPECT_EQ(back->peakGflops, p.peakGflops);
+    EXPECT_FALSE(measure::MachineProfile::fromJson("{}"));
+    EXPECT_FALSE(measure::MachineProfile::fromJson("nonsense"));
+}
