@@ -6,6 +6,7 @@
 #include "app/gui/prediction_view.h"
 #include "app/gui/race_view.h"
 #include "app/gui/records_view.h"
+#include "app/gui/roofline_view.h"
 #include "app/gui/scheduler_view.h"
 #include "app/gui/sessions_view.h"
 #include "app/gui/sketch_view.h"
@@ -47,6 +48,9 @@ const std::vector<ViewInfo>& viewRegistry()
         { "RaceDock", QT_TRANSLATE_NOOP("ts::app::MainWindow", "Race"), ViewArea::Bottom, 270,
             [](ViewContext& context, QWidget* parent) -> QWidget* { return new RaceView(context, parent); }, 1,
             "SchedulerDock" },
+        { "RooflineDock", QT_TRANSLATE_NOOP("ts::app::MainWindow", "Roofline"), ViewArea::Bottom, 270,
+            [](ViewContext& context, QWidget* parent) -> QWidget* { return new RooflineView(context, parent); }, 1,
+            "PredictionDock" },
         { "CodeDock", QT_TRANSLATE_NOOP("ts::app::MainWindow", "Code"), ViewArea::Right, 560,
             [](ViewContext& context, QWidget* parent) -> QWidget* { return new CodeView(context, parent); }, 6 },
         { "RecordsDock", QT_TRANSLATE_NOOP("ts::app::MainWindow", "Records"), ViewArea::Bottom, 220,
