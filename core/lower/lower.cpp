@@ -18,6 +18,8 @@ Expected<LoweredFunc> lower(const sched::State& state, const LowerOptions& optio
     after("simplify");
     func.body = hoistGuards(func.body);
     after("hoistGuards");
+    func.body = partitionTails(func.body);
+    after("partitionTails");
     func.body = unrollLoops(func.body);
     after("unrollLoops");
     func = flattenStorage(func);

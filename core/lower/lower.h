@@ -4,6 +4,8 @@
 //                    (schedule_ops.cpp)
 //   simplify         constant folding and index simplification with loop ranges (simplify.cpp)
 //   hoistGuards      guards move out of the loops they do not depend on (hoist_guards.cpp)
+//   partitionTails   a loop whose tiles only the last fails a guard for: if (x < T) {unguarded} else {guarded}
+//                    (partition_tails.cpp)
 //   unrollLoops      auto_unroll_max_step: small constant nests become unrolled loops (unroll_loops.cpp)
 //   flattenStorage   multi-dimensional buffer indices -> one offset, storage_align strides (flatten_storage.cpp)
 //   simplify         again, on the flat indices
@@ -40,6 +42,7 @@ Expected<sched::State> inferBound(const sched::State& state);
 Expected<LoweredFunc> scheduleOps(const sched::State& state, const target::Target& target);
 Stmt simplify(const Stmt& s);
 Stmt hoistGuards(const Stmt& s);
+Stmt partitionTails(const Stmt& s);
 Stmt unrollLoops(const Stmt& s);
 LoweredFunc flattenStorage(const LoweredFunc& func);
 

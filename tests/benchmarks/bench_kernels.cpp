@@ -3,6 +3,7 @@
 // Prints:
 //   1. matmul 1024^3 fp32: the hand-written schedule (steps only) measured through tunescope-runner, next
 //      to OpenBLAS cblas_sgemm, on 1 and 2 threads;
+//   1b. vector tails: register tiles whose width does not divide the extent (masked last tile);
 //   2. compile latency (State -> callable code): median and p95 over random matmul and conv2d schedules
 //      and the hand schedules;
 //   3. measurement throughput: 64 random valid schedules through Measurer (build in parallel, run in the
@@ -100,6 +101,24 @@ void compileLatency()
         bench::percentile(ms, 0.95), ms.size());
 }
 
+// Vector tails: register tiles whose width does not divide 1024 (48: 21 tiles and 16 left over; 40: 25 and
+// 24) next to the dividing 64. The last column tile runs masked (llvm.masked.load/store), not scalar.
+void vectorTails()
+{
+    const int64_t n = 1024;
+    const ir::ComputeDAG dag = fixtures::matmulDag(n, n, n);
+    std::printf("\nvector tails: matmul 1024 hand schedule, 4 x cols register tile, 1 thread\n");
+    std::printf("  %-6s %-28s %10s\n", "cols", "tiles", "GFLOP/s");
+    for (int64_t cols : { 64, 48, 40 }) {
+        const double seconds = bench::tuneScopeSeconds(dag, bench::matmulSchedule(dag, n, 4, cols), 1);
+        if (seconds < 0)
+            return;
+        const std::string tiles = std::to_string(n / cols) + " full"
+            + (n % cols ? " + 1 masked (" + std::to_string(n % cols) + " lanes)" : std::string());
+        std::printf("  %-6ld %-28s %10.1f\n", cols, tiles.c_str(), dag.flopCount() / seconds / 1e9);
+    }
+}
+
 void measurementThroughput()
 {
     const ir::ComputeDAG dag = fixtures::matmulDag(256, 256, 256);
@@ -132,7 +151,12 @@ int main(int argc, char** argv)
         compileLatency();
         return 0;
     }
+    if (argc > 1 && std::string(argv[1]) == "tails") {
+        vectorTails();
+        return 0;
+    }
     matmulAgainstOpenBlas();
+    vectorTails();
     compileLatency();
     measurementThroughput();
     return 0;

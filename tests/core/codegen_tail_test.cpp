@@ -101,3 +101,30 @@ TEST(CodegenTail, TheTailIsMaskedNotScalar)
     const std::string even = llvmIr(matmulTail(fixtures::matmulDag(8, 8, 64), 64, 16));
     EXPECT_EQ(even.find("llvm.masked"), std::string::npos) << even;
 }
+
+TEST(CodegenTail, FullTilesRunUnguardedOnlyTheLastTileIsMasked)
+{
+    // 1024 columns in tiles of 48: tiles 0..20 are full, tile 21 holds 16 columns. The loop over tiles
+    // becomes `if (j.0 < 21) {no guard} else {guarded}`, so the full tiles' accumulators stay in registers.
+    const ir::ComputeDAG dag = fixtures::matmulDag(8, 8, 1024);
+    const sched::State state = matmulTail(dag, 1024, 48);
+    auto func = lower::lower(state);
+    ASSERT_TRUE(func) << func.error().message;
+    const std::string text = lower::toString(*func);
+    EXPECT_NE(text.find("if (j.0 < 21) {"), std::string::npos) << text;
+    EXPECT_NE(text.find("} else {"), std::string::npos) << text;
+    ts::testing::expectMatchesReference(dag, state, "partitioned 1024 / 48");
+    // A guard on an outer variable too (two non-dividing splits): each loop gets its own threshold.
+    const ir::ComputeDAG both = fixtures::matmulDag(70, 8, 70);
+    sched::State two = sched::State::initial(both);
+    fixtures::apply(two, sched::SplitStep { 2, 0, 70, { 16 }, true }); // i.0 i.1 j k
+    fixtures::apply(two, sched::SplitStep { 2, 2, 70, { 16 }, true }); // i.0 i.1 j.0 j.1 k
+    fixtures::apply(two, sched::ReorderStep { 2, { 0, 2, 1, 4, 3 } }); // i.0 j.0 i.1 k j.1
+    fixtures::apply(two, sched::AnnotationStep { 2, 4, sched::Annotation::Vectorize });
+    auto twoFunc = lower::lower(two);
+    ASSERT_TRUE(twoFunc);
+    const std::string twoText = lower::toString(*twoFunc);
+    EXPECT_NE(twoText.find("if (i.0 < 4) {"), std::string::npos) << twoText;
+    EXPECT_NE(twoText.find("if (j.0 < 4) {"), std::string::npos) << twoText;
+    ts::testing::expectMatchesReference(both, two, "two partitioned splits");
+}
