@@ -298,57 +298,62 @@
         <translation>&amp;Ansicht</translation>
     </message>
     <message>
-        <location filename="../app/gui/view_registry.cpp" line="22"/>
+        <location filename="../app/gui/view_registry.cpp" line="23"/>
         <source>Explorer</source>
         <translation>Explorer</translation>
     </message>
     <message>
-        <location filename="../app/gui/view_registry.cpp" line="27"/>
+        <location filename="../app/gui/view_registry.cpp" line="28"/>
         <source>Sketches</source>
         <translation>Sketches</translation>
     </message>
     <message>
-        <location filename="../app/gui/view_registry.cpp" line="30"/>
+        <location filename="../app/gui/view_registry.cpp" line="31"/>
         <source>Sessions</source>
         <translation>Sitzungen</translation>
     </message>
     <message>
-        <location filename="../app/gui/view_registry.cpp" line="32"/>
+        <location filename="../app/gui/view_registry.cpp" line="33"/>
         <source>Compute DAG</source>
         <translation>Berechnungsgraph</translation>
     </message>
     <message>
-        <location filename="../app/gui/view_registry.cpp" line="36"/>
+        <location filename="../app/gui/view_registry.cpp" line="37"/>
         <source>Task details</source>
         <translation>Aufgabendetails</translation>
     </message>
     <message>
-        <location filename="../app/gui/view_registry.cpp" line="41"/>
+        <location filename="../app/gui/view_registry.cpp" line="42"/>
         <source>Tuning curves</source>
         <translation>Tuning-Kurven</translation>
     </message>
     <message>
-        <location filename="../app/gui/view_registry.cpp" line="43"/>
+        <location filename="../app/gui/view_registry.cpp" line="44"/>
         <source>Predicted vs measured</source>
         <translation>Vorhersage vs. Messung</translation>
     </message>
     <message>
-        <location filename="../app/gui/view_registry.cpp" line="45"/>
+        <location filename="../app/gui/view_registry.cpp" line="46"/>
         <source>Task scheduler</source>
         <translation>Aufgaben-Scheduler</translation>
     </message>
     <message>
-        <location filename="../app/gui/view_registry.cpp" line="47"/>
+        <location filename="../app/gui/view_registry.cpp" line="48"/>
         <source>Race</source>
         <translation>Rennen</translation>
     </message>
     <message>
-        <location filename="../app/gui/view_registry.cpp" line="50"/>
+        <location filename="../app/gui/view_registry.cpp" line="51"/>
+        <source>Roofline</source>
+        <translation>Roofline</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/view_registry.cpp" line="54"/>
         <source>Code</source>
         <translation>Code</translation>
     </message>
     <message>
-        <location filename="../app/gui/view_registry.cpp" line="52"/>
+        <location filename="../app/gui/view_registry.cpp" line="56"/>
         <source>Records</source>
         <translation>Datensätze</translation>
     </message>
@@ -989,6 +994,99 @@ Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
         <location filename="../app/gui/records_view.cpp" line="294"/>
         <source>Repro of record %1 written to %2 (%3)</source>
         <translation>Repro von Datensatz %1 nach %2 geschrieben (%3)</translation>
+    </message>
+</context>
+<context>
+    <name>ts::app::RooflineView</name>
+    <message>
+        <location filename="../app/gui/roofline_view.cpp" line="82"/>
+        <location filename="../app/gui/roofline_view.cpp" line="174"/>
+        <source>Measure machine</source>
+        <translation>Maschine vermessen</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/roofline_view.cpp" line="83"/>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/roofline_view.cpp" line="94"/>
+        <source>Measure this machine&apos;s FMA peak per thread count, its memory bandwidth (triad) and caches, and keep them in the workspace</source>
+        <translation>FMA-Spitzenleistung je Threadzahl, Speicherbandbreite (Triad) und Caches dieser Maschine messen und im Arbeitsbereich ablegen</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/roofline_view.cpp" line="119"/>
+        <source>cancelled</source>
+        <translation>abgebrochen</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/roofline_view.cpp" line="154"/>
+        <source>Cannot read the workspace: %1</source>
+        <translation>Arbeitsbereich nicht lesbar: %1</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/gui/roofline_view.cpp" line="161"/>
+        <source>%1: FMA peak %2 GFLOP/s on %n thread(s), triad %3 GB/s; L1d %4 KiB, L2 %5 KiB, L3 %6 MiB</source>
+        <translation>
+            <numerusform>%1: FMA-Spitze %2 GFLOP/s auf %n Thread, Triad %3 GB/s; L1d %4 KiB, L2 %5 KiB, L3 %6 MiB</numerusform>
+            <numerusform>%1: FMA-Spitze %2 GFLOP/s auf %n Threads, Triad %3 GB/s; L1d %4 KiB, L2 %5 KiB, L3 %6 MiB</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../app/gui/roofline_view.cpp" line="170"/>
+        <source>Measure again</source>
+        <translation>Erneut vermessen</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/roofline_view.cpp" line="172"/>
+        <source>No machine profile in this workspace yet: measure this machine&apos;s limits to draw the roofs (about 10 s).</source>
+        <translation>Noch kein Maschinenprofil in diesem Arbeitsbereich: Vermessen Sie die Grenzen dieser Maschine, um die Dächer zu zeichnen (etwa 10 s).</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/roofline_view.cpp" line="181"/>
+        <source>Select a task to see its records against the roofs.</source>
+        <translation>Wählen Sie eine Aufgabe, um ihre Datensätze vor den Dächern zu sehen.</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/roofline_view.cpp" line="183"/>
+        <source>%1 has no successful record on this machine yet.</source>
+        <translation>%1 hat auf dieser Maschine noch keinen erfolgreichen Datensatz.</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/gui/roofline_view.cpp" line="188"/>
+        <source>%1: %n record(s); the best reaches %2 GFLOP/s at %3 FLOP/byte, %4% of its roof (%5-bound) and %6% of the FMA peak.</source>
+        <translation>
+            <numerusform>%1: %n Datensatz; der beste erreicht %2 GFLOP/s bei %3 FLOP/Byte, %4 % seines Dachs (%5gebunden) und %6 % der FMA-Spitze.</numerusform>
+            <numerusform>%1: %n Datensätze; der beste erreicht %2 GFLOP/s bei %3 FLOP/Byte, %4 % seines Dachs (%5gebunden) und %6 % der FMA-Spitze.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../app/gui/roofline_view.cpp" line="195"/>
+        <source>memory</source>
+        <translation>speicher</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/roofline_view.cpp" line="195"/>
+        <source>compute</source>
+        <translation>rechen</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/gui/roofline_view.cpp" line="198"/>
+        <source>%1: %n record(s); the best reaches %2 GFLOP/s at %3 FLOP/byte.</source>
+        <translation>
+            <numerusform>%1: %n Datensatz; der beste erreicht %2 GFLOP/s bei %3 FLOP/Byte.</numerusform>
+            <numerusform>%1: %n Datensätze; der beste erreicht %2 GFLOP/s bei %3 FLOP/Byte.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../app/gui/roofline_view.cpp" line="213"/>
+        <source>no workspace is open</source>
+        <translation>kein Arbeitsbereich geöffnet</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/roofline_view.cpp" line="237"/>
+        <source>Measuring the machine failed: %1</source>
+        <translation>Vermessen der Maschine fehlgeschlagen: %1</translation>
     </message>
 </context>
 <context>
@@ -1844,6 +1942,54 @@ Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
         <location filename="../widgets/race_runner.cpp" line="118"/>
         <source>finished</source>
         <translation>beendet</translation>
+    </message>
+</context>
+<context>
+    <name>ts::widgets::RooflinePlot</name>
+    <message>
+        <location filename="../widgets/roofline_plot.cpp" line="21"/>
+        <source>Arithmetic intensity (FLOP per byte of compulsory traffic)</source>
+        <translation>Arithmetische Intensität (FLOP je Byte Pflichtverkehr)</translation>
+    </message>
+    <message>
+        <location filename="../widgets/roofline_plot.cpp" line="22"/>
+        <source>GFLOP/s</source>
+        <translation>GFLOP/s</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../widgets/roofline_plot.cpp" line="84"/>
+        <source>%n thread(s): %1 GFLOP/s, %2 GB/s</source>
+        <translation>
+            <numerusform>%n Thread: %1 GFLOP/s, %2 GB/s</numerusform>
+            <numerusform>%n Threads: %1 GFLOP/s, %2 GB/s</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../widgets/roofline_plot.cpp" line="93"/>
+        <source>other tasks&apos; best</source>
+        <translation>Bestwerte anderer Aufgaben</translation>
+    </message>
+    <message>
+        <location filename="../widgets/roofline_plot.cpp" line="97"/>
+        <source>this task&apos;s records</source>
+        <translation>Datensätze dieser Aufgabe</translation>
+    </message>
+    <message>
+        <location filename="../widgets/roofline_plot.cpp" line="101"/>
+        <source>its best</source>
+        <translation>ihr Bestwert</translation>
+    </message>
+    <message>
+        <location filename="../widgets/roofline_plot.cpp" line="136"/>
+        <source>task %1, record %2: %3 GFLOP/s at %4 FLOP/byte</source>
+        <translation>Aufgabe %1, Datensatz %2: %3 GFLOP/s bei %4 FLOP/Byte</translation>
+    </message>
+    <message>
+        <location filename="../widgets/roofline_plot.cpp" line="144"/>
+        <source>
+%1% of the roof (%2 GFLOP/s), %3% of the FMA peak</source>
+        <translation>
+%1 % des Dachs (%2 GFLOP/s), %3 % der FMA-Spitze</translation>
     </message>
 </context>
 <context>
