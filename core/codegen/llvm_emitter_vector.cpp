@@ -37,13 +37,6 @@ namespace {
         std::vector<Expr> m_guards;
     };
 
-    Expr conjunction(const std::vector<Expr>& terms)
-    {
-        Expr out;
-        for (const Expr& t : terms)
-            out = out.defined() ? (out && t) : t;
-        return out;
-    }
 } // namespace
 
 // The loop's stores become vector stores of `lanes` lanes starting at lane `first` (the loop variable is
@@ -67,10 +60,10 @@ void Emitter::emitVectorStores(const std::vector<GuardedStore>& stores, llvm::Va
             m_b.SetInsertPoint(then);
         };
         if (!uniform.empty())
-            branchTo(scalar(conjunction(uniform)), "vstore.guard");
+            branchTo(scalar(ir::conjunction(uniform)), "vstore.guard");
         llvm::Value* mask = tail;
         if (!laneWise.empty()) {
-            llvm::Value* lanes = widen(vec(conjunction(laneWise), nullptr));
+            llvm::Value* lanes = widen(vec(ir::conjunction(laneWise), nullptr));
             mask = mask ? m_b.CreateAnd(mask, lanes) : lanes;
         }
         if (mask && mask != tail)

@@ -450,6 +450,33 @@ bool usesVar(const Expr& e, const ExprNode* v)
     return false;
 }
 
+namespace {
+    void collectConjuncts(const Expr& e, std::vector<Expr>& out)
+    {
+        if (e->kind == ExprKind::And) {
+            collectConjuncts(e->operands[0], out);
+            collectConjuncts(e->operands[1], out);
+        } else {
+            out.push_back(e);
+        }
+    }
+} // namespace
+
+std::vector<Expr> conjuncts(const Expr& e)
+{
+    std::vector<Expr> out;
+    collectConjuncts(e, out);
+    return out;
+}
+
+Expr conjunction(const std::vector<Expr>& terms)
+{
+    Expr out;
+    for (const Expr& t : terms)
+        out = out.defined() ? (out && t) : t;
+    return out;
+}
+
 bool asConstInt(const Expr& e, int64_t* value)
 {
     if (e->kind != ExprKind::IntImm)

@@ -182,6 +182,10 @@ Expr substitute(const Expr& e, const std::vector<std::pair<Expr, Expr>>& varToVa
 // Same shape, same immediates, same vars (by identity), same tensors/buffers.
 bool structuralEqual(const Expr& a, const Expr& b);
 bool usesVar(const Expr& e, const ExprNode* var);
+// The terms of a conjunction a && b && ..., nested Ands flattened (a non-And is one term), and back (null
+// for no terms).
+std::vector<Expr> conjuncts(const Expr& e);
+Expr conjunction(const std::vector<Expr>& terms);
 
 inline Expr operator+(Expr a, Expr b) { return binary(ExprKind::Add, std::move(a), std::move(b)); }
 inline Expr operator-(Expr a, Expr b) { return binary(ExprKind::Sub, std::move(a), std::move(b)); }

@@ -7,24 +7,6 @@
 namespace ts::lower {
 
 namespace {
-    void conjuncts(const ir::Expr& e, std::vector<ir::Expr>& out)
-    {
-        if (e->kind == ir::ExprKind::And) {
-            conjuncts(e->operands[0], out);
-            conjuncts(e->operands[1], out);
-        } else {
-            out.push_back(e);
-        }
-    }
-
-    ir::Expr conjunction(const std::vector<ir::Expr>& terms)
-    {
-        ir::Expr out;
-        for (const ir::Expr& t : terms)
-            out = out.defined() ? (out && t) : t;
-        return out;
-    }
-
     bool isGuard(const Stmt& s) { return s->kind == StmtKind::IfThenElse && !s->elseBody; }
 
     // Bottom-up: children first, then the node.
@@ -54,15 +36,14 @@ namespace {
             if (!node || node->kind != StmtKind::For || node->forKind == ForKind::ThreadBinding || !isGuard(node->body))
                 return node;
             // A vectorized loop keeps its guard inside: hoisting changes nothing there.
-            std::vector<ir::Expr> terms;
-            conjuncts(node->body->condition, terms);
+            const std::vector<ir::Expr> terms = ir::conjuncts(node->body->condition);
             std::vector<ir::Expr> outside, inside;
             for (const ir::Expr& t : terms)
                 (ir::usesVar(t, node->var.get()) ? inside : outside).push_back(t);
             if (outside.empty())
                 return node;
-            Stmt body = inside.empty() ? node->body->body : makeIf(conjunction(inside), node->body->body);
-            return makeIf(conjunction(outside), withBody(node, std::move(body)));
+            Stmt body = inside.empty() ? node->body->body : makeIf(ir::conjunction(inside), node->body->body);
+            return makeIf(ir::conjunction(outside), withBody(node, std::move(body)));
         }
     };
 } // namespace

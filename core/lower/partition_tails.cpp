@@ -19,24 +19,6 @@ namespace ts::lower {
 namespace {
     using InnerExtents = std::unordered_map<const ir::ExprNode*, int64_t>;
 
-    void conjuncts(const ir::Expr& e, std::vector<ir::Expr>& out)
-    {
-        if (e->kind == ir::ExprKind::And) {
-            conjuncts(e->operands[0], out);
-            conjuncts(e->operands[1], out);
-        } else {
-            out.push_back(e);
-        }
-    }
-
-    ir::Expr conjunction(const std::vector<ir::Expr>& terms)
-    {
-        ir::Expr out;
-        for (const ir::Expr& t : terms)
-            out = out.defined() ? (out && t) : t;
-        return out;
-    }
-
     int64_t floorDiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0)) ? 1 : 0); }
 
     // The exclusive threshold below which `condition` holds for every value of the inner loops, when it is a
@@ -130,8 +112,7 @@ namespace {
                 vectorCode = inside.found;
             }
             if (!s.elseBody && vectorCode) {
-                std::vector<ir::Expr> terms;
-                conjuncts(s.condition, terms);
+                const std::vector<ir::Expr> terms = ir::conjuncts(s.condition);
                 for (const ir::Expr& t : terms)
                     if (auto limit = thresholdOf(t, m_x, m_inner))
                         threshold = threshold ? std::min(*threshold, *limit) : *limit;
@@ -159,8 +140,8 @@ namespace {
             const Stmt node = StmtMutator::visitIfThenElse(s);
             if (!node || node->kind != StmtKind::IfThenElse || node->elseBody)
                 return node;
-            std::vector<ir::Expr> terms, kept;
-            conjuncts(node->condition, terms);
+            const std::vector<ir::Expr> terms = ir::conjuncts(node->condition);
+            std::vector<ir::Expr> kept;
             for (const ir::Expr& t : terms) {
                 auto limit = thresholdOf(t, m_x, m_inner);
                 if (!limit || *limit < m_threshold)
@@ -168,7 +149,7 @@ namespace {
             }
             if (kept.size() == terms.size())
                 return node;
-            return kept.empty() ? node->body : makeIf(conjunction(kept), node->body);
+            return kept.empty() ? node->body : makeIf(ir::conjunction(kept), node->body);
         }
         const ir::ExprNode* m_x;
         const InnerExtents& m_inner;
