@@ -6,6 +6,7 @@
 #include "core/lower/lower.h"
 #include "core/measure/measurer.h"
 #include "core/schedule/step_printer.h"
+#include "core/session/machine.h"
 #include "core/support/strings.h"
 
 #include <iostream>
@@ -171,6 +172,30 @@ namespace {
         std::cout << "cost:     " << formatFixed(r.meanCost() * 1e3, 4) << " ms ("
                   << join(r.costs, ", ", [](double c) { return formatFixed(c * 1e3, 4); }) << ")\n";
         std::cout << "GFLOP/s:  " << formatFixed(scheduled.flops / r.meanCost() / 1e9, 1) << "\n";
+        // The roofline point, when the workspace has this machine's profile ('tunescope-cli machine'); a
+        // missing default workspace is not an error here, a named one that cannot be read is said.
+        if (options.target == target::Target::host()) {
+            auto workspace = openWorkspace(args, true);
+            auto profile = workspace ? session::hostProfile(*workspace)
+                                     : Expected<std::optional<measure::MachineProfile>>(workspace.error());
+            if (profile && *profile) {
+                const measure::MachineProfile& m = **profile;
+                const int threads = options.kernelThreads > 0 ? options.kernelThreads
+                                                              : static_cast<int>(m.peakGflops.size());
+                const measure::RooflinePoint p = measure::rooflinePoint(m, scheduled.flops,
+                    static_cast<double>(scheduled.dag.bytesRead() + scheduled.dag.bytesWritten()), r.meanCost(),
+                    threads);
+                std::cout << "roof:     " << formatFixed(p.ofPeak * 100, 1) << "% of the FMA peak ("
+                          << formatFixed(m.peak(threads), 1) << " GFLOP/s on " << threads << (threads == 1 ? " thread), " : " threads), ")
+                          << formatFixed(p.ofRoof * 100, 1) << "% of the roofline at " << formatFixed(p.intensity, 1)
+                          << " FLOP/byte (" << (p.memoryBound ? "memory" : "compute") << "-bound)\n";
+            } else if (args.has("workspace")) {
+                std::cout << "roof:     "
+                          << (profile ? std::string("no machine profile in the workspace ('tunescope-cli machine')")
+                                      : profile.error().message)
+                          << "\n";
+            }
+        }
         std::cout << "checked:  outputs match the reference evaluator\n";
         std::cout << "all cost: " << formatFixed(r.allCost, 3) << " s (build + run)\n";
         return 0;
@@ -207,12 +232,15 @@ std::vector<Command> scheduleCommands()
             [](const Arguments& args) { return withSchedule(args, lowerSchedule); } },
         { "measure", "compile a schedule, run it in tunescope-runner, check it and print its cost",
             "tunescope-cli measure (--network NAME --task ID | --workload W | --record FILE:LINE) [--steps FILE] "
-            "[--number N] [--repeat N] [--min-repeat-ms MS] [--threads N] [--timeout S] [--target T]",
+            "[--number N] [--repeat N] [--min-repeat-ms MS] [--threads N] [--timeout S] [--target T] [--workspace PATH]",
             scheduleOptions(
                 { { "number", "N", "runs per measurement (default 3)" }, { "repeat", "N", "measurements (default 1)" },
                     { "min-repeat-ms", "MS", "grow number until a measurement lasts this long (default 100)" },
                     { "threads", "N", "threads of parallel loops (default: all cores)" },
-                    { "timeout", "S", "seconds before a run is killed (default 10)" }, kTargetOption }),
+                    { "timeout", "S", "seconds before a run is killed (default 10)" }, kTargetOption,
+                    { "workspace", "PATH",
+                        "read this machine's profile from this workspace for the roofline point (default: the "
+                        "default workspace, when it exists)" } }),
             [](const Arguments& args) { return withSchedule(args, measureSchedule); } },
     };
 }

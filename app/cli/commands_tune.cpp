@@ -145,7 +145,7 @@ namespace {
                 const measure::RooflinePoint p = measure::rooflinePoint(*profile, task.flops,
                     static_cast<double>(task.dag.bytesRead() + task.dag.bytesWritten()), cost, threads);
                 std::cout << "  roof:   " << formatFixed(p.ofPeak * 100, 1) << "% of the FMA peak ("
-                          << formatFixed(profile->peak(threads), 1) << " GFLOP/s on " << threads << " threads), "
+                          << formatFixed(profile->peak(threads), 1) << " GFLOP/s on " << threads << (threads == 1 ? " thread), " : " threads), ")
                           << formatFixed(p.ofRoof * 100, 1) << "% of the roofline at " << formatFixed(p.intensity, 1)
                           << " FLOP/byte (" << (p.memoryBound ? "memory" : "compute") << "-bound)\n";
             } else {
