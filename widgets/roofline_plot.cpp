@@ -97,7 +97,8 @@ void RooflinePlot::setData(std::optional<measure::MachineProfile> profile, std::
     records->setName(tr("this task's records"));
     QCPGraph* best = addGraph();
     best->setLineStyle(QCPGraph::lsNone);
-    best->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssStar, QPen(plotstyle::seriesColour(3), 2.5), Qt::NoBrush, 14));
+    best->setScatterStyle(
+        QCPScatterStyle(QCPScatterStyle::ssStar, QPen(plotstyle::seriesColour(3), 2.5), Qt::NoBrush, 14));
     best->setName(tr("its best"));
     for (const Point& p : m_points) {
         if (p.intensity <= 0 || p.gflops <= 0)
@@ -139,12 +140,12 @@ void RooflinePlot::mouseMoveEvent(QMouseEvent* event)
                        .arg(nearest->gflops, 0, 'f', 1)
                        .arg(nearest->intensity, 0, 'f', 2);
     if (m_profile) {
-        const int threads = static_cast<int>(m_profile->peakGflops.size());
-        const double roof = m_profile->roof(nearest->intensity, threads);
+        const measure::RooflinePoint p = measure::rooflineAt(
+            *m_profile, nearest->gflops, nearest->intensity, static_cast<int>(m_profile->peakGflops.size()));
         text += tr("\n%1% of the roof (%2 GFLOP/s), %3% of the FMA peak")
-                    .arg(100 * nearest->gflops / roof, 0, 'f', 1)
-                    .arg(roof, 0, 'f', 1)
-                    .arg(100 * nearest->gflops / m_profile->peak(threads), 0, 'f', 1);
+                    .arg(100 * p.ofRoof, 0, 'f', 1)
+                    .arg(p.roof, 0, 'f', 1)
+                    .arg(100 * p.ofPeak, 0, 'f', 1);
     }
     QToolTip::showText(event->globalPosition().toPoint(), text, this);
 }

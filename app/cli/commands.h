@@ -8,6 +8,7 @@
 #pragma once
 
 #include "app/cli/arguments.h"
+#include "core/measure/machine_profile.h"
 #include "core/store/schedule_source.h"
 #include "core/store/store.h"
 #include "core/support/error.h"
@@ -63,6 +64,11 @@ std::vector<Command> tuneCommands();
 std::vector<Command> raceCommands();
 // machine (commands_machine.cpp).
 std::vector<Command> machineCommands();
+// A kernel of `dag` (`flops` per run, as the caller counts them) running `seconds` per run on `threads` threads against
+// the machine profile: its share of the FMA peak and of its roofline point, as `best` and `measure` print it after
+// "roof:".
+std::string roofText(
+    const measure::MachineProfile& profile, const ir::ComputeDAG& dag, double flops, double seconds, int threads);
 // import, export, stats (commands_store.cpp).
 std::vector<Command> storeCommands();
 // collect, train, eval (commands_dataset.cpp).

@@ -58,8 +58,8 @@ namespace {
                   << (measured ? "measured now, in " + formatFixed(p.seconds, 1) + " s; kept in "
                                : "measured before, kept in ")
                   << workspace->path() << " ('--remeasure' measures again)\n\n";
-        std::cout << "caches (per instance): L1d " << bytesText(p.l1dBytes) << ", L2 " << bytesText(p.l2Bytes) << ", L3 "
-                  << bytesText(p.l3Bytes) << "\n\n";
+        std::cout << "caches (per instance): L1d " << bytesText(p.l1dBytes) << ", L2 " << bytesText(p.l2Bytes)
+                  << ", L3 " << bytesText(p.l3Bytes) << "\n\n";
         std::cout << "threads  FMA peak GFLOP/s  triad GB/s  ridge FLOP/byte\n";
         for (size_t t = 1; t <= p.peakGflops.size(); ++t) {
             const int n = static_cast<int>(t);
@@ -74,6 +74,17 @@ namespace {
     }
 
 } // namespace
+
+std::string roofText(
+    const measure::MachineProfile& profile, const ir::ComputeDAG& dag, double flops, double seconds, int threads)
+{
+    const measure::RooflinePoint p = measure::rooflinePoint(
+        profile, flops, static_cast<double>(dag.bytesRead() + dag.bytesWritten()), seconds, threads);
+    return formatFixed(p.ofPeak * 100, 1) + "% of the FMA peak (" + formatFixed(profile.peak(threads), 1)
+        + " GFLOP/s on " + std::to_string(threads) + (threads == 1 ? " thread), " : " threads), ")
+        + formatFixed(p.ofRoof * 100, 1) + "% of the roofline at " + formatFixed(p.intensity, 1) + " FLOP/byte ("
+        + (p.memoryBound ? "memory" : "compute") + "-bound)";
+}
 
 std::vector<Command> machineCommands()
 {

@@ -179,16 +179,10 @@ namespace {
             auto profile = workspace ? session::hostProfile(*workspace)
                                      : Expected<std::optional<measure::MachineProfile>>(workspace.error());
             if (profile && *profile) {
-                const measure::MachineProfile& m = **profile;
-                const int threads = options.kernelThreads > 0 ? options.kernelThreads
-                                                              : static_cast<int>(m.peakGflops.size());
-                const measure::RooflinePoint p = measure::rooflinePoint(m, scheduled.flops,
-                    static_cast<double>(scheduled.dag.bytesRead() + scheduled.dag.bytesWritten()), r.meanCost(),
-                    threads);
-                std::cout << "roof:     " << formatFixed(p.ofPeak * 100, 1) << "% of the FMA peak ("
-                          << formatFixed(m.peak(threads), 1) << " GFLOP/s on " << threads << (threads == 1 ? " thread), " : " threads), ")
-                          << formatFixed(p.ofRoof * 100, 1) << "% of the roofline at " << formatFixed(p.intensity, 1)
-                          << " FLOP/byte (" << (p.memoryBound ? "memory" : "compute") << "-bound)\n";
+                const int used = options.kernelThreads > 0 ? options.kernelThreads
+                                                           : static_cast<int>((*profile)->peakGflops.size());
+                std::cout << "roof:     " << roofText(**profile, scheduled.dag, scheduled.flops, r.meanCost(), used)
+                          << "\n";
             } else if (args.has("workspace")) {
                 std::cout << "roof:     "
                           << (profile ? std::string("no machine profile in the workspace ('tunescope-cli machine')")
@@ -232,7 +226,8 @@ std::vector<Command> scheduleCommands()
             [](const Arguments& args) { return withSchedule(args, lowerSchedule); } },
         { "measure", "compile a schedule, run it in tunescope-runner, check it and print its cost",
             "tunescope-cli measure (--network NAME --task ID | --workload W | --record FILE:LINE) [--steps FILE] "
-            "[--number N] [--repeat N] [--min-repeat-ms MS] [--threads N] [--timeout S] [--target T] [--workspace PATH]",
+            "[--number N] [--repeat N] [--min-repeat-ms MS] [--threads N] [--timeout S] [--target T] [--workspace "
+            "PATH]",
             scheduleOptions(
                 { { "number", "N", "runs per measurement (default 3)" }, { "repeat", "N", "measurements (default 1)" },
                     { "min-repeat-ms", "MS", "grow number until a measurement lasts this long (default 100)" },

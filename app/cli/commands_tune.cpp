@@ -77,22 +77,6 @@ namespace {
         return 0;
     }
 
-    // The device row a session on this machine records under: same target string, the same hardware
-    // parameters preferred.
-    std::optional<store::Device> hostDevice(const std::vector<store::Device>& devices, const store::Device& here)
-    {
-        std::optional<store::Device> found;
-        for (const store::Device& d : devices) {
-            if (d.target != here.target || !d.targetHost.empty())
-                continue;
-            if (d.hardwareParams == here.hardwareParams)
-                return d;
-            if (!found)
-                found = d;
-        }
-        return found;
-    }
-
     int runBest(const Arguments& args)
     {
         auto selection = selectTasks(args, "task", false);
@@ -111,7 +95,7 @@ namespace {
         if (!summaries)
             return fail(summaries.error().message);
         const store::Device here = store::deviceOf(target::Target::host());
-        const std::optional<store::Device> device = hostDevice(*devices, here);
+        const std::optional<store::Device> device = session::hostDevice(*devices, here);
         const std::optional<measure::MachineProfile> profile
             = device ? session::storedProfile(*device) : std::optional<measure::MachineProfile>();
         std::cout << "# " << selection->title << ", on " << here.name << "\n# workspace " << workspace->path() << "\n";
@@ -141,13 +125,10 @@ namespace {
                       << "  trials: " << summary->records << " (" << summary->failures << " failed)\n";
             if (profile) {
                 // The record's threads are the session's; the ceilings are the machine's at all its cores.
-                const int threads = static_cast<int>(profile->peakGflops.size());
-                const measure::RooflinePoint p = measure::rooflinePoint(*profile, task.flops,
-                    static_cast<double>(task.dag.bytesRead() + task.dag.bytesWritten()), cost, threads);
-                std::cout << "  roof:   " << formatFixed(p.ofPeak * 100, 1) << "% of the FMA peak ("
-                          << formatFixed(profile->peak(threads), 1) << " GFLOP/s on " << threads << (threads == 1 ? " thread), " : " threads), ")
-                          << formatFixed(p.ofRoof * 100, 1) << "% of the roofline at " << formatFixed(p.intensity, 1)
-                          << " FLOP/byte (" << (p.memoryBound ? "memory" : "compute") << "-bound)\n";
+                std::cout << "  roof:   "
+                          << roofText(
+                                 *profile, task.dag, task.flops, cost, static_cast<int>(profile->peakGflops.size()))
+                          << "\n";
             } else {
                 std::cout << "  roof:   not known ('tunescope-cli machine' measures this machine's limits)\n";
             }

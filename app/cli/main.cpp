@@ -50,8 +50,8 @@ using namespace ts::cli;
 std::vector<Command> commands()
 {
     std::vector<Command> all;
-    for (std::vector<Command> group :
-        { graphCommands(), scheduleCommands(), tuneCommands(), raceCommands(), machineCommands(), storeCommands(), datasetCommands() })
+    for (std::vector<Command> group : { graphCommands(), scheduleCommands(), tuneCommands(), raceCommands(),
+             machineCommands(), storeCommands(), datasetCommands() })
         all.insert(all.end(), std::make_move_iterator(group.begin()), std::make_move_iterator(group.end()));
     return all;
 }

@@ -16,6 +16,7 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace ts::app {
@@ -43,22 +44,20 @@ namespace {
         store::OpenOptions options;
         options.readOnly = true;
         TS_TRY(store::Store store, store::Store::open(workspace, options));
-        TS_TRY(out.profile, session::hostProfile(store));
         TS_TRY(std::vector<store::Device> devices, store.devices());
-        const store::Device here = store::deviceOf(target::Target::host());
-        std::optional<int64_t> device;
-        for (const store::Device& d : devices)
-            if (d.target == here.target && d.hardwareParams == here.hardwareParams)
-                device = d.id;
+        const std::optional<store::Device> device
+            = session::hostDevice(devices, store::deviceOf(target::Target::host()));
         if (!device)
             return out;
+        out.profile = session::storedProfile(*device);
         for (const TaskInput& task : tasks) {
             if (ctx.stopRequested())
                 break;
             TS_TRY(std::optional<store::TaskInfo> row, store.findTask(task.key));
             if (!row)
                 continue;
-            TS_TRY(std::vector<store::Record> records, store.bestRecords(row->id, *device, task.selected ? 2000 : 1));
+            TS_TRY(
+                std::vector<store::Record> records, store.bestRecords(row->id, device->id, task.selected ? 2000 : 1));
             bool first = true;
             for (const store::Record& r : records) {
                 const double cost = r.result.meanCost();
@@ -151,7 +150,8 @@ void RooflineView::refresh()
     m_loadJob.start([workspace, tasks](session::JobContext& ctx) { return load(workspace, tasks, ctx); },
         [this, taskName, hasTask = selected != nullptr](Expected<Loaded> loaded) {
             if (!loaded) {
-                m_summary->setText(tr("Cannot read the workspace: %1").arg(QString::fromStdString(loaded.error().message)));
+                m_summary->setText(
+                    tr("Cannot read the workspace: %1").arg(QString::fromStdString(loaded.error().message)));
                 Q_EMIT refreshed();
                 return;
             }
@@ -182,21 +182,20 @@ void RooflineView::refresh()
             } else if (!best) {
                 m_summary->setText(tr("%1 has no successful record on this machine yet.").arg(taskName));
             } else if (profile) {
-                const int threads = static_cast<int>(profile->peakGflops.size());
-                const double roof = profile->roof(best->intensity, threads);
-                const bool memoryBound = profile->bandwidth(threads) * best->intensity < profile->peak(threads);
+                const measure::RooflinePoint p = measure::rooflineAt(
+                    *profile, best->gflops, best->intensity, static_cast<int>(profile->peakGflops.size()));
                 m_summary->setText(tr("%1: %n record(s); the best reaches %2 GFLOP/s at %3 FLOP/byte, %4% of its "
                                       "roof (%5-bound) and %6% of the FMA peak.",
                     nullptr, loaded->selectedRecords)
                                        .arg(taskName)
                                        .arg(best->gflops, 0, 'f', 1)
                                        .arg(best->intensity, 0, 'f', 2)
-                                       .arg(100 * best->gflops / roof, 0, 'f', 1)
-                                       .arg(memoryBound ? tr("memory") : tr("compute"))
-                                       .arg(100 * best->gflops / profile->peak(threads), 0, 'f', 1));
+                                       .arg(100 * p.ofRoof, 0, 'f', 1)
+                                       .arg(p.memoryBound ? tr("memory") : tr("compute"))
+                                       .arg(100 * p.ofPeak, 0, 'f', 1));
             } else {
-                m_summary->setText(tr("%1: %n record(s); the best reaches %2 GFLOP/s at %3 FLOP/byte.", nullptr,
-                    loaded->selectedRecords)
+                m_summary->setText(tr(
+                    "%1: %n record(s); the best reaches %2 GFLOP/s at %3 FLOP/byte.", nullptr, loaded->selectedRecords)
                                        .arg(taskName)
                                        .arg(best->gflops, 0, 'f', 1)
                                        .arg(best->intensity, 0, 'f', 2));
@@ -239,7 +238,9 @@ void RooflineView::measureMachine(int maxThreads)
             if (profile)
                 refresh();
         },
-        [this](session::JobProgress progress) { m_progress->setValue(static_cast<int>(std::lround(progress.fraction * 100))); });
+        [this](session::JobProgress progress) {
+            m_progress->setValue(static_cast<int>(std::lround(progress.fraction * 100)));
+        });
 }
 
 } // namespace ts::app

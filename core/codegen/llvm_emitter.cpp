@@ -21,7 +21,7 @@ namespace {
     // one, a loop that stays a loop costs kLoopStatements plus its body once, a vectorized loop its body
     // once). auto_unroll_max_step never asks for more (its limit is 512 stores, with no loop inside); an
     // explicit unroll annotation on a long loop around a loop does, and O3 then took seconds on 20,000
-    // lines of IR for code no faster than the loop (docs/codegen.md, "Compile latency").
+    // lines of IR for code no faster than the loop (docs/schedules.md, "Compile latency").
     constexpr int64_t kMaxUnrolledStatements = 512;
     constexpr int64_t kLoopStatements = 4;
     constexpr int64_t kMaxStackBytes = 64 * 1024;

@@ -47,6 +47,11 @@ struct Lanes {
     bool uniform = true;
 };
 
+// A vectorized loop of at most kMaxLanes iterations is one vector; a longer one runs in chunks of
+// kChunkLanes (one 512-bit register of float32), the last chunk masked.
+inline constexpr int64_t kMaxLanes = 64;
+inline constexpr int64_t kChunkLanes = 16;
+
 // A store of a vectorized loop's body and the guards around it (conjuncts; none for a plain store).
 struct GuardedStore {
     const lower::StmtNode* store = nullptr;
@@ -123,10 +128,6 @@ private:
     std::unordered_map<const ir::ExprNode*, int> m_loopDepth;
     int m_depth = 0;
     // Vectorization context.
-    // A vectorized loop of at most kMaxLanes iterations is one vector; a longer one runs in chunks of
-    // kChunkLanes (one 512-bit register of float32), the last chunk masked.
-    static constexpr int64_t kMaxLanes = 64;
-    static constexpr int64_t kChunkLanes = 16;
     const ir::ExprNode* m_vecVar = nullptr;
     unsigned m_lanes = 0;
     llvm::Value* m_laneBase = nullptr; // the first lane's iteration in a chunked loop, else null (0)

@@ -114,7 +114,6 @@ bool Emitter::emitVectorized(const lower::StmtNode& loop)
     if (loop.extent <= kMaxLanes) {
         // One vector of `extent` lanes (LLVM splits it into the target's registers).
         m_lanes = static_cast<unsigned>(loop.extent);
-        m_laneBase = nullptr;
         emitVectorStores(stores, nullptr, nullptr);
     } else {
         // Strip-mined: chunks of kChunkLanes lanes in a loop, the last chunk masked when the extent is not a
@@ -134,8 +133,8 @@ bool Emitter::emitVectorized(const lower::StmtNode& loop)
         emitVectorStores(stores, m_laneBase, nullptr);
         llvm::Value* next = m_b.CreateAdd(chunk, llvm::ConstantInt::get(m_i64, 1), "", true, true);
         chunk->addIncoming(next, m_b.GetInsertBlock());
-        m_b.CreateCondBr(m_b.CreateICmpSLT(next, llvm::ConstantInt::get(m_i64, static_cast<uint64_t>(full))),
-            header, exit);
+        m_b.CreateCondBr(
+            m_b.CreateICmpSLT(next, llvm::ConstantInt::get(m_i64, static_cast<uint64_t>(full))), header, exit);
         m_b.SetInsertPoint(exit);
         if (rest > 0) {
             m_laneBase = llvm::ConstantInt::get(m_i64, static_cast<uint64_t>(full * kChunkLanes));

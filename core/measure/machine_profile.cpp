@@ -6,8 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <chrono>
 #include <cctype>
+#include <chrono>
 #include <fstream>
 #include <optional>
 #include <thread>
@@ -35,16 +35,6 @@ namespace {
         std::string line;
         std::getline(in, line);
         return line;
-    }
-
-    std::string cpuModelName()
-    {
-        std::ifstream in("/proc/cpuinfo");
-        std::string line;
-        while (std::getline(in, line))
-            if (line.rfind("model name", 0) == 0)
-                return line.substr(line.find(':') + 2);
-        return "unknown CPU";
     }
 
     double at(const std::vector<double>& values, int threads)
@@ -78,7 +68,8 @@ namespace {
         const std::vector<MeasureResult> results = measurer.measure(kernel.dag, { kernel.state });
         if (results.empty() || !results[0].ok())
             return makeError(ErrorKind::Internal,
-                "the machine profile's kernel failed: " + (results.empty() ? std::string("no result") : results[0].message));
+                "the machine profile's kernel failed: "
+                    + (results.empty() ? std::string("no result") : results[0].message));
         // The best repeat: the ceiling is what the machine can do, not what it did on average.
         return *std::min_element(results[0].costs.begin(), results[0].costs.end());
     }
@@ -126,6 +117,16 @@ Expected<MachineProfile> MachineProfile::fromJson(const std::string& text)
     } catch (const std::exception& e) {
         return makeError(ErrorKind::InvalidArgument, std::string("machine profile JSON: ") + e.what());
     }
+}
+
+std::string cpuModelName()
+{
+    std::ifstream in("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(in, line))
+        if (line.rfind("model name", 0) == 0)
+            return line.substr(line.find(':') + 2);
+    return "unknown CPU";
 }
 
 void readCacheSizes(MachineProfile& profile)
@@ -190,9 +191,9 @@ Expected<ProfileKernel> triadKernel(int64_t elements)
         return makeError(ErrorKind::InvalidArgument, "triad elements must be a positive multiple of 16");
     ir::Tensor b = ir::placeholder("b", { elements });
     ir::Tensor c = ir::placeholder("c", { elements });
-    ir::Tensor a = ir::compute(
-        "triad", { elements },
-        [&](const std::vector<ir::Expr>& i) { return ir::load(b, { i[0] }) + ir::floatImm(3.0) * ir::load(c, { i[0] }); });
+    ir::Tensor a = ir::compute("triad", { elements }, [&](const std::vector<ir::Expr>& i) {
+        return ir::load(b, { i[0] }) + ir::floatImm(3.0) * ir::load(c, { i[0] });
+    });
     ProfileKernel kernel { ir::ComputeDAG::create({ b, c, a }), {}, 0, 0 };
     State s = State::initial(kernel.dag);
     std::optional<Error> failure;
@@ -242,25 +243,29 @@ Expected<MachineProfile> measureMachine(const ProfileOptions& options)
         if (!step())
             return makeError(ErrorKind::Internal, "machine profile cancelled");
     }
-    profile.measuredAt
-        = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+    profile.measuredAt = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
     profile.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return profile;
 }
 
-RooflinePoint rooflinePoint(const MachineProfile& profile, double flops, double bytes, double seconds, int threads)
+RooflinePoint rooflineAt(const MachineProfile& profile, double gflops, double intensity, int threads)
 {
     RooflinePoint p;
-    if (seconds <= 0 || flops <= 0)
-        return p;
-    p.gflops = flops / seconds / 1e9;
-    p.intensity = bytes > 0 ? flops / bytes : 0;
-    p.gbps = bytes / seconds / 1e9;
-    p.roof = bytes > 0 ? profile.roof(p.intensity, threads) : profile.peak(threads);
-    p.ofPeak = profile.peak(threads) > 0 ? p.gflops / profile.peak(threads) : 0;
-    p.ofRoof = p.roof > 0 ? p.gflops / p.roof : 0;
-    p.memoryBound = bytes > 0 && profile.bandwidth(threads) * p.intensity < profile.peak(threads);
+    p.gflops = gflops;
+    p.intensity = intensity;
+    p.gbps = intensity > 0 ? gflops / intensity : 0;
+    p.roof = intensity > 0 ? profile.roof(intensity, threads) : profile.peak(threads);
+    p.ofPeak = profile.peak(threads) > 0 ? gflops / profile.peak(threads) : 0;
+    p.ofRoof = p.roof > 0 ? gflops / p.roof : 0;
+    p.memoryBound = intensity > 0 && profile.bandwidth(threads) * intensity < profile.peak(threads);
     return p;
+}
+
+RooflinePoint rooflinePoint(const MachineProfile& profile, double flops, double bytes, double seconds, int threads)
+{
+    if (seconds <= 0 || flops <= 0)
+        return {};
+    return rooflineAt(profile, flops / seconds / 1e9, bytes > 0 ? flops / bytes : 0, threads);
 }
 
 } // namespace ts::measure

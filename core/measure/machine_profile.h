@@ -73,8 +73,12 @@ struct RooflinePoint {
     bool memoryBound = false; // the bandwidth roof is the lower one
 };
 RooflinePoint rooflinePoint(const MachineProfile& profile, double flops, double bytes, double seconds, int threads);
+// The same from achieved GFLOP/s and intensity (0: not known; the roof is then the peak).
+RooflinePoint rooflineAt(const MachineProfile& profile, double gflops, double intensity, int threads);
 
 // Cache sizes from /sys/devices/system/cpu/cpu0/cache (0 where not reported).
 void readCacheSizes(MachineProfile& profile);
+// The CPU's model name from /proc/cpuinfo ("AMD EPYC"), for people; "unknown CPU" when it says none.
+std::string cpuModelName();
 
 } // namespace ts::measure

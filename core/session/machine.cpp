@@ -6,16 +6,21 @@ namespace ts::session {
 
 namespace {
     constexpr const char* kKey = "machine_profile";
-
-    std::optional<store::Device> findDevice(const std::vector<store::Device>& devices, const store::Device& wanted)
-    {
-        for (const store::Device& d : devices)
-            if (d.target == wanted.target && d.targetHost == wanted.targetHost
-                && d.hardwareParams == wanted.hardwareParams)
-                return d;
-        return std::nullopt;
-    }
 } // namespace
+
+std::optional<store::Device> hostDevice(const std::vector<store::Device>& devices, const store::Device& here)
+{
+    std::optional<store::Device> found;
+    for (const store::Device& d : devices) {
+        if (d.target != here.target || !d.targetHost.empty())
+            continue;
+        if (d.hardwareParams == here.hardwareParams)
+            return d;
+        if (!found)
+            found = d;
+    }
+    return found;
+}
 
 std::optional<measure::MachineProfile> storedProfile(const store::Device& device)
 {
@@ -52,7 +57,7 @@ Expected<measure::MachineProfile> workspaceProfile(
 Expected<std::optional<measure::MachineProfile>> hostProfile(store::Store& workspace)
 {
     TS_TRY(std::vector<store::Device> devices, workspace.devices());
-    const std::optional<store::Device> device = findDevice(devices, store::deviceOf(target::Target::host()));
+    const std::optional<store::Device> device = hostDevice(devices, store::deviceOf(target::Target::host()));
     if (!device)
         return std::optional<measure::MachineProfile>();
     return storedProfile(*device);

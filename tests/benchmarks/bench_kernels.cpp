@@ -19,12 +19,12 @@
 #include "core/measure/measurer.h"
 #include "core/schedule/step_json.h"
 
-#include <cblas.h>
 #include <algorithm>
+#include <cblas.h>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <string>
-#include <cstdio>
 
 using namespace ts;
 using Clock = std::chrono::steady_clock;

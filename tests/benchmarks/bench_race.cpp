@@ -11,6 +11,7 @@
 // Run from the repository root after building; it prints one line per round while it runs.
 #include "tuning_util.h"
 
+#include "core/measure/machine_profile.h"
 #include "core/session/race.h"
 #include "core/store/schedule_source.h"
 #include "core/support/strings.h"
@@ -45,16 +46,6 @@ std::vector<Case> parseCases(const std::string& text)
     return out;
 }
 
-std::string cpuModel()
-{
-    std::ifstream in("/proc/cpuinfo");
-    std::string line;
-    while (std::getline(in, line))
-        if (line.rfind("model name", 0) == 0)
-            return line.substr(line.find(':') + 2);
-    return "unknown CPU";
-}
-
 } // namespace
 
 int main(int argc, char** argv)
@@ -64,7 +55,8 @@ int main(int argc, char** argv)
     std::vector<search::PolicyKind> policies;
     for (const std::string& name : split(argc > 3 ? argv[3] : "ansor,autotvm-xgb", ','))
         policies.push_back(search::policyKindFromString(name).value());
-    std::printf("Races on %s, %d trials per policy and task, rounds of 64 in turn\n\n", cpuModel().c_str(), trials);
+    std::printf("Races on %s, %d trials per policy and task, rounds of 64 in turn\n\n", measure::cpuModelName().c_str(),
+        trials);
 
     struct Row {
         std::string task;

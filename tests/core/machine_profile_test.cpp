@@ -99,7 +99,8 @@ TEST(MachineProfile, IsMeasuredOnceAndKeptWithTheDevice)
     ASSERT_TRUE(third);
     EXPECT_TRUE(measured);
     devices = store.devices();
-    EXPECT_NE(devices->front().properties.find("\"cpu_model\":\"test\""), std::string::npos) << devices->front().properties;
+    EXPECT_NE(devices->front().properties.find("\"cpu_model\":\"test\""), std::string::npos)
+        << devices->front().properties;
     EXPECT_FALSE(store.setDeviceProperty(id + 100, "x", "1"));
     EXPECT_FALSE(store.setDeviceProperty(id, "x", "not json"));
 }

@@ -402,8 +402,9 @@ TEST(Lowering, PassesRunInOrderAndCanBeWatched)
             afterUnroll = lower::toString(f);
     };
     ASSERT_TRUE(lower::lower(s, options));
-    EXPECT_EQ(
-        passes, (Names { "scheduleOps", "simplify", "hoistGuards", "partitionTails", "unrollLoops", "flattenStorage", "simplify" }));
+    EXPECT_EQ(passes,
+        (Names {
+            "scheduleOps", "simplify", "hoistGuards", "partitionTails", "unrollLoops", "flattenStorage", "simplify" }));
     // k: 16 iterations of one statement fit 16 steps; j.1 around it would be 4 x 17 and stays a loop.
     EXPECT_NE(afterUnroll.find("unrolled for (k, 0, 16)"), std::string::npos) << afterUnroll;
     EXPECT_NE(afterUnroll.find("  for (j.1, 0, 4)"), std::string::npos) << afterUnroll;
