@@ -14,6 +14,7 @@
 #include "app/cli/interrupt.h"
 #include "core/session/model_training.h"
 #include "core/session/tuning_session.h"
+#include "core/support/rng.h"
 #include "core/support/strings.h"
 
 #include <nlohmann/json.hpp>
@@ -21,12 +22,14 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <iterator>
 #include <map>
+#include <optional>
 
 namespace ts::cli {
 
@@ -400,6 +403,41 @@ namespace {
         }
     }
 
+    // --train-share F[:DEVICE]: keep a seeded fraction F of each task's training records (of DEVICE's only,
+    // when given; the other devices' records stay whole). At least one record of each task is kept.
+    Expected<std::vector<size_t>> applyTrainShare(
+        const Arguments& args, const store::Dataset& dataset, const std::vector<size_t>& train, uint64_t seed)
+    {
+        if (!args.has("train-share"))
+            return train;
+        const std::string text = args.value("train-share");
+        const size_t colon = text.find(':');
+        char* end = nullptr;
+        const std::string fractionText = text.substr(0, colon);
+        const double fraction = std::strtod(fractionText.c_str(), &end);
+        if (fractionText.empty() || *end != '\0' || !(fraction > 0.0 && fraction <= 1.0))
+            return makeError(ErrorKind::InvalidArgument,
+                "--train-share must be F or F:DEVICE with 0 < F <= 1, e.g. 0.07:2, got '" + text + "'");
+        std::optional<int64_t> device;
+        if (colon != std::string::npos) {
+            TS_TRY(int64_t id, parseInt(text.substr(colon + 1), "--train-share: the device"));
+            device = id;
+        }
+        Rng rng(seed * 31 + 7);
+        std::vector<size_t> kept;
+        for (const store::RecordGroup& group : store::groupByTaskDevice(dataset, train)) {
+            std::vector<size_t> records = group.records;
+            if (!device || group.deviceId == *device) {
+                rng.shuffle(records);
+                const auto n = static_cast<size_t>(std::ceil(fraction * static_cast<double>(records.size())));
+                records.resize(std::max<size_t>(1, std::min(n, records.size())));
+            }
+            kept.insert(kept.end(), records.begin(), records.end());
+        }
+        std::sort(kept.begin(), kept.end());
+        return kept;
+    }
+
     int runTrain(const Arguments& args)
     {
         if (!args.has("out"))
@@ -414,12 +452,26 @@ namespace {
             train = split->test; // no split: train on everything
         train.insert(train.end(), split->validation.begin(), split->validation.end());
         std::sort(train.begin(), train.end());
-        const std::string kind = args.value("model", "xgb");
+        auto shared = applyTrainShare(args, loaded->dataset, train, data->seed);
+        if (!shared)
+            return fail(shared.error().message);
+        train = std::move(shared).value();
+        std::string kind = args.value("model", "xgb");
         auto model = cost::makeCostModel(kind, data->seed);
+        if (args.has("init")) { // transfer: start from a trained model
+            model = readModelFile(args.value("init"));
+            if (model)
+                kind = (*model)->kind();
+        }
         if (!model)
             return fail(model.error().message);
         std::cout << "training " << kind << " on " << train.size() << " records of " << loaded->store.path()
                   << std::endl;
+        const InterruptStop stop; // Ctrl-C ends the training after the current epoch; the model so far is written
+        (*model)->setTrainingProgress([&stop](double fraction, double loss) {
+            std::cout << "  " << formatFixed(100.0 * fraction, 0) << "% loss " << formatFixed(loss, 4) << std::endl;
+            return !stop.token().stop_requested();
+        });
         auto report = session::trainOnDataset(**model, loaded->dataset, train, loaded->targets);
         if (!report)
             return fail(report.error().message);
@@ -459,6 +511,162 @@ namespace {
         return 0;
     }
 
+    // --- compare-models ---------------------------------------------------------------------------------------
+
+    struct Comparison {
+        std::string kind;
+        double trainSeconds = 0.0;
+        double programsPerSecond = 0.0; // features + prediction, this machine's threads
+        int64_t bytes = 0;
+        store::MetricsSummary metrics;
+        std::string error;
+    };
+
+    // The mean of score@k over the networks with tasks in the test set.
+    double meanNetworkScore(const store::MetricsSummary& m, size_t k)
+    {
+        double sum = 0.0;
+        int n = 0;
+        for (const store::NetworkMetrics& net : m.networks)
+            if (net.tasks > 0 && k < net.topKScore.size()) {
+                sum += net.topKScore[k];
+                ++n;
+            }
+        return n > 0 ? sum / n : 0.0;
+    }
+
+    int runCompareModels(const Arguments& args)
+    {
+        if (!args.has("models"))
+            return fail("--models is required, e.g. --models xgb,mlp,lstm,tlp,atformer,gtuner");
+        const std::vector<std::string> kinds = split(args.value("models"), ',');
+        for (const std::string& kind : kinds)
+            if (auto probe = cost::makeCostModel(kind, 1); !probe)
+                return fail(probe.error().message);
+        auto data = loadAndSplit(args);
+        if (!data)
+            return fail(data.error().message);
+        const store::Dataset& dataset = data->loaded.dataset;
+        std::vector<size_t> train = data->split.train;
+        train.insert(train.end(), data->split.validation.begin(), data->split.validation.end());
+        std::sort(train.begin(), train.end());
+        auto shared = applyTrainShare(args, dataset, train, data->seed);
+        if (!shared)
+            return fail(shared.error().message);
+        train = std::move(shared).value();
+        std::vector<size_t> test = data->split.test;
+        if (args.has("test-device")) {
+            auto device = parseInt(args.value("test-device"), "--test-device");
+            if (!device)
+                return fail(device.error().message);
+            std::erase_if(test, [&](size_t i) { return dataset.records[i].deviceId != *device; });
+        }
+        if (train.empty() || test.empty())
+            return fail("the split leaves " + std::to_string(train.size()) + " training and "
+                + std::to_string(test.size()) + " test records; both must be non-empty (give --holdout or --split)");
+        const session::DatasetSamples trainSamples = session::samplesOf(dataset, train, data->loaded.targets);
+        const session::DatasetSamples testSamples = session::samplesOf(dataset, test, data->loaded.targets);
+        std::cout << "training on " << trainSamples.samples() << " programs of " << trainSamples.batches.size()
+                  << " task groups, testing on " << testSamples.samples() << " programs of "
+                  << testSamples.batches.size() << std::endl;
+
+        const InterruptStop stop;
+        const store::MetricOptions options;
+        std::vector<Comparison> rows;
+        for (const std::string& kind : kinds) {
+            if (stop.token().stop_requested())
+                break;
+            Comparison row { kind };
+            auto model = cost::makeCostModel(kind, data->seed).value();
+            model->setTrainingProgress([&](double fraction, double loss) {
+                std::cout << "\r  " << kind << ": " << formatFixed(100.0 * fraction, 0) << "% loss "
+                          << formatFixed(loss, 4) << "   " << std::flush;
+                return !stop.token().stop_requested();
+            });
+            std::cout << "  " << kind << ": training..." << std::flush;
+            const auto start = Clock::now();
+            if (auto fitted = model->fit(trainSamples.batches); !fitted) {
+                row.error = fitted.error().message;
+                std::cout << "\r  " << kind << ": " << row.error << std::endl;
+                rows.push_back(std::move(row));
+                continue;
+            }
+            row.trainSeconds = std::chrono::duration<double>(Clock::now() - start).count();
+            std::vector<double> predictions(dataset.records.size(), 0.0);
+            std::vector<size_t> scored;
+            const auto predictStart = Clock::now();
+            for (size_t b = 0; b < testSamples.batches.size(); ++b) {
+                const auto& batch = testSamples.batches[b];
+                const std::vector<double> scores = model->predict(batch.task, batch.states);
+                for (size_t i = 0; i < scores.size(); ++i) {
+                    predictions[testSamples.records[b][i]] = std::isfinite(scores[i]) ? scores[i] : 0.0;
+                    scored.push_back(testSamples.records[b][i]);
+                }
+            }
+            const double predictSeconds = std::chrono::duration<double>(Clock::now() - predictStart).count();
+            row.programsPerSecond = predictSeconds > 0 ? static_cast<double>(scored.size()) / predictSeconds : 0.0;
+            std::sort(scored.begin(), scored.end());
+            row.metrics = store::evaluate(dataset, scored, predictions, options);
+            if (auto bytes = model->save())
+                row.bytes = static_cast<int64_t>(bytes->size());
+            std::cout << "\r  " << kind << ": trained in " << formatFixed(row.trainSeconds, 1) << " s, top-1 score "
+                      << formatFixed(meanNetworkScore(row.metrics, 0), 3) << "            " << std::endl;
+            rows.push_back(std::move(row));
+        }
+
+        std::cout
+            << "\nmodel             train s   top-1   top-5   pairwise   rmse     peak@1   recall@5   programs/s   "
+               "size KB\n";
+        for (const Comparison& r : rows) {
+            std::cout << "  " << std::left << std::setw(16) << r.kind << std::right;
+            if (!r.error.empty()) {
+                std::cout << "failed: " << r.error << "\n";
+                continue;
+            }
+            const store::MetricValues& v = r.metrics.mean;
+            std::cout << std::setw(7) << formatFixed(r.trainSeconds, 1) << "   " << std::setw(5)
+                      << formatFixed(meanNetworkScore(r.metrics, 0), 3) << "   " << std::setw(5)
+                      << formatFixed(meanNetworkScore(r.metrics, 1), 3) << "   " << std::setw(8)
+                      << formatFixed(v.pairwiseAccuracy, 3) << "   " << std::setw(6) << formatFixed(v.rmse, 3) << "   "
+                      << std::setw(6) << formatFixed(v.peakScore.empty() ? 0.0 : v.peakScore[0], 3) << "   "
+                      << std::setw(8) << formatFixed(v.topKRecall.size() > 1 ? v.topKRecall[1] : 0.0, 3) << "   "
+                      << std::setw(10) << formatFixed(r.programsPerSecond, 0) << "   " << std::setw(7)
+                      << formatFixed(static_cast<double>(r.bytes) / 1024.0, 0) << "\n";
+        }
+        std::cout
+            << "\ntop-1 / top-5: TenSet's network score (sum w * best / sum w * best of the model's top k), mean over "
+               "the test networks;\npairwise, rmse, peak@1, recall@5: means over the test tasks; programs/s: "
+               "features + prediction.\n";
+        if (!rows.empty() && !rows.front().metrics.networks.empty()) {
+            std::cout << "\nper network, top-1 / top-5:\n";
+            for (size_t n = 0; n < rows.front().metrics.networks.size(); ++n) {
+                std::cout << "  " << std::left << std::setw(34) << rows.front().metrics.networks[n].name << std::right;
+                for (const Comparison& r : rows)
+                    if (r.error.empty() && n < r.metrics.networks.size() && r.metrics.networks[n].topKScore.size() > 1)
+                        std::cout << "  " << r.kind << " " << formatFixed(r.metrics.networks[n].topKScore[0], 3) << "/"
+                                  << formatFixed(r.metrics.networks[n].topKScore[1], 3);
+                std::cout << "\n";
+            }
+        }
+        if (args.has("json")) {
+            nlohmann::json out = nlohmann::json::array();
+            for (const Comparison& r : rows) {
+                nlohmann::json networks = nlohmann::json::object();
+                for (const store::NetworkMetrics& n : r.metrics.networks)
+                    networks[n.name] = n.topKScore;
+                out.push_back({ { "model", r.kind }, { "error", r.error }, { "train_seconds", r.trainSeconds },
+                    { "top1", meanNetworkScore(r.metrics, 0) }, { "top5", meanNetworkScore(r.metrics, 1) },
+                    { "pairwise", r.metrics.mean.pairwiseAccuracy }, { "rmse", r.metrics.mean.rmse },
+                    { "programs_per_second", r.programsPerSecond }, { "bytes", r.bytes }, { "networks", networks } });
+            }
+            std::ofstream file(args.value("json"));
+            file << out.dump(2) << "\n";
+            if (!file)
+                return fail(args.value("json") + ": cannot write");
+        }
+        return stop.token().stop_requested() ? kExitInterrupted : 0;
+    }
+
 } // namespace
 
 const OptionSpec kHoldoutOption { "holdout", "NETS",
@@ -466,6 +674,8 @@ const OptionSpec kHoldoutOption { "holdout", "NETS",
 const OptionSpec kSplitOption { "split", "tasks:F|time:F",
     "test on a seeded fraction F of the tasks, or on the last fraction F of each task's records" };
 const OptionSpec kDatasetNetworksOption { "networks", "NETS", "only the tasks of these networks (default: all)" };
+const OptionSpec kTrainShareOption { "train-share", "F[:DEVICE]",
+    "train on a seeded fraction F of each task's training records (of DEVICE's only, when given)" };
 const OptionSpec kDeviceOption { "device", "ID", "only this device's records (default: every device)" };
 
 std::vector<Command> datasetCommands()
@@ -486,13 +696,14 @@ std::vector<Command> datasetCommands()
                 { "seed", "S", "random seed (default 1)" }, kWorkspaceOption, kHelpOption },
             runCollect },
         { "train", "train a cost model on a dataset (all of it, or the training part of a split)",
-            "tunescope-cli train --dataset WORKSPACE --out FILE [--model xgb] [--holdout NETS | --split "
-            "tasks:F|time:F] "
+            "tunescope-cli train --dataset WORKSPACE --out FILE [--model xgb] [--init FILE] [--holdout NETS | --split "
+            "tasks:F|time:F] [--train-share F[:DEVICE]] "
             "[--networks NETS] [--device ID] [--seed S]",
             { { "dataset", "WORKSPACE", "the workspace that holds the dataset ('collect' fills one)" },
                 { "out", "FILE", "where the trained model is written" },
-                { "model", "KIND", "the cost model to train (default xgb)" }, kHoldoutOption, kSplitOption,
-                kDatasetNetworksOption, kDeviceOption,
+                { "model", "KIND", "the cost model to train (default xgb)" },
+                { "init", "FILE", "start from this trained model (transfer / fine-tuning; its kind wins)" },
+                kHoldoutOption, kSplitOption, kTrainShareOption, kDatasetNetworksOption, kDeviceOption,
                 { "seed", "S", "seed of the model and of a task split (default 1)" }, kHelpOption },
             runTrain },
         { "eval", "score a dataset's test records with a trained model and print TenSet's metrics",
@@ -503,6 +714,16 @@ std::vector<Command> datasetCommands()
                 kDatasetNetworksOption, kDeviceOption, { "seed", "S", "seed of a task split (default 1)" },
                 kHelpOption },
             runEval },
+        { "compare-models", "train several cost models on one split and print one table of their metrics",
+            "tunescope-cli compare-models --models KIND,... --dataset WORKSPACE [--holdout NETS | --split "
+            "tasks:F|time:F] [--train-share F[:DEVICE]] [--test-device ID] [--networks NETS] [--device ID] [--seed S] "
+            "[--json FILE]",
+            { { "models", "KINDS", "the cost models, e.g. xgb,xgb-rank,mlp,lstm,tlp,atformer,gtuner" },
+                { "dataset", "WORKSPACE", "the workspace that holds the dataset" }, kHoldoutOption, kSplitOption,
+                kTrainShareOption, { "test-device", "ID", "test on this device's records only" },
+                kDatasetNetworksOption, kDeviceOption, { "seed", "S", "seed of the models and of a split (default 1)" },
+                { "json", "FILE", "also write the table as JSON" }, kHelpOption },
+            runCompareModels },
     };
 }
 

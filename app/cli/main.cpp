@@ -24,6 +24,7 @@
 // Every failure prints "tunescope-cli: <reason>" and exits non-zero; bad input never crashes it.
 // This file parses the command line and dispatches; the commands live in commands_*.cpp (see commands.h).
 #include "app/cli/commands.h"
+#include "core/cost/neural_models.h"
 #include "core/support/assert.h"
 
 #include <iostream>
@@ -107,6 +108,7 @@ int dispatch(int argc, char** argv)
 int main(int argc, char** argv)
 {
     try {
+        ts::cost::registerNeuralModels();
         return dispatch(argc, argv);
     } catch (const ts::InternalError& e) {
         return fail(std::string("internal error, please report: ") + e.what());

@@ -5,20 +5,27 @@
 #include "core/cost/xgb_model.h"
 
 #include <functional>
+#include <mutex>
 
 namespace ts::cost {
 
 namespace {
     struct Registration {
-        const char* kind;
-        const char* description;
-        std::function<std::unique_ptr<CostModel>(uint64_t seed)> make;
+        std::string kind;
+        std::string description;
+        CostModelFactory make;
     };
 
-    // The registry: one line per model, in the order the CLI lists them.
-    const std::vector<Registration>& registry()
+    std::mutex& registryMutex()
     {
-        static const std::vector<Registration> table {
+        static std::mutex mutex;
+        return mutex;
+    }
+
+    // The registry: one line per model, in the order the CLI lists them; registerCostModel appends.
+    std::vector<Registration>& registry()
+    {
+        static std::vector<Registration> table {
             { "random", "uniform random scores in [0, 1) (Ansor's RandomModel); learns nothing",
                 [](uint64_t seed) { return std::make_unique<RandomCostModel>(seed); } },
             { "xgb",
@@ -43,8 +50,20 @@ namespace {
     }
 } // namespace
 
+void registerCostModel(CostModelKind kind, CostModelFactory make)
+{
+    const std::lock_guard lock(registryMutex());
+    for (Registration& entry : registry())
+        if (entry.kind == kind.kind) {
+            entry = { std::move(kind.kind), std::move(kind.description), std::move(make) };
+            return;
+        }
+    registry().push_back({ std::move(kind.kind), std::move(kind.description), std::move(make) });
+}
+
 std::vector<CostModelKind> costModelKinds()
 {
+    const std::lock_guard lock(registryMutex());
     std::vector<CostModelKind> kinds;
     for (const Registration& entry : registry())
         kinds.push_back({ entry.kind, entry.description });
@@ -53,11 +72,12 @@ std::vector<CostModelKind> costModelKinds()
 
 Expected<std::unique_ptr<CostModel>> makeCostModel(const std::string& kind, uint64_t seed)
 {
+    const std::lock_guard lock(registryMutex());
     std::string known;
     for (const Registration& entry : registry()) {
         if (kind == entry.kind)
             return entry.make(seed);
-        known += (known.empty() ? "" : ", ") + std::string(entry.kind);
+        known += (known.empty() ? "" : ", ") + entry.kind;
     }
     return makeError(ErrorKind::InvalidArgument, "unknown cost model \"" + kind + "\"; the kinds are: " + known);
 }

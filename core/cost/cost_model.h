@@ -9,7 +9,8 @@
 // made with, so the same seed and the same calls give the same scores.
 //
 // How to add a model: a class deriving from CostModel in its own file here (core/cost/<kind>_model.cpp),
-// a line in the registry table in cost_model.cpp (kind, one-line description, factory), a paragraph in
+// a line in the registry table in cost_model.cpp (kind, one-line description, factory; a LibTorch model: a
+// line in neural_models.cpp's table instead, and its network in neural_network.cpp), a paragraph in
 // docs/search.md ("Cost models: how to add one"), and tests that it learns (a test that can fail: ranks a held-out set
 // better than chance) and round-trips through save/load.
 #pragma once
@@ -21,6 +22,7 @@
 #include "core/target/target.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -74,6 +76,12 @@ public:
         return {};
     }
 
+    // Progress of the training fit() and update() do, for models that report it (the neural ones, per epoch):
+    // called with the fraction done and the latest loss; returning false stops the training, and the model
+    // keeps what it learned so far. Called on the thread that trains.
+    using TrainingProgress = std::function<bool(double fraction, double loss)>;
+    virtual void setTrainingProgress(TrainingProgress progress) { (void)progress; }
+
     // What the last training did, as a JSON object (rounds, loss, seconds, samples; "{}" when nothing).
     virtual std::string trainingSummary() const { return "{}"; }
 
@@ -95,6 +103,11 @@ struct CostModelKind {
 
 // The registered kinds, in the order the CLI lists them.
 std::vector<CostModelKind> costModelKinds();
+// Adds kinds to the registry (a kind already there is replaced). The neural models live in a library of their
+// own (ts::cost_neural, the only one that links LibTorch) and register themselves with registerNeuralModels()
+// (neural_models.h), which the programs that offer them call once at start.
+using CostModelFactory = std::function<std::unique_ptr<CostModel>(uint64_t seed)>;
+void registerCostModel(CostModelKind kind, CostModelFactory make);
 // A new model of `kind` seeded with `seed`, or InvalidArgument naming the kinds there are.
 Expected<std::unique_ptr<CostModel>> makeCostModel(const std::string& kind, uint64_t seed);
 

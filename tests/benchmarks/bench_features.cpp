@@ -9,6 +9,7 @@
 // Programs: 2048 random annotations of every sketch of ResNet-18's 3x3 conv2d (64 channels, 56x56) and of
 // matmul 1024^3. The model is trained first on 512 of them with made-up labels (only speed is measured).
 #include "core/cost/cost_model.h"
+#include "core/cost/neural_models.h"
 #include "core/features/per_store_features.h"
 #include "core/graph/op_tasks.h"
 #include "core/lower/bound_inference.h"
@@ -174,6 +175,7 @@ int main(int argc, char** argv)
     if (argc > 2 && std::strcmp(argv[1], "--digest") == 0)
         return digestAll(argv[2]);
     const std::string model = argc > 1 ? argv[1] : "xgb";
+    cost::registerNeuralModels();
     std::printf("ts_bench_features on %u hardware threads\n", std::thread::hardware_concurrency());
     const graph::TaskSet resnet = store::loadNetworkTasks({ "resnet-18", 1, ops::Layout::NCHW }).value();
     const graph::Task& conv = resnet.tasks[2];
