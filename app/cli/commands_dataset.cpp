@@ -14,7 +14,6 @@
 #include "app/cli/interrupt.h"
 #include "core/session/model_training.h"
 #include "core/session/tuning_session.h"
-#include "core/support/rng.h"
 #include "core/support/strings.h"
 
 #include <nlohmann/json.hpp>
@@ -339,6 +338,7 @@ namespace {
         if (args.has("networks"))
             options.networks = split(args.value("networks"), ',');
         TS_TRY(store::Dataset dataset, store::loadDataset(store, options));
+        TS_CHECK(session::attachSessionDags(store, dataset)); // tasks of tuning sessions, not of `collect`
         TS_TRY(auto targets, session::deviceTargets(store));
         return LoadedDataset { std::move(store), std::move(dataset), std::move(targets) };
     }
@@ -423,19 +423,7 @@ namespace {
             TS_TRY(int64_t id, parseInt(text.substr(colon + 1), "--train-share: the device"));
             device = id;
         }
-        Rng rng(seed * 31 + 7);
-        std::vector<size_t> kept;
-        for (const store::RecordGroup& group : store::groupByTaskDevice(dataset, train)) {
-            std::vector<size_t> records = group.records;
-            if (!device || group.deviceId == *device) {
-                rng.shuffle(records);
-                const auto n = static_cast<size_t>(std::ceil(fraction * static_cast<double>(records.size())));
-                records.resize(std::max<size_t>(1, std::min(n, records.size())));
-            }
-            kept.insert(kept.end(), records.begin(), records.end());
-        }
-        std::sort(kept.begin(), kept.end());
-        return kept;
+        return store::shareOfRecords(dataset, train, fraction, device, seed);
     }
 
     int runTrain(const Arguments& args)
@@ -513,40 +501,20 @@ namespace {
 
     // --- compare-models ---------------------------------------------------------------------------------------
 
-    struct Comparison {
-        std::string kind;
-        double trainSeconds = 0.0;
-        double programsPerSecond = 0.0; // features + prediction, this machine's threads
-        int64_t bytes = 0;
-        store::MetricsSummary metrics;
-        std::string error;
-    };
-
-    // The mean of score@k over the networks with tasks in the test set.
-    double meanNetworkScore(const store::MetricsSummary& m, size_t k)
-    {
-        double sum = 0.0;
-        int n = 0;
-        for (const store::NetworkMetrics& net : m.networks)
-            if (net.tasks > 0 && k < net.topKScore.size()) {
-                sum += net.topKScore[k];
-                ++n;
-            }
-        return n > 0 ? sum / n : 0.0;
-    }
-
     int runCompareModels(const Arguments& args)
     {
         if (!args.has("models"))
             return fail("--models is required, e.g. --models xgb,mlp,lstm,tlp,atformer,gtuner");
-        const std::vector<std::string> kinds = split(args.value("models"), ',');
-        for (const std::string& kind : kinds)
+        session::CompareOptions options;
+        options.kinds = split(args.value("models"), ',');
+        for (const std::string& kind : options.kinds)
             if (auto probe = cost::makeCostModel(kind, 1); !probe)
                 return fail(probe.error().message);
         auto data = loadAndSplit(args);
         if (!data)
             return fail(data.error().message);
         const store::Dataset& dataset = data->loaded.dataset;
+        options.seed = data->seed;
         std::vector<size_t> train = data->split.train;
         train.insert(train.end(), data->split.validation.begin(), data->split.validation.end());
         std::sort(train.begin(), train.end());
@@ -564,60 +532,32 @@ namespace {
         if (train.empty() || test.empty())
             return fail("the split leaves " + std::to_string(train.size()) + " training and "
                 + std::to_string(test.size()) + " test records; both must be non-empty (give --holdout or --split)");
-        const session::DatasetSamples trainSamples = session::samplesOf(dataset, train, data->loaded.targets);
-        const session::DatasetSamples testSamples = session::samplesOf(dataset, test, data->loaded.targets);
-        std::cout << "training on " << trainSamples.samples() << " programs of " << trainSamples.batches.size()
-                  << " task groups, testing on " << testSamples.samples() << " programs of "
-                  << testSamples.batches.size() << std::endl;
+        std::cout << "training on " << train.size() << " records, testing on " << test.size() << std::endl;
 
         const InterruptStop stop;
-        const store::MetricOptions options;
-        std::vector<Comparison> rows;
-        for (const std::string& kind : kinds) {
-            if (stop.token().stop_requested())
-                break;
-            Comparison row { kind };
-            auto model = cost::makeCostModel(kind, data->seed).value();
-            model->setTrainingProgress([&](double fraction, double loss) {
-                std::cout << "\r  " << kind << ": " << formatFixed(100.0 * fraction, 0) << "% loss "
-                          << formatFixed(loss, 4) << "   " << std::flush;
-                return !stop.token().stop_requested();
-            });
-            std::cout << "  " << kind << ": training..." << std::flush;
-            const auto start = Clock::now();
-            if (auto fitted = model->fit(trainSamples.batches); !fitted) {
-                row.error = fitted.error().message;
-                std::cout << "\r  " << kind << ": " << row.error << std::endl;
-                rows.push_back(std::move(row));
-                continue;
+        std::string current;
+        options.progress = [&](const std::string& kind, double fraction, double loss) {
+            if (kind != current) {
+                if (!current.empty())
+                    std::cout << "\n";
+                current = kind;
             }
-            row.trainSeconds = std::chrono::duration<double>(Clock::now() - start).count();
-            std::vector<double> predictions(dataset.records.size(), 0.0);
-            std::vector<size_t> scored;
-            const auto predictStart = Clock::now();
-            for (size_t b = 0; b < testSamples.batches.size(); ++b) {
-                const auto& batch = testSamples.batches[b];
-                const std::vector<double> scores = model->predict(batch.task, batch.states);
-                for (size_t i = 0; i < scores.size(); ++i) {
-                    predictions[testSamples.records[b][i]] = std::isfinite(scores[i]) ? scores[i] : 0.0;
-                    scored.push_back(testSamples.records[b][i]);
-                }
-            }
-            const double predictSeconds = std::chrono::duration<double>(Clock::now() - predictStart).count();
-            row.programsPerSecond = predictSeconds > 0 ? static_cast<double>(scored.size()) / predictSeconds : 0.0;
-            std::sort(scored.begin(), scored.end());
-            row.metrics = store::evaluate(dataset, scored, predictions, options);
-            if (auto bytes = model->save())
-                row.bytes = static_cast<int64_t>(bytes->size());
-            std::cout << "\r  " << kind << ": trained in " << formatFixed(row.trainSeconds, 1) << " s, top-1 score "
-                      << formatFixed(meanNetworkScore(row.metrics, 0), 3) << "            " << std::endl;
-            rows.push_back(std::move(row));
-        }
+            std::cout << "\r  " << kind << ": training " << formatFixed(100.0 * fraction, 0) << "%";
+            if (fraction > 0)
+                std::cout << ", loss " << formatFixed(loss, 4);
+            std::cout << "    " << std::flush;
+            return !stop.token().stop_requested();
+        };
+        auto result = session::compareModels(dataset, train, test, data->loaded.targets, options);
+        std::cout << "\n";
+        if (!result)
+            return fail(result.error().message);
 
-        std::cout
-            << "\nmodel             train s   top-1   top-5   pairwise   rmse     peak@1   recall@5   programs/s   "
-               "size KB\n";
-        for (const Comparison& r : rows) {
+        std::cout << "\ntrained on " << result->trainSamples << " programs of " << result->trainGroups
+                  << " task groups; tested on " << result->records.size() << " programs\n\n";
+        std::cout << "model             train s   top-1   top-5   pairwise   rmse     peak@1   recall@5   programs/s   "
+                     "size KB\n";
+        for (const session::ModelComparison& r : result->models) {
             std::cout << "  " << std::left << std::setw(16) << r.kind << std::right;
             if (!r.error.empty()) {
                 std::cout << "failed: " << r.error << "\n";
@@ -625,8 +565,8 @@ namespace {
             }
             const store::MetricValues& v = r.metrics.mean;
             std::cout << std::setw(7) << formatFixed(r.trainSeconds, 1) << "   " << std::setw(5)
-                      << formatFixed(meanNetworkScore(r.metrics, 0), 3) << "   " << std::setw(5)
-                      << formatFixed(meanNetworkScore(r.metrics, 1), 3) << "   " << std::setw(8)
+                      << formatFixed(session::meanNetworkScore(r.metrics, 0), 3) << "   " << std::setw(5)
+                      << formatFixed(session::meanNetworkScore(r.metrics, 1), 3) << "   " << std::setw(8)
                       << formatFixed(v.pairwiseAccuracy, 3) << "   " << std::setw(6) << formatFixed(v.rmse, 3) << "   "
                       << std::setw(6) << formatFixed(v.peakScore.empty() ? 0.0 : v.peakScore[0], 3) << "   "
                       << std::setw(8) << formatFixed(v.topKRecall.size() > 1 ? v.topKRecall[1] : 0.0, 3) << "   "
@@ -637,11 +577,13 @@ namespace {
             << "\ntop-1 / top-5: TenSet's network score (sum w * best / sum w * best of the model's top k), mean over "
                "the test networks;\npairwise, rmse, peak@1, recall@5: means over the test tasks; programs/s: "
                "features + prediction.\n";
-        if (!rows.empty() && !rows.front().metrics.networks.empty()) {
+        const auto& models = result->models;
+        if (!models.empty() && !models.front().metrics.networks.empty()) {
             std::cout << "\nper network, top-1 / top-5:\n";
-            for (size_t n = 0; n < rows.front().metrics.networks.size(); ++n) {
-                std::cout << "  " << std::left << std::setw(34) << rows.front().metrics.networks[n].name << std::right;
-                for (const Comparison& r : rows)
+            for (size_t n = 0; n < models.front().metrics.networks.size(); ++n) {
+                std::cout << "  " << std::left << std::setw(34) << models.front().metrics.networks[n].name
+                          << std::right;
+                for (const session::ModelComparison& r : models)
                     if (r.error.empty() && n < r.metrics.networks.size() && r.metrics.networks[n].topKScore.size() > 1)
                         std::cout << "  " << r.kind << " " << formatFixed(r.metrics.networks[n].topKScore[0], 3) << "/"
                                   << formatFixed(r.metrics.networks[n].topKScore[1], 3);
@@ -650,21 +592,23 @@ namespace {
         }
         if (args.has("json")) {
             nlohmann::json out = nlohmann::json::array();
-            for (const Comparison& r : rows) {
+            for (const session::ModelComparison& r : models) {
                 nlohmann::json networks = nlohmann::json::object();
                 for (const store::NetworkMetrics& n : r.metrics.networks)
                     networks[n.name] = n.topKScore;
                 out.push_back({ { "model", r.kind }, { "error", r.error }, { "train_seconds", r.trainSeconds },
-                    { "top1", meanNetworkScore(r.metrics, 0) }, { "top5", meanNetworkScore(r.metrics, 1) },
+                    { "top1", session::meanNetworkScore(r.metrics, 0) },
+                    { "top5", session::meanNetworkScore(r.metrics, 1) },
                     { "pairwise", r.metrics.mean.pairwiseAccuracy }, { "rmse", r.metrics.mean.rmse },
-                    { "programs_per_second", r.programsPerSecond }, { "bytes", r.bytes }, { "networks", networks } });
+                    { "programs_per_second", r.programsPerSecond }, { "bytes", r.bytes }, { "networks", networks },
+                    { "training", nlohmann::json::parse(r.trainingSummary) } });
             }
             std::ofstream file(args.value("json"));
             file << out.dump(2) << "\n";
             if (!file)
                 return fail(args.value("json") + ": cannot write");
         }
-        return stop.token().stop_requested() ? kExitInterrupted : 0;
+        return result->stopped ? kExitInterrupted : 0;
     }
 
 } // namespace

@@ -13,6 +13,7 @@
 #include "app/gui/main_window.h"
 #include "app/gui/race_view.h"
 #include "app/gui/settings_keys.h"
+#include "core/cost/neural_models.h"
 #include "core/graph/task_report.h"
 #include "core/store/schedule_source.h"
 #include "widgets/dag_view.h"
@@ -98,6 +99,7 @@ bool hasArgument(int argc, char** argv, const char* name)
 
 int main(int argc, char** argv)
 {
+    ts::cost::registerNeuralModels(); // the session dialog lists them with the other cost models
     // --headless must work where no display exists, so it is handled before QApplication connects to one.
     if (hasArgument(argc, argv, "--headless")) {
         std::string network = kDemoNetwork;

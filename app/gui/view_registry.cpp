@@ -3,6 +3,7 @@
 #include "app/gui/code_view.h"
 #include "app/gui/curves_view.h"
 #include "app/gui/explorer_view.h"
+#include "app/gui/model_comparison_view.h"
 #include "app/gui/prediction_view.h"
 #include "app/gui/race_view.h"
 #include "app/gui/records_view.h"
@@ -48,6 +49,9 @@ const std::vector<ViewInfo>& viewRegistry()
         { "RaceDock", QT_TRANSLATE_NOOP("ts::app::MainWindow", "Race"), ViewArea::Bottom, 270,
             [](ViewContext& context, QWidget* parent) -> QWidget* { return new RaceView(context, parent); }, 1,
             "SchedulerDock" },
+        { "ModelComparisonDock", QT_TRANSLATE_NOOP("ts::app::MainWindow", "Model comparison"), ViewArea::Bottom, 270,
+            [](ViewContext& context, QWidget* parent) -> QWidget* { return new ModelComparisonView(context, parent); },
+            1, "PredictionDock" },
         { "RooflineDock", QT_TRANSLATE_NOOP("ts::app::MainWindow", "Roofline"), ViewArea::Bottom, 270,
             [](ViewContext& context, QWidget* parent) -> QWidget* { return new RooflineView(context, parent); }, 1,
             "PredictionDock" },

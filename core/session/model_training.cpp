@@ -1,9 +1,14 @@
 #include "core/session/model_training.h"
 
 #include "core/schedule/step_json.h"
+#include "core/session/tune_origin.h"
 
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <set>
 
 namespace ts::session {
 
@@ -11,6 +16,36 @@ namespace {
     using Clock = std::chrono::steady_clock;
     double secondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 } // namespace
+
+Expected<int> attachSessionDags(store::Store& store, store::Dataset& dataset)
+{
+    std::map<std::string, store::DatasetTask*> missing;
+    for (store::DatasetTask& task : dataset.tasks)
+        if (!task.dag)
+            missing.emplace(task.key, &task);
+    if (missing.empty())
+        return 0;
+    TS_TRY(std::vector<store::SessionInfo> sessions, store.sessions());
+    std::set<std::string> origins;
+    int attached = 0;
+    for (const store::SessionInfo& info : sessions) {
+        const auto settings = nlohmann::json::parse(info.settings, nullptr, false);
+        if (settings.is_discarded() || !settings.contains("origin")
+            || !origins.insert(settings["origin"].dump()).second)
+            continue;
+        auto origin = TuneOrigin::fromJson(settings["origin"].dump());
+        auto tasks = origin ? buildTasks(*origin) : Expected<std::vector<graph::Task>>(origin.error());
+        if (!tasks)
+            continue;
+        for (graph::Task& task : *tasks)
+            if (const auto found = missing.find(task.dag.workloadKey());
+                found != missing.end() && !found->second->dag) {
+                found->second->dag = std::move(task.dag);
+                ++attached;
+            }
+    }
+    return attached;
+}
 
 int64_t DatasetSamples::samples() const
 {
@@ -111,6 +146,86 @@ EvalReport evaluateOnDataset(cost::CostModel& model, const store::Dataset& datas
     report.scored = static_cast<int64_t>(scored.size());
     report.metrics = store::evaluate(dataset, scored, predictions, options);
     return report;
+}
+
+Expected<ComparisonResult> compareModels(const store::Dataset& dataset, std::span<const size_t> train,
+    std::span<const size_t> test, const std::map<int64_t, target::Target>& targets, const CompareOptions& options)
+{
+    for (const std::string& kind : options.kinds)
+        TS_CHECK(cost::makeCostModel(kind, options.seed));
+    const DatasetSamples trainSamples = samplesOf(dataset, train, targets);
+    const DatasetSamples testSamples = samplesOf(dataset, test, targets);
+    if (trainSamples.samples() == 0 || testSamples.samples() == 0)
+        return makeError(ErrorKind::InvalidArgument,
+            "nothing to compare on: " + std::to_string(trainSamples.samples()) + " training and "
+                + std::to_string(testSamples.samples()) + " test programs replay");
+    ComparisonResult result;
+    result.trainSamples = trainSamples.samples();
+    result.trainGroups = static_cast<int64_t>(trainSamples.batches.size());
+    std::vector<std::pair<size_t, size_t>> order; // (record, position in the flattened test samples)
+    for (const auto& records : testSamples.records)
+        for (size_t record : records)
+            order.emplace_back(record, order.size());
+    std::sort(order.begin(), order.end());
+    for (const auto& [record, position] : order)
+        result.records.push_back(record);
+
+    for (const std::string& kind : options.kinds) {
+        if (options.progress && !options.progress(kind, 0.0, 0.0)) {
+            result.stopped = true;
+            break;
+        }
+        ModelComparison row { kind };
+        auto model = cost::makeCostModel(kind, options.seed).value();
+        bool stop = false;
+        model->setTrainingProgress([&](double fraction, double loss) {
+            stop = options.progress && !options.progress(kind, fraction, loss);
+            return !stop;
+        });
+        const auto start = Clock::now();
+        if (auto fitted = model->fit(trainSamples.batches); !fitted) {
+            row.error = fitted.error().message;
+            result.models.push_back(std::move(row));
+            continue;
+        }
+        row.trainSeconds = secondsSince(start);
+        if (stop) {
+            result.stopped = true;
+            break;
+        }
+        std::vector<double> flat;
+        const auto predictStart = Clock::now();
+        for (const auto& batch : testSamples.batches) {
+            const std::vector<double> scores = model->predict(batch.task, batch.states);
+            for (double score : scores)
+                flat.push_back(std::isfinite(score) ? score : 0.0);
+        }
+        const double predictSeconds = secondsSince(predictStart);
+        row.programsPerSecond = predictSeconds > 0 ? static_cast<double>(flat.size()) / predictSeconds : 0.0;
+        std::vector<double> predictions(dataset.records.size(), 0.0);
+        for (const auto& [record, position] : order) {
+            predictions[record] = flat[position];
+            row.predictions.push_back(flat[position]);
+        }
+        row.metrics = store::evaluate(dataset, result.records, predictions, options.metrics);
+        if (auto bytes = model->save())
+            row.bytes = static_cast<int64_t>(bytes->size());
+        row.trainingSummary = model->trainingSummary();
+        result.models.push_back(std::move(row));
+    }
+    return result;
+}
+
+double meanNetworkScore(const store::MetricsSummary& metrics, size_t k)
+{
+    double sum = 0.0;
+    int n = 0;
+    for (const store::NetworkMetrics& net : metrics.networks)
+        if (net.tasks > 0 && k < net.topKScore.size()) {
+            sum += net.topKScore[k];
+            ++n;
+        }
+    return n > 0 ? sum / n : 0.0;
 }
 
 } // namespace ts::session

@@ -12,14 +12,22 @@
 #include "core/store/dataset.h"
 #include "core/store/store.h"
 
+#include <functional>
 #include <map>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace ts::session {
 
 // The target each device's records were measured for, from the store's device rows.
 Expected<std::map<int64_t, target::Target>> deviceTargets(store::Store& store);
+
+// Gives the tasks of `dataset` that have no DAG the DAG of a tuning session's task with the same key, rebuilt from
+// the origin each session of the workspace keeps in its settings (an operator, or a network's tasks). So a
+// workspace of ordinary tuning sessions is a dataset too, not only one `collect` filled. Returns the tasks that
+// got a DAG. Sessions whose origin does not build are skipped.
+Expected<int> attachSessionDags(store::Store& store, store::Dataset& dataset);
 
 struct DatasetSamples {
     std::vector<cost::CostModel::Batch> batches; // one per (task, device)
@@ -57,5 +65,43 @@ struct EvalReport {
 // A state the model gives -infinity (it does not lower) counts as score 0.
 EvalReport evaluateOnDataset(cost::CostModel& model, const store::Dataset& dataset, std::span<const size_t> subset,
     const std::map<int64_t, target::Target>& targets, const store::MetricOptions& options = {});
+
+// --- several models on one split (tunescope-cli compare-models, the workbench's Model comparison view) ---------
+
+struct ModelComparison {
+    std::string kind;
+    std::string error; // the model could not be made or trained: the rest is empty
+    double trainSeconds = 0.0;
+    double programsPerSecond = 0.0; // scoring the test programs: features + prediction, on every core
+    int64_t bytes = 0; // the saved model
+    std::string trainingSummary = "{}";
+    store::MetricsSummary metrics;
+    std::vector<double> predictions; // one per ComparisonResult::records
+};
+
+struct ComparisonResult {
+    int64_t trainSamples = 0;
+    int64_t trainGroups = 0;
+    std::vector<size_t> records; // the scored test records (indices into the dataset), ascending
+    std::vector<ModelComparison> models; // in the order asked; fewer when stopped
+    bool stopped = false;
+};
+
+struct CompareOptions {
+    std::vector<std::string> kinds;
+    uint64_t seed = 1;
+    store::MetricOptions metrics;
+    // Called before each model (fraction 0) and after each of its training epochs; false stops the comparison
+    // (the models compared so far are kept).
+    std::function<bool(const std::string& kind, double fraction, double loss)> progress;
+};
+
+// Trains each kind on `train` and scores `test` with it, all on the same samples and seed. Errors: an unknown
+// kind (before any training), nothing to train on or to test.
+Expected<ComparisonResult> compareModels(const store::Dataset& dataset, std::span<const size_t> train,
+    std::span<const size_t> test, const std::map<int64_t, target::Target>& targets, const CompareOptions& options);
+
+// The mean over the networks with test tasks of TenSet's score@k (k: the index into MetricOptions::ks).
+double meanNetworkScore(const store::MetricsSummary& metrics, size_t k);
 
 } // namespace ts::session

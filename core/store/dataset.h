@@ -164,4 +164,10 @@ Expected<DatasetSplit> splitByTasks(const Dataset& dataset, double testFraction,
 // Deterministic without a seed.
 Expected<DatasetSplit> splitByTime(const Dataset& dataset, double testFraction, const SplitOptions& options = {});
 
+// A seeded fraction of `records` (indices into dataset.records): of each (task, device) group, ceil(fraction x
+// its size) records, at least one; only the groups of `device` when given (the others stay whole). Ascending.
+// Error: a fraction outside (0, 1].
+Expected<std::vector<size_t>> shareOfRecords(const Dataset& dataset, std::span<const size_t> records, double fraction,
+    std::optional<int64_t> device, uint64_t seed);
+
 } // namespace ts::store

@@ -134,4 +134,24 @@ Expected<DatasetSplit> splitByTime(const Dataset& dataset, double testFraction, 
     return out;
 }
 
+Expected<std::vector<size_t>> shareOfRecords(const Dataset& dataset, std::span<const size_t> records, double fraction,
+    std::optional<int64_t> device, uint64_t seed)
+{
+    if (!(fraction > 0.0 && fraction <= 1.0))
+        return makeError(ErrorKind::InvalidArgument, "a share must be in (0, 1], got " + std::to_string(fraction));
+    Rng rng(seed * 31 + 7);
+    std::vector<size_t> kept;
+    for (const RecordGroup& group : groupByTaskDevice(dataset, records)) {
+        std::vector<size_t> members = group.records;
+        if (!device || group.deviceId == *device) {
+            rng.shuffle(members);
+            const auto n = static_cast<size_t>(std::ceil(fraction * static_cast<double>(members.size())));
+            members.resize(std::max<size_t>(1, std::min(n, members.size())));
+        }
+        kept.insert(kept.end(), members.begin(), members.end());
+    }
+    std::sort(kept.begin(), kept.end());
+    return kept;
+}
+
 } // namespace ts::store
