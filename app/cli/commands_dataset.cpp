@@ -23,6 +23,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -501,6 +502,42 @@ namespace {
 
     // --- compare-models ---------------------------------------------------------------------------------------
 
+    // The --search part: each model's best latency and the trials it needed to reach xgb's.
+    void printSearches(const std::vector<session::ModelComparison>& models, const session::CompareOptions& options)
+    {
+        const session::ModelComparison* xgb = nullptr;
+        for (const auto& r : models)
+            if (r.kind == "xgb" && r.search && r.search->error.empty())
+                xgb = &r;
+        std::cout << "\nsearch: Ansor guided by each trained model, " << options.searchTrials
+                  << " trials per held-out task, seed " << options.seed << "\n";
+        if (const auto* first = !models.empty() && models.front().search ? &*models.front().search : nullptr) {
+            std::cout << "  tasks:";
+            for (const std::string& t : first->tasks)
+                std::cout << " " << t;
+            std::cout << "\n";
+        }
+        std::cout << "model             sum of best ms   trials to reach xgb's   seconds   best per task (ms)\n";
+        for (const auto& r : models) {
+            if (!r.search)
+                continue;
+            const session::ModelSearch& s = *r.search;
+            std::cout << "  " << std::left << std::setw(16) << r.kind << std::right;
+            if (!s.error.empty()) {
+                std::cout << "failed: " << s.error << "\n";
+                continue;
+            }
+            const double total = s.totalBest();
+            const int reach = xgb ? s.trialsToReach(xgb->search->totalBest()) : -1;
+            std::cout << std::setw(14) << (std::isfinite(total) ? formatFixed(total * 1e3, 4) : std::string("-"))
+                      << "   " << std::setw(21) << (reach >= 0 ? std::to_string(reach) : std::string("never")) << "   "
+                      << std::setw(7) << formatFixed(s.seconds, 0) << "  ";
+            for (double c : s.bestCost)
+                std::cout << " " << formatFixed(c * 1e3, 4);
+            std::cout << "\n";
+        }
+    }
+
     int runCompareModels(const Arguments& args)
     {
         if (!args.has("models"))
@@ -534,6 +571,18 @@ namespace {
                 + std::to_string(test.size()) + " test records; both must be non-empty (give --holdout or --split)");
         std::cout << "training on " << train.size() << " records, testing on " << test.size() << std::endl;
 
+        if (args.has("search")) {
+            auto tasks = parseInt(args.value("search"), "--search");
+            auto trials = args.intValue("search-trials", 64);
+            if (!tasks || !trials)
+                return fail(!tasks ? tasks.error().message : trials.error().message);
+            if (*tasks < 1 || *tasks > 100 || *trials < 1 || *trials > 100000)
+                return fail("--search takes 1..100 tasks and --search-trials 1..100000 trials");
+            options.searchTasks = static_cast<int>(*tasks);
+            options.searchTrials = static_cast<int>(*trials);
+            options.searchMeasuresPerRound = static_cast<int>(std::min<int64_t>(16, *trials));
+            options.searchDirectory = std::filesystem::temp_directory_path().string();
+        }
         const InterruptStop stop;
         std::string current;
         options.progress = [&](const std::string& kind, double fraction, double loss) {
@@ -546,6 +595,10 @@ namespace {
             if (fraction > 0)
                 std::cout << ", loss " << formatFixed(loss, 4);
             std::cout << "    " << std::flush;
+            return !stop.token().stop_requested();
+        };
+        options.searchProgress = [&](const std::string& kind, int trials, int budget) {
+            std::cout << "\r  " << kind << ": searching, " << trials << "/" << budget << " trials    " << std::flush;
             return !stop.token().stop_requested();
         };
         auto result = session::compareModels(dataset, train, test, data->loaded.targets, options);
@@ -590,6 +643,8 @@ namespace {
                 std::cout << "\n";
             }
         }
+        if (options.searchTasks > 0)
+            printSearches(models, options);
         if (args.has("json")) {
             nlohmann::json out = nlohmann::json::array();
             for (const session::ModelComparison& r : models) {
@@ -602,6 +657,9 @@ namespace {
                     { "pairwise", r.metrics.mean.pairwiseAccuracy }, { "rmse", r.metrics.mean.rmse },
                     { "programs_per_second", r.programsPerSecond }, { "bytes", r.bytes }, { "networks", networks },
                     { "training", nlohmann::json::parse(r.trainingSummary) } });
+                if (r.search)
+                    out.back()["search"] = { { "tasks", r.search->tasks }, { "best_cost", r.search->bestCost },
+                        { "curve", r.search->curve }, { "error", r.search->error } };
             }
             std::ofstream file(args.value("json"));
             file << out.dump(2) << "\n";
@@ -661,11 +719,13 @@ std::vector<Command> datasetCommands()
         { "compare-models", "train several cost models on one split and print one table of their metrics",
             "tunescope-cli compare-models --models KIND,... --dataset WORKSPACE [--holdout NETS | --split "
             "tasks:F|time:F] [--train-share F[:DEVICE]] [--test-device ID] [--networks NETS] [--device ID] [--seed S] "
-            "[--json FILE]",
+            "[--search N [--search-trials T]] [--json FILE]",
             { { "models", "KINDS", "the cost models, e.g. xgb,xgb-rank,mlp,lstm,tlp,atformer,gtuner" },
                 { "dataset", "WORKSPACE", "the workspace that holds the dataset" }, kHoldoutOption, kSplitOption,
                 kTrainShareOption, { "test-device", "ID", "test on this device's records only" },
                 kDatasetNetworksOption, kDeviceOption, { "seed", "S", "seed of the models and of a split (default 1)" },
+                { "search", "N", "then tune the first N test tasks with each trained model (Ansor, same seed)" },
+                { "search-trials", "T", "trials per task of that search (default 64)" },
                 { "json", "FILE", "also write the table as JSON" }, kHelpOption },
             runCompareModels },
     };

@@ -2,12 +2,15 @@
 
 #include "core/schedule/step_json.h"
 #include "core/session/tune_origin.h"
+#include "core/session/tuning_session.h"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <limits>
 #include <set>
 
 namespace ts::session {
@@ -148,6 +151,73 @@ EvalReport evaluateOnDataset(cost::CostModel& model, const store::Dataset& datas
     return report;
 }
 
+double ModelSearch::totalBest() const
+{
+    double total = 0.0;
+    for (double cost : bestCost)
+        total += cost > 0.0 ? cost : std::numeric_limits<double>::infinity();
+    return bestCost.empty() ? std::numeric_limits<double>::infinity() : total;
+}
+
+int ModelSearch::trialsToReach(double cost) const
+{
+    for (const auto& [trials, total] : curve)
+        if (total <= cost * (1.0 + 1e-9))
+            return trials;
+    return -1;
+}
+
+namespace {
+    // One Ansor session on `tasks` with a copy of the trained model `weights` of `kind`.
+    ModelSearch searchWith(const std::string& kind, const std::vector<uint8_t>& weights,
+        const std::vector<const store::DatasetTask*>& tasks, const CompareOptions& options, bool& stop)
+    {
+        ModelSearch out;
+        const auto start = Clock::now();
+        TuneOptions tune;
+        for (const store::DatasetTask* t : tasks) {
+            tune.tasks.push_back({ t->name, *t->dag, 1, "" });
+            out.tasks.push_back(t->name);
+        }
+        out.bestCost.assign(tasks.size(), 0.0);
+        tune.model = kind;
+        tune.makeModel = [kind, weights, seed = options.seed]() -> Expected<std::unique_ptr<cost::CostModel>> {
+            TS_TRY(std::unique_ptr<cost::CostModel> model, cost::makeCostModel(kind, seed));
+            TS_CHECK(model->load(weights));
+            return model;
+        };
+        tune.trials = options.searchTrials * static_cast<int>(tasks.size());
+        tune.measuresPerRound = options.searchMeasuresPerRound;
+        tune.seed = options.seed;
+        tune.resume = false;
+        tune.remeasureTop = 0;
+        tune.workspace = options.searchDirectory + "/search-" + kind + ".tunescope";
+        std::remove(tune.workspace.c_str());
+        int trials = 0;
+        TuningSession* running = nullptr;
+        TuningSession session(std::move(tune), [&](const TuneEvent& event) {
+            if (std::holds_alternative<RecordMeasured>(event)) {
+                ++trials;
+                if (options.searchProgress
+                    && !options.searchProgress(kind, trials, options.searchTrials * static_cast<int>(tasks.size()))) {
+                    stop = true;
+                    if (running)
+                        running->cancel();
+                }
+            } else if (const auto* best = std::get_if<BestImproved>(&event); best && !best->remeasured) {
+                out.bestCost[static_cast<size_t>(best->task)] = best->cost;
+                if (const double total = out.totalBest(); std::isfinite(total))
+                    out.curve.emplace_back(trials, total);
+            }
+        });
+        running = &session;
+        if (auto finished = session.run(); !finished)
+            out.error = finished.error().message;
+        out.seconds = secondsSince(start);
+        return out;
+    }
+} // namespace
+
 Expected<ComparisonResult> compareModels(const store::Dataset& dataset, std::span<const size_t> train,
     std::span<const size_t> test, const std::map<int64_t, target::Target>& targets, const CompareOptions& options)
 {
@@ -211,7 +281,28 @@ Expected<ComparisonResult> compareModels(const store::Dataset& dataset, std::spa
         if (auto bytes = model->save())
             row.bytes = static_cast<int64_t>(bytes->size());
         row.trainingSummary = model->trainingSummary();
+        if (options.searchTasks > 0) {
+            std::vector<const store::DatasetTask*> tasks;
+            std::set<size_t> seen;
+            for (size_t r : result.records) {
+                const size_t task = dataset.records[r].task;
+                if (dataset.tasks[task].dag && seen.insert(task).second)
+                    tasks.push_back(&dataset.tasks[task]);
+            }
+            std::sort(tasks.begin(), tasks.end(),
+                [](const store::DatasetTask* a, const store::DatasetTask* b) { return a->taskId < b->taskId; });
+            tasks.resize(std::min(tasks.size(), static_cast<size_t>(options.searchTasks)));
+            auto weights = model->save();
+            if (!weights)
+                row.search = ModelSearch { {}, {}, {}, 0.0, weights.error().message };
+            else if (!tasks.empty())
+                row.search = searchWith(kind, *weights, tasks, options, stop);
+        }
         result.models.push_back(std::move(row));
+        if (stop) {
+            result.stopped = true;
+            break;
+        }
     }
     return result;
 }

@@ -14,6 +14,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -68,6 +69,20 @@ EvalReport evaluateOnDataset(cost::CostModel& model, const store::Dataset& datas
 
 // --- several models on one split (tunescope-cli compare-models, the workbench's Model comparison view) ---------
 
+// A short tuning session guided by a compared model, already trained (compare-models --search).
+struct ModelSearch {
+    std::vector<std::string> tasks; // the held-out tasks tuned
+    std::vector<double> bestCost; // per task, seconds (0: nothing succeeded)
+    // (trials measured so far, the sum over the tasks of their best cost) each time the sum improved, once
+    // every task had a success.
+    std::vector<std::pair<int, double>> curve;
+    double seconds = 0.0;
+    std::string error;
+    double totalBest() const; // the sum of bestCost (infinity when a task has none)
+    // Trials this search needed to reach a total of `cost` or less; -1 when it never did.
+    int trialsToReach(double cost) const;
+};
+
 struct ModelComparison {
     std::string kind;
     std::string error; // the model could not be made or trained: the rest is empty
@@ -77,6 +92,7 @@ struct ModelComparison {
     std::string trainingSummary = "{}";
     store::MetricsSummary metrics;
     std::vector<double> predictions; // one per ComparisonResult::records
+    std::optional<ModelSearch> search;
 };
 
 struct ComparisonResult {
@@ -94,6 +110,15 @@ struct CompareOptions {
     // Called before each model (fraction 0) and after each of its training epochs; false stops the comparison
     // (the models compared so far are kept).
     std::function<bool(const std::string& kind, double fraction, double loss)> progress;
+
+    // With searchTasks > 0: after training, each model guides an Ansor session (same seed, same budget, a fresh
+    // workspace under searchDirectory each) on the first searchTasks test tasks that have a DAG, searchTrials
+    // trials per task.
+    int searchTasks = 0;
+    int searchTrials = 64;
+    int searchMeasuresPerRound = 16;
+    std::string searchDirectory;
+    std::function<bool(const std::string& kind, int trials, int budget)> searchProgress; // false: stop
 };
 
 // Trains each kind on `train` and scores `test` with it, all on the same samples and seed. Errors: an unknown

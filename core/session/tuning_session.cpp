@@ -138,7 +138,7 @@ Expected<void> TuningSession::prepare()
     if (o.measure.target.isGpu())
         return makeError(
             ErrorKind::Unsupported, "tuning for GPUs comes with the GPU issue; this session tunes the CPU");
-    TS_TRY(std::unique_ptr<cost::CostModel> model, cost::makeCostModel(o.model, o.seed));
+    TS_TRY(std::unique_ptr<cost::CostModel> model, o.makeModel ? o.makeModel() : cost::makeCostModel(o.model, o.seed));
 
     const std::string path = o.workspace.empty() ? store::Store::defaultWorkspacePath() : o.workspace;
     auto opened = store::Store::open(path);

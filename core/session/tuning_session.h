@@ -66,6 +66,9 @@ struct TuneOptions {
     // not registered); the session still records `policy`'s name.
     std::function<Expected<std::unique_ptr<search::TaskPolicy>>(search::PolicyContext)> makePolicy;
     std::string model = "random";
+    // Makes the session's cost model instead of the registry's `model` (a pre-trained model: compare-models
+    // --search); the session still records `model`'s name.
+    std::function<Expected<std::unique_ptr<cost::CostModel>>()> makeModel;
     // The tasks' measurement budget on this device, all tasks together (Ansor's num_measure_trials), counting
     // the trials earlier sessions stored for them: a rerun of an interrupted command finishes its budget, and
     // a larger value tunes further. (Ansor's own resume adds a fresh budget each run; "run the same command
