@@ -2,6 +2,69 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
+    <name>QObject</name>
+    <message>
+        <location filename="../app/gui/model_comparison_view.cpp" line="69"/>
+        <source>%1 training and %2 test programs of %3; test: %4</source>
+        <translation>%1 Trainings- und %2 Testprogramme aus %3; Test: %4</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/model_comparison_view.cpp" line="73"/>
+        <source>the last 30% of each task&apos;s records</source>
+        <translation>die letzten 30 % der Datensätze jeder Aufgabe</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/model_comparison_view.cpp" line="74"/>
+        <source>held-out %1</source>
+        <translation>zurückgehalten: %1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/model_comparison_view.cpp" line="88"/>
+        <source>model</source>
+        <translation>Modell</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/model_comparison_view.cpp" line="88"/>
+        <source>top-1</source>
+        <translation>Top-1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/model_comparison_view.cpp" line="88"/>
+        <source>top-5</source>
+        <translation>Top-5</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/model_comparison_view.cpp" line="88"/>
+        <source>pairwise</source>
+        <translation>paarweise</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/model_comparison_view.cpp" line="89"/>
+        <source>RMSE</source>
+        <translation>RMSE</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/model_comparison_view.cpp" line="89"/>
+        <source>peak@1</source>
+        <translation>Peak@1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/model_comparison_view.cpp" line="89"/>
+        <source>train s</source>
+        <translation>Training s</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/model_comparison_view.cpp" line="89"/>
+        <source>programs/s</source>
+        <translation>Programme/s</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/model_comparison_view.cpp" line="90"/>
+        <source>size KB</source>
+        <translation>Größe KB</translation>
+    </message>
+</context>
+<context>
     <name>ts::app::CodeView</name>
     <message>
         <location filename="../app/gui/code_view.cpp" line="63"/>
@@ -298,62 +361,67 @@
         <translation>&amp;Ansicht</translation>
     </message>
     <message>
-        <location filename="../app/gui/view_registry.cpp" line="23"/>
+        <location filename="../app/gui/view_registry.cpp" line="24"/>
         <source>Explorer</source>
         <translation>Explorer</translation>
     </message>
     <message>
-        <location filename="../app/gui/view_registry.cpp" line="28"/>
+        <location filename="../app/gui/view_registry.cpp" line="29"/>
         <source>Sketches</source>
         <translation>Sketches</translation>
     </message>
     <message>
-        <location filename="../app/gui/view_registry.cpp" line="31"/>
+        <location filename="../app/gui/view_registry.cpp" line="32"/>
         <source>Sessions</source>
         <translation>Sitzungen</translation>
     </message>
     <message>
-        <location filename="../app/gui/view_registry.cpp" line="33"/>
+        <location filename="../app/gui/view_registry.cpp" line="34"/>
         <source>Compute DAG</source>
         <translation>Berechnungsgraph</translation>
     </message>
     <message>
-        <location filename="../app/gui/view_registry.cpp" line="37"/>
+        <location filename="../app/gui/view_registry.cpp" line="38"/>
         <source>Task details</source>
         <translation>Aufgabendetails</translation>
     </message>
     <message>
-        <location filename="../app/gui/view_registry.cpp" line="42"/>
+        <location filename="../app/gui/view_registry.cpp" line="43"/>
         <source>Tuning curves</source>
         <translation>Tuning-Kurven</translation>
     </message>
     <message>
-        <location filename="../app/gui/view_registry.cpp" line="44"/>
+        <location filename="../app/gui/view_registry.cpp" line="45"/>
         <source>Predicted vs measured</source>
         <translation>Vorhersage vs. Messung</translation>
     </message>
     <message>
-        <location filename="../app/gui/view_registry.cpp" line="46"/>
+        <location filename="../app/gui/view_registry.cpp" line="47"/>
         <source>Task scheduler</source>
         <translation>Aufgaben-Scheduler</translation>
     </message>
     <message>
-        <location filename="../app/gui/view_registry.cpp" line="48"/>
+        <location filename="../app/gui/view_registry.cpp" line="49"/>
         <source>Race</source>
         <translation>Rennen</translation>
     </message>
     <message>
-        <location filename="../app/gui/view_registry.cpp" line="51"/>
+        <location filename="../app/gui/view_registry.cpp" line="52"/>
+        <source>Model comparison</source>
+        <translation>Modellvergleich</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/view_registry.cpp" line="55"/>
         <source>Roofline</source>
         <translation>Roofline</translation>
     </message>
     <message>
-        <location filename="../app/gui/view_registry.cpp" line="54"/>
+        <location filename="../app/gui/view_registry.cpp" line="58"/>
         <source>Code</source>
         <translation>Code</translation>
     </message>
     <message>
-        <location filename="../app/gui/view_registry.cpp" line="56"/>
+        <location filename="../app/gui/view_registry.cpp" line="60"/>
         <source>Records</source>
         <translation>Datensätze</translation>
     </message>
@@ -537,6 +605,99 @@ Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
     <message>
         <source>%1, task %2: %3 ops, %4 GFLOP, weight %5, key %6</source>
         <translation type="vanished">%1, Aufgabe %2: %3 Operationen, %4 GFLOP, Gewicht %5, Schlüssel %6</translation>
+    </message>
+</context>
+<context>
+    <name>ts::app::ModelComparisonView</name>
+    <message>
+        <location filename="../app/gui/model_comparison_view.cpp" line="100"/>
+        <source>Compare</source>
+        <translation>Vergleichen</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/model_comparison_view.cpp" line="101"/>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/model_comparison_view.cpp" line="115"/>
+        <source>Cost model kinds, comma-separated (tunescope-cli compare-models --models)</source>
+        <translation>Kostenmodell-Arten, durch Kommas getrennt (tunescope-cli compare-models --models)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/model_comparison_view.cpp" line="116"/>
+        <source>the open workspace</source>
+        <translation>der geöffnete Arbeitsbereich</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/model_comparison_view.cpp" line="117"/>
+        <source>A workspace holding a dataset (&apos;tunescope-cli collect&apos; makes one)</source>
+        <translation>Ein Arbeitsbereich mit einem Datensatz (&apos;tunescope-cli collect&apos; erstellt einen)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/model_comparison_view.cpp" line="118"/>
+        <source>none: the last 30% of each task&apos;s records</source>
+        <translation>keine: die letzten 30 % der Datensätze jeder Aufgabe</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/model_comparison_view.cpp" line="119"/>
+        <source>Networks whose tasks are the test set, e.g. resnet-50,mobilenet-v2,bert-base</source>
+        <translation>Netze, deren Aufgaben die Testmenge bilden, z. B. resnet-50,mobilenet-v2,bert-base</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/model_comparison_view.cpp" line="130"/>
+        <source>Models</source>
+        <translation>Modelle</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/model_comparison_view.cpp" line="131"/>
+        <source>Dataset</source>
+        <translation>Datensatz</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/model_comparison_view.cpp" line="132"/>
+        <source>Hold out</source>
+        <translation>Zurückhalten</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/model_comparison_view.cpp" line="156"/>
+        <source>Cancelled.</source>
+        <translation>Abgebrochen.</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/model_comparison_view.cpp" line="157"/>
+        <source>cancelled</source>
+        <translation>abgebrochen</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/model_comparison_view.cpp" line="173"/>
+        <source>No workspace is open; name a dataset.</source>
+        <translation>Kein Arbeitsbereich geöffnet; geben Sie einen Datensatz an.</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/model_comparison_view.cpp" line="173"/>
+        <source>Name a model.</source>
+        <translation>Geben Sie ein Modell an.</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/model_comparison_view.cpp" line="181"/>
+        <source>Loading the dataset...</source>
+        <translation>Datensatz wird geladen...</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/model_comparison_view.cpp" line="188"/>
+        <source>The comparison failed: %1</source>
+        <translation>Der Vergleich ist fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/model_comparison_view.cpp" line="218"/>
+        <source>failed: %1</source>
+        <translation>fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/model_comparison_view.cpp" line="228"/>
+        <source>%1 (pairwise %2)</source>
+        <translation>%1 (paarweise %2)</translation>
     </message>
 </context>
 <context>
@@ -999,23 +1160,23 @@ Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
 <context>
     <name>ts::app::RooflineView</name>
     <message>
-        <location filename="../app/gui/roofline_view.cpp" line="82"/>
+        <location filename="../app/gui/roofline_view.cpp" line="81"/>
         <location filename="../app/gui/roofline_view.cpp" line="174"/>
         <source>Measure machine</source>
         <translation>Maschine vermessen</translation>
     </message>
     <message>
-        <location filename="../app/gui/roofline_view.cpp" line="83"/>
+        <location filename="../app/gui/roofline_view.cpp" line="82"/>
         <source>Cancel</source>
         <translation>Abbrechen</translation>
     </message>
     <message>
-        <location filename="../app/gui/roofline_view.cpp" line="94"/>
+        <location filename="../app/gui/roofline_view.cpp" line="93"/>
         <source>Measure this machine&apos;s FMA peak per thread count, its memory bandwidth (triad) and caches, and keep them in the workspace</source>
         <translation>FMA-Spitzenleistung je Threadzahl, Speicherbandbreite (Triad) und Caches dieser Maschine messen und im Arbeitsbereich ablegen</translation>
     </message>
     <message>
-        <location filename="../app/gui/roofline_view.cpp" line="119"/>
+        <location filename="../app/gui/roofline_view.cpp" line="118"/>
         <source>cancelled</source>
         <translation>abgebrochen</translation>
     </message>
@@ -1053,7 +1214,7 @@ Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
         <translation>%1 hat auf dieser Maschine noch keinen erfolgreichen Datensatz.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/roofline_view.cpp" line="188"/>
+        <location filename="../app/gui/roofline_view.cpp" line="187"/>
         <source>%1: %n record(s); the best reaches %2 GFLOP/s at %3 FLOP/byte, %4% of its roof (%5-bound) and %6% of the FMA peak.</source>
         <translation>
             <numerusform>%1: %n Datensatz; der beste erreicht %2 GFLOP/s bei %3 FLOP/Byte, %4 % seines Dachs (%5gebunden) und %6 % der FMA-Spitze.</numerusform>
@@ -1061,17 +1222,17 @@ Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/roofline_view.cpp" line="195"/>
+        <location filename="../app/gui/roofline_view.cpp" line="194"/>
         <source>memory</source>
         <translation>speicher</translation>
     </message>
     <message>
-        <location filename="../app/gui/roofline_view.cpp" line="195"/>
+        <location filename="../app/gui/roofline_view.cpp" line="194"/>
         <source>compute</source>
         <translation>rechen</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/roofline_view.cpp" line="198"/>
+        <location filename="../app/gui/roofline_view.cpp" line="197"/>
         <source>%1: %n record(s); the best reaches %2 GFLOP/s at %3 FLOP/byte.</source>
         <translation>
             <numerusform>%1: %n Datensatz; der beste erreicht %2 GFLOP/s bei %3 FLOP/Byte.</numerusform>
@@ -1079,12 +1240,12 @@ Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/roofline_view.cpp" line="213"/>
+        <location filename="../app/gui/roofline_view.cpp" line="212"/>
         <source>no workspace is open</source>
         <translation>kein Arbeitsbereich geöffnet</translation>
     </message>
     <message>
-        <location filename="../app/gui/roofline_view.cpp" line="237"/>
+        <location filename="../app/gui/roofline_view.cpp" line="236"/>
         <source>Measuring the machine failed: %1</source>
         <translation>Vermessen der Maschine fehlgeschlagen: %1</translation>
     </message>
@@ -1894,6 +2055,19 @@ Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
     </message>
 </context>
 <context>
+    <name>ts::widgets::ModelScatter</name>
+    <message>
+        <location filename="../widgets/model_scatter.cpp" line="16"/>
+        <source>measured (best cost / cost)</source>
+        <translation>gemessen (beste Laufzeit / Laufzeit)</translation>
+    </message>
+    <message>
+        <location filename="../widgets/model_scatter.cpp" line="17"/>
+        <source>predicted (scaled)</source>
+        <translation>vorhergesagt (skaliert)</translation>
+    </message>
+</context>
+<context>
     <name>ts::widgets::PredictionScatter</name>
     <message>
         <location filename="../widgets/prediction_scatter.cpp" line="21"/>
@@ -1975,17 +2149,17 @@ Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
         <translation>Datensätze dieser Aufgabe</translation>
     </message>
     <message>
-        <location filename="../widgets/roofline_plot.cpp" line="101"/>
+        <location filename="../widgets/roofline_plot.cpp" line="102"/>
         <source>its best</source>
         <translation>ihr Bestwert</translation>
     </message>
     <message>
-        <location filename="../widgets/roofline_plot.cpp" line="136"/>
+        <location filename="../widgets/roofline_plot.cpp" line="137"/>
         <source>task %1, record %2: %3 GFLOP/s at %4 FLOP/byte</source>
         <translation>Aufgabe %1, Datensatz %2: %3 GFLOP/s bei %4 FLOP/Byte</translation>
     </message>
     <message>
-        <location filename="../widgets/roofline_plot.cpp" line="144"/>
+        <location filename="../widgets/roofline_plot.cpp" line="145"/>
         <source>
 %1% of the roof (%2 GFLOP/s), %3% of the FMA peak</source>
         <translation>

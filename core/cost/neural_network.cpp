@@ -159,10 +159,37 @@ namespace {
     }
 
     struct Net : nn::Module {
+        // Per-column scales of the inputs (TenSet's MLP divides each feature by its maximum over the training
+        // data): set by the first training, saved with the weights, kept by fine-tuning.
+        Tensor tokenScale, rowScale, nodeScale, scaled;
+        void registerScales(int tokenWidth)
+        {
+            tokenScale = register_buffer("token_scale", torch::ones({ tokenWidth }));
+            rowScale = register_buffer("row_scale", torch::ones({ features::kPerStoreFeatures }));
+            nodeScale = register_buffer("node_scale", torch::ones({ features::kNodeFeatures }));
+            scaled = register_buffer("scaled", torch::zeros({ 1 }));
+        }
         virtual Tensor forward(const BatchTensors& batch) = 0;
         virtual int addDevice() { return 0; }
         virtual int devices() const { return 1; }
     };
+
+    // The largest magnitude of each column over a batch's real entries: x [B, S, F], mask [B, S].
+    Tensor columnMax(const Tensor& x, const Tensor& mask)
+    {
+        return (x.abs() * mask.unsqueeze(-1).to(x.dtype())).amax({ 0, 1 });
+    }
+
+    BatchTensors normalized(BatchTensors b, const Net& net)
+    {
+        if (b.tokens.defined())
+            b.tokens = b.tokens / net.tokenScale;
+        if (b.rows.defined())
+            b.rows = b.rows / net.rowScale;
+        if (b.nodes.defined())
+            b.nodes = b.nodes / net.nodeScale;
+        return b;
+    }
 
     struct MlpNet : Net {
         nn::Sequential encoder, res1, res2;
@@ -392,6 +419,36 @@ namespace {
                 m_net = std::make_shared<GTunerNet>(light, lightHeads, settings.gcnLayers);
                 break;
             }
+            m_net->registerScales(width);
+        }
+
+        // The first training sets the input scales from its data.
+        void fitScales(const NeuralTrainingSet& set)
+        {
+            if (m_net->scaled.item<float>() > 0 || set.inputs.empty())
+                return;
+            torch::NoGradGuard noGrad;
+            Tensor tokens, rows, nodes;
+            constexpr size_t kChunk = 2048;
+            for (size_t at = 0; at < set.inputs.size(); at += kChunk) {
+                const auto part = std::span(set.inputs).subspan(at, std::min(kChunk, set.inputs.size() - at));
+                const BatchTensors b = collate(part, m_settings);
+                auto merge = [](Tensor& into, const Tensor& x) { into = into.defined() ? torch::maximum(into, x) : x; };
+                if (b.tokens.defined())
+                    merge(tokens, columnMax(b.tokens, b.tokenMask));
+                if (b.rows.defined())
+                    merge(rows, columnMax(b.rows, b.rowMask));
+                if (b.nodes.defined())
+                    merge(nodes, columnMax(b.nodes, b.nodeMask));
+            }
+            auto set1 = [](Tensor& scale, const Tensor& max) {
+                if (max.defined())
+                    scale.copy_(torch::where(max > 1e-6, max, torch::ones_like(max)));
+            };
+            set1(m_net->tokenScale, tokens);
+            set1(m_net->rowScale, rows);
+            set1(m_net->nodeScale, nodes);
+            m_net->scaled.fill_(1.0f);
         }
 
         NeuralTrainStats train(
@@ -402,6 +459,7 @@ namespace {
             Rng rng(seed);
             NeuralTrainStats stats;
             stats.samples = static_cast<int64_t>(set.inputs.size());
+            fitScales(set);
             m_net->train();
             torch::optim::Adam optimizer(m_net->parameters(),
                 torch::optim::AdamOptions(m_settings.learningRate).weight_decay(m_settings.weightDecay));
@@ -434,7 +492,7 @@ namespace {
                             labels[c * m + k] = set.labels[static_cast<size_t>(index)];
                             valid[c * m + k] = 1;
                         }
-                    const Tensor scores = m_net->forward(collate(inputs, m_settings));
+                    const Tensor scores = m_net->forward(normalized(collate(inputs, m_settings), *m_net));
                     const Tensor labelT = torch::from_blob(labels.data(), { static_cast<int64_t>(g), m }).clone();
                     const Tensor validT = torch::from_blob(valid.data(), { static_cast<int64_t>(g), m }, torch::kUInt8)
                                               .to(torch::kBool);
@@ -479,7 +537,8 @@ namespace {
             constexpr size_t kChunk = 1024;
             for (size_t at = 0; at < inputs.size(); at += kChunk) {
                 const auto part = inputs.subspan(at, std::min(kChunk, inputs.size() - at));
-                const std::vector<float> scores = toVector(m_net->forward(collate(part, m_settings)));
+                const std::vector<float> scores
+                    = toVector(m_net->forward(normalized(collate(part, m_settings), *m_net)));
                 out.insert(out.end(), scores.begin(), scores.end());
             }
             return out;

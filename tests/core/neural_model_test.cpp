@@ -5,6 +5,8 @@
 // Data: 200 random programs of ResNet-18's 3x3 conv2d measured on an AMD Zen 4 host
 // (tests/data/resnet18-task2-zen4.jsonl, as the XGBoost model's tests). Networks are kept small here (hidden
 // 32, a few epochs) so that every kind trains in about a second.
+#include "measured_programs.h"
+
 #include "core/cost/neural_model.h"
 #include "core/cost/neural_models.h"
 #include "core/features/program_graph.h"
@@ -23,37 +25,9 @@ using namespace ts;
 
 namespace {
 
-struct Measured {
-    ir::ComputeDAG dag;
-    std::vector<sched::State> states;
-    std::vector<record::MeasureResult> results;
-};
-
-const Measured& measured()
-{
-    static const Measured m = [] {
-        Measured out;
-        const graph::TaskSet set = store::loadNetworkTasks({ "resnet-18", 1, ops::Layout::NCHW }).value();
-        out.dag = set.tasks[2].dag;
-        std::ifstream in(std::string(TS_TEST_DATA_DIR) + "/resnet18-task2-zen4.jsonl");
-        std::string line;
-        while (std::getline(in, line)) {
-            const auto j = nlohmann::json::parse(line);
-            auto state = sched::State::replay(out.dag, sched::parseSteps(j["steps"].dump()).value());
-            if (!state)
-                continue;
-            record::MeasureResult r;
-            r.status = record::MeasureStatus::Ok;
-            r.costs = { j["cost"].get<double>() };
-            out.states.push_back(std::move(state).value());
-            out.results.push_back(r);
-        }
-        return out;
-    }();
-    return m;
-}
-
-cost::CostTask taskOf(const Measured& m) { return { &m.dag, m.dag.workloadKey(), m.dag.flopCount() }; }
+using ts::testing::Measured;
+using ts::testing::measured;
+using ts::testing::taskOf;
 
 // A registered kind, made small for tests.
 std::unique_ptr<cost::NeuralCostModel> small(const std::string& kind, uint64_t seed, int epochs = 6)

@@ -1,6 +1,8 @@
 // XgbCostModel (Ansor's XGBoost model) on records measured by TuneScope: 200 random programs of ResNet-18's
 // 3x3 conv2d (task 2: 64 -> 64 channels, 56x56, + bias + ReLU), measured on an AMD Zen 4 host with the cache
 // flushed (tests/data/resnet18-task2-zen4.jsonl: each line the steps and the mean cost in seconds).
+#include "measured_programs.h"
+
 #include "core/cost/xgb_model.h"
 #include "core/schedule/step_json.h"
 #include "core/store/metrics.h"
@@ -16,38 +18,9 @@ using namespace ts;
 
 namespace {
 
-struct Measured {
-    ir::ComputeDAG dag;
-    std::vector<sched::State> states;
-    std::vector<record::MeasureResult> results;
-};
-
-const Measured& measured()
-{
-    static const Measured m = [] {
-        Measured out;
-        const graph::TaskSet set = store::loadNetworkTasks({ "resnet-18", 1, ops::Layout::NCHW }).value();
-        out.dag = set.tasks[2].dag;
-        std::ifstream in(std::string(TS_TEST_DATA_DIR) + "/resnet18-task2-zen4.jsonl");
-        std::string line;
-        while (std::getline(in, line)) {
-            const auto j = nlohmann::json::parse(line);
-            auto steps = sched::parseSteps(j["steps"].dump());
-            auto state = sched::State::replay(out.dag, steps.value());
-            if (!state)
-                continue;
-            record::MeasureResult r;
-            r.status = record::MeasureStatus::Ok;
-            r.costs = { j["cost"].get<double>() };
-            out.states.push_back(std::move(state).value());
-            out.results.push_back(r);
-        }
-        return out;
-    }();
-    return m;
-}
-
-cost::CostTask taskOf(const Measured& m) { return { &m.dag, m.dag.workloadKey(), m.dag.flopCount() }; }
+using ts::testing::Measured;
+using ts::testing::measured;
+using ts::testing::taskOf;
 
 // The model trained on the first 150 records, with a warm-up of 0 so it predicts at once.
 std::unique_ptr<cost::XgbCostModel> trained()
