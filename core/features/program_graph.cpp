@@ -9,6 +9,23 @@ namespace {
     float log2p1(double x) { return static_cast<float>(std::log2(1.0 + std::max(0.0, x))); }
 } // namespace
 
+const std::vector<std::string>& nodeFeatureNames()
+{
+    static const std::vector<std::string> names = [] {
+        std::vector<std::string> out { "op.placeholder", "op.compute", "op.reduction" };
+        for (int d = 0; d < 6; ++d)
+            out.push_back("shape" + std::to_string(d));
+        for (const char* name :
+            { "elements", "spatial_axes", "reduce_axes", "reduce_extent", "reducer.sum", "reducer.max_min",
+                "simple_access", "strict_inlinable", "needs_multi_level_tiling", "output", "consumers", "producers" })
+            out.push_back(name);
+        for (const std::string& name : perStoreFeatureNames())
+            out.push_back("stats." + name);
+        return out;
+    }();
+    return names;
+}
+
 ProgramGraph programGraph(const ir::ComputeDAG& dag, const ProgramFeatures* rows)
 {
     ProgramGraph graph;

@@ -16,6 +16,7 @@
 #include "core/features/per_store_features.h"
 #include "core/ir/compute_dag.h"
 
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -29,6 +30,9 @@ struct ProgramGraph {
     std::vector<float> x; // nodes x kNodeFeatures, row-major
     std::vector<std::pair<int, int>> edges; // (producer, consumer), each once
 };
+
+// The kNodeFeatures column names: "op.placeholder", ..., "producers", then "stats." + Ansor's per-store names.
+const std::vector<std::string>& nodeFeatureNames();
 
 // The graph of `dag` with the rows of one of its programs (null: no schedule statistics, zeros).
 ProgramGraph programGraph(const ir::ComputeDAG& dag, const ProgramFeatures* rows);

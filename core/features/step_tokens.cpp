@@ -48,6 +48,16 @@ namespace {
     }
 } // namespace
 
+std::vector<std::string> stepTokenNames(const StepTokenShape& shape)
+{
+    std::vector<std::string> names;
+    for (std::string_view kind : kStepKindNames)
+        names.push_back("kind." + std::string(kind));
+    for (int a = 0; a < shape.argValues; ++a)
+        names.push_back("arg" + std::to_string(a));
+    return names;
+}
+
 Expected<StepTokens> stepTokens(const nlohmann::json& steps, const StepTokenShape& shape)
 {
     if (!steps.is_array())

@@ -23,6 +23,7 @@
 
 #include <array>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -44,6 +45,9 @@ struct StepTokens {
     std::vector<float> values; // seqLen x width, row-major
     int steps = 0; // tokens that hold a step (the rest are padding): min(number of steps, seqLen)
 };
+
+// The names of a token's values: "kind.AN", ..., "kind.RF", "arg0", ..., "arg10".
+std::vector<std::string> stepTokenNames(const StepTokenShape& shape = {});
 
 // From TVM's JSON step list ([["SP", 2, 0, 1024, [8, 4, 2], 1], ...]). Error: not a list of lists that start
 // with a known kind name.

@@ -96,6 +96,10 @@ TEST(StepTokens, ATvmRecordTokenizesAsTlpDoesWithOurFixedKindTable)
         EXPECT_EQ(shortTokens.values[i], 0.0f);
 
     EXPECT_FALSE(features::stepTokens(nlohmann::json::parse(R"([["XX", 1]])"), shape)) << "an unknown kind is an error";
+    const auto names = features::stepTokenNames(shape);
+    ASSERT_EQ(names.size(), 25u);
+    EXPECT_EQ(names[4], "kind.SP");
+    EXPECT_EQ(names[24], "arg10");
     EXPECT_FALSE(features::stepTokens(nlohmann::json::parse(R"({"SP": 1})"), shape));
 }
 
@@ -115,6 +119,9 @@ TEST(ProgramGraph, NodesAreTheDagsOperationsWithTheirScheduleStatistics)
     const auto rows = features::perStoreFeatures(m.states.front(), target::Target::host()).value();
     const features::ProgramGraph g = features::programGraph(m.dag, &rows);
     ASSERT_EQ(g.nodes, m.dag.numOps());
+    ASSERT_EQ(features::nodeFeatureNames().size(), static_cast<size_t>(features::kNodeFeatures));
+    EXPECT_EQ(features::nodeFeatureNames()[features::kNodeStatic - 1], "producers");
+    EXPECT_EQ(features::nodeFeatureNames()[features::kNodeStatic], "stats.float_mad");
     ASSERT_EQ(g.x.size(), static_cast<size_t>(g.nodes) * features::kNodeFeatures);
     size_t edges = 0;
     for (int i = 0; i < m.dag.numOps(); ++i)
