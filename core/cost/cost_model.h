@@ -23,6 +23,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <span>
 #include <string>
@@ -59,12 +60,24 @@ public:
         CostTask task;
         std::vector<sched::State> states;
         std::vector<record::MeasureResult> results;
+        // Records of a task TuneScope cannot rebuild (task.dag is null, states empty): their steps, one per
+        // result. Only a model that readsStepsOnly() learns from them; the others skip such a batch.
+        std::vector<std::vector<sched::Step>> steps;
     };
     virtual Expected<void> fit(std::span<const Batch> batches)
     {
         for (const Batch& b : batches)
             TS_CHECK(update(b.task, b.states, b.results));
         return {};
+    }
+    // Whether the model reads nothing but the steps (TLP): it can then learn from and score records whose task
+    // cannot be rebuilt (fit's steps batches, predictSteps).
+    virtual bool readsStepsOnly() const { return false; }
+    // One score per step list, for such records; -infinity each where the model needs states (the default).
+    virtual std::vector<double> predictSteps(const CostTask& task, std::span<const std::vector<sched::Step>> steps)
+    {
+        (void)task;
+        return std::vector<double>(steps.size(), -std::numeric_limits<double>::infinity());
     }
     // One score per state, higher is better. A state the model cannot score gets -infinity.
     virtual std::vector<double> predict(const CostTask& task, std::span<const sched::State> states) = 0;

@@ -179,6 +179,20 @@ void NeuralCostModel::add(
     }
 }
 
+void NeuralCostModel::addSteps(const CostTask& task, std::span<const std::vector<sched::Step>> steps,
+    std::span<const record::MeasureResult> results)
+{
+    const int head = deviceHead(task, true);
+    std::vector<Sample>& samples = m_samples[task.key + "\n" + target::toString(task.target)];
+    for (size_t i = 0; i < steps.size() && i < results.size(); ++i) {
+        ++m_seen;
+        Sample sample { NeuralInput { features::stepTokens(steps[i], m_settings.tokens), {}, {}, head }, 0.0 };
+        sample.cost = results[i].ok() ? results[i].meanCost() : std::numeric_limits<double>::infinity();
+        samples.push_back(std::move(sample));
+        ++m_held;
+    }
+}
+
 NeuralTrainStats NeuralCostModel::trainOnHeld(int epochs)
 {
     NeuralTrainingSet set;
@@ -230,6 +244,13 @@ Expected<void> NeuralCostModel::update(
 Expected<void> NeuralCostModel::fit(std::span<const Batch> batches)
 {
     for (const Batch& b : batches) {
+        if (!b.steps.empty()) {
+            if (b.steps.size() != b.results.size())
+                return makeError(ErrorKind::InvalidArgument, "fit: a result per step list is needed");
+            if (readsStepsOnly())
+                addSteps(b.task, b.steps, b.results);
+            continue;
+        }
         if (b.states.size() != b.results.size())
             return makeError(ErrorKind::InvalidArgument, "fit: a result per state is needed");
         add(b.task, b.states, b.results);
@@ -240,17 +261,15 @@ Expected<void> NeuralCostModel::fit(std::span<const Batch> batches)
     return {};
 }
 
-std::vector<double> NeuralCostModel::predict(const CostTask& task, std::span<const sched::State> states)
+std::vector<double> NeuralCostModel::score(std::vector<NeuralInput>& inputs, const std::vector<bool>& present, int head)
 {
-    std::vector<double> scores(states.size(), kNegInf);
-    auto inputs = inputsOf(task, states);
-    const int head = deviceHead(task, false);
-    std::vector<const NeuralInput*> present;
+    std::vector<double> scores(inputs.size(), kNegInf);
+    std::vector<const NeuralInput*> pointers;
     std::vector<size_t> where;
     for (size_t i = 0; i < inputs.size(); ++i)
-        if (inputs[i]) {
-            inputs[i]->device = head;
-            present.push_back(&*inputs[i]);
+        if (present[i]) {
+            inputs[i].device = head;
+            pointers.push_back(&inputs[i]);
             where.push_back(i);
         }
     if (!m_trained) {
@@ -258,10 +277,33 @@ std::vector<double> NeuralCostModel::predict(const CostTask& task, std::span<con
             scores[i] = m_rng.uniform();
         return scores;
     }
-    const std::vector<double> predicted = m_network->predict(present);
+    const std::vector<double> predicted = m_network->predict(pointers);
     for (size_t k = 0; k < where.size(); ++k)
         scores[where[k]] = std::isfinite(predicted[k]) ? predicted[k] : kNegInf;
     return scores;
+}
+
+std::vector<double> NeuralCostModel::predict(const CostTask& task, std::span<const sched::State> states)
+{
+    auto extracted = inputsOf(task, states);
+    std::vector<NeuralInput> inputs(extracted.size());
+    std::vector<bool> present(extracted.size(), false);
+    for (size_t i = 0; i < extracted.size(); ++i)
+        if (extracted[i]) {
+            inputs[i] = std::move(extracted[i]).value();
+            present[i] = true;
+        }
+    return score(inputs, present, deviceHead(task, false));
+}
+
+std::vector<double> NeuralCostModel::predictSteps(const CostTask& task, std::span<const std::vector<sched::Step>> steps)
+{
+    if (!readsStepsOnly())
+        return CostModel::predictSteps(task, steps);
+    std::vector<NeuralInput> inputs(steps.size());
+    for (size_t i = 0; i < steps.size(); ++i)
+        inputs[i].tokens = features::stepTokens(steps[i], m_settings.tokens);
+    return score(inputs, std::vector<bool>(steps.size(), true), deviceHead(task, false));
 }
 
 Expected<std::vector<uint8_t>> NeuralCostModel::save() const

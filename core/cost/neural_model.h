@@ -47,6 +47,8 @@ public:
         std::span<const record::MeasureResult> results) override;
     Expected<void> fit(std::span<const Batch> batches) override;
     std::vector<double> predict(const CostTask& task, std::span<const sched::State> states) override;
+    bool readsStepsOnly() const override { return !readsRows(m_settings.arch) && !readsGraph(m_settings.arch); }
+    std::vector<double> predictSteps(const CostTask& task, std::span<const std::vector<sched::Step>> steps) override;
 
     Expected<std::vector<uint8_t>> save() const override;
     Expected<void> load(std::span<const uint8_t> bytes) override;
@@ -67,6 +69,9 @@ private:
     int deviceHead(const CostTask& task, bool create);
     void add(
         const CostTask& task, std::span<const sched::State> states, std::span<const record::MeasureResult> results);
+    void addSteps(const CostTask& task, std::span<const std::vector<sched::Step>> steps,
+        std::span<const record::MeasureResult> results);
+    std::vector<double> score(std::vector<NeuralInput>& inputs, const std::vector<bool>& present, int head);
     NeuralTrainStats trainOnHeld(int epochs);
     ThreadPool& pool();
 

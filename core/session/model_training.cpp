@@ -54,7 +54,7 @@ int64_t DatasetSamples::samples() const
 {
     int64_t n = 0;
     for (const auto& b : batches)
-        n += static_cast<int64_t>(b.states.size());
+        n += static_cast<int64_t>(b.states.size() + b.steps.size());
     return n;
 }
 
@@ -68,13 +68,37 @@ Expected<std::map<int64_t, target::Target>> deviceTargets(store::Store& store)
     return targets;
 }
 
-DatasetSamples samplesOf(
-    const store::Dataset& dataset, std::span<const size_t> subset, const std::map<int64_t, target::Target>& targets)
+DatasetSamples samplesOf(const store::Dataset& dataset, std::span<const size_t> subset,
+    const std::map<int64_t, target::Target>& targets, bool withSteps)
 {
     DatasetSamples out;
     for (const store::RecordGroup& group : store::groupByTaskDevice(dataset, subset)) {
         const store::DatasetTask& task = dataset.tasks[group.task];
         const auto target = targets.find(group.deviceId);
+        if (withSteps && !task.dag) {
+            cost::CostModel::Batch batch;
+            batch.task = cost::CostTask { nullptr, task.key + "@" + std::to_string(group.deviceId), task.flops,
+                target == targets.end() ? target::Target::host() : target->second };
+            std::vector<size_t> indices;
+            for (size_t index : group.records) {
+                auto steps = sched::parseSteps(dataset.records[index].steps);
+                if (!steps) {
+                    ++out.notReplayed;
+                    continue;
+                }
+                record::MeasureResult result;
+                result.status = record::MeasureStatus::Ok;
+                result.costs = { dataset.records[index].cost };
+                batch.steps.push_back(std::move(steps).value());
+                batch.results.push_back(std::move(result));
+                indices.push_back(index);
+            }
+            if (!batch.steps.empty()) {
+                out.batches.push_back(std::move(batch));
+                out.records.push_back(std::move(indices));
+            }
+            continue;
+        }
         if (!task.dag || target == targets.end()) {
             out.withoutDag += static_cast<int64_t>(group.records.size());
             continue;
@@ -110,7 +134,7 @@ Expected<TrainReport> trainOnDataset(cost::CostModel& model, const store::Datase
     std::span<const size_t> subset, const std::map<int64_t, target::Target>& targets)
 {
     const auto start = Clock::now();
-    const DatasetSamples samples = samplesOf(dataset, subset, targets);
+    const DatasetSamples samples = samplesOf(dataset, subset, targets, model.readsStepsOnly());
     TrainReport report;
     report.samples = samples.samples();
     report.tasks = static_cast<int64_t>(samples.batches.size());
@@ -129,7 +153,7 @@ EvalReport evaluateOnDataset(cost::CostModel& model, const store::Dataset& datas
     const std::map<int64_t, target::Target>& targets, const store::MetricOptions& options)
 {
     const auto start = Clock::now();
-    const DatasetSamples samples = samplesOf(dataset, subset, targets);
+    const DatasetSamples samples = samplesOf(dataset, subset, targets, model.readsStepsOnly());
     EvalReport report;
     report.withoutDag = samples.withoutDag;
     report.notReplayed = samples.notReplayed;
@@ -137,7 +161,8 @@ EvalReport evaluateOnDataset(cost::CostModel& model, const store::Dataset& datas
     std::vector<size_t> scored;
     for (size_t b = 0; b < samples.batches.size(); ++b) {
         const auto& batch = samples.batches[b];
-        const std::vector<double> scores = model.predict(batch.task, batch.states);
+        const std::vector<double> scores = batch.steps.empty() ? model.predict(batch.task, batch.states)
+                                                               : model.predictSteps(batch.task, batch.steps);
         for (size_t i = 0; i < scores.size(); ++i) {
             const size_t index = samples.records[b][i];
             predictions[index] = std::isfinite(scores[i]) ? scores[i] : 0.0;

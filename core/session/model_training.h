@@ -32,15 +32,17 @@ Expected<int> attachSessionDags(store::Store& store, store::Dataset& dataset);
 
 struct DatasetSamples {
     std::vector<cost::CostModel::Batch> batches; // one per (task, device)
-    std::vector<std::vector<size_t>> records; // per batch: the dataset record of each state
+    std::vector<std::vector<size_t>> records; // per batch: the dataset record of each state (or step list)
     int64_t withoutDag = 0; // records of tasks that cannot be rebuilt
     int64_t notReplayed = 0; // records whose steps do not replay on the task's DAG
     int64_t samples() const;
 };
 
-// The records `subset` (indices into dataset.records) as model batches.
-DatasetSamples samplesOf(
-    const store::Dataset& dataset, std::span<const size_t> subset, const std::map<int64_t, target::Target>& targets);
+// The records `subset` (indices into dataset.records) as model batches. With `withSteps`, the records of tasks
+// that cannot be rebuilt come as steps-only batches (Batch::steps) instead of being counted in withoutDag: for
+// models that read steps alone (CostModel::readsStepsOnly).
+DatasetSamples samplesOf(const store::Dataset& dataset, std::span<const size_t> subset,
+    const std::map<int64_t, target::Target>& targets, bool withSteps = false);
 
 struct TrainReport {
     int64_t samples = 0;

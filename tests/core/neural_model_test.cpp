@@ -341,3 +341,32 @@ TEST(NeuralCostModel, RegisteredKindsComeFromTheRegistryAndBadSettingsAreRefused
     auto mlp = small("mlp", 1, 1);
     EXPECT_FALSE(mlp->load(tlp->save().value()));
 }
+
+TEST(NeuralCostModel, TlpLearnsFromAndScoresRecordsWhoseTaskCannotBeRebuilt)
+{
+    // The same programs as steps only (no DAG): what an imported TVM record of a foreign workload gives.
+    const Measured& m = measured();
+    cost::CostModel::Batch batch;
+    batch.task = cost::CostTask { nullptr, "foreign-workload", 0.0 };
+    for (size_t i = 0; i < 120; ++i) {
+        batch.steps.push_back(m.states[i].steps());
+        batch.results.push_back(m.results[i]);
+    }
+    auto tlp = small("tlp", 3, 2);
+    EXPECT_TRUE(tlp->readsStepsOnly());
+    ASSERT_TRUE(tlp->fit(std::vector<cost::CostModel::Batch> { batch }).hasValue());
+    EXPECT_EQ(tlp->lastTraining().samples, 120);
+    std::vector<std::vector<sched::Step>> held;
+    for (size_t i = 150; i < 160; ++i)
+        held.push_back(m.states[i].steps());
+    const std::vector<double> fromSteps = tlp->predictSteps(batch.task, held);
+    ASSERT_EQ(fromSteps.size(), 10u);
+    // Tokens are the same whether they come from the steps or from the replayed states.
+    EXPECT_EQ(fromSteps, tlp->predict(batch.task, std::span(m.states).subspan(150, 10)));
+
+    auto mlp = small("mlp", 3, 2); // reads per-store rows: needs states
+    EXPECT_FALSE(mlp->readsStepsOnly());
+    EXPECT_FALSE(mlp->fit(std::vector<cost::CostModel::Batch> { batch })) << "nothing it can learn from";
+    for (double s : mlp->predictSteps(batch.task, held))
+        EXPECT_EQ(s, -std::numeric_limits<double>::infinity());
+}
