@@ -4,62 +4,62 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../app/gui/model_comparison_view.cpp" line="69"/>
+        <location filename="../app/gui/model_comparison_view.cpp" line="83"/>
         <source>%1 training and %2 test programs of %3; test: %4</source>
         <translation>%1 Trainings- und %2 Testprogramme aus %3; Test: %4</translation>
     </message>
     <message>
-        <location filename="../app/gui/model_comparison_view.cpp" line="73"/>
+        <location filename="../app/gui/model_comparison_view.cpp" line="87"/>
         <source>the last 30% of each task&apos;s records</source>
         <translation>die letzten 30 % der Datensätze jeder Aufgabe</translation>
     </message>
     <message>
-        <location filename="../app/gui/model_comparison_view.cpp" line="74"/>
+        <location filename="../app/gui/model_comparison_view.cpp" line="88"/>
         <source>held-out %1</source>
         <translation>zurückgehalten: %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/model_comparison_view.cpp" line="88"/>
+        <location filename="../app/gui/model_comparison_view.cpp" line="102"/>
         <source>model</source>
         <translation>Modell</translation>
     </message>
     <message>
-        <location filename="../app/gui/model_comparison_view.cpp" line="88"/>
+        <location filename="../app/gui/model_comparison_view.cpp" line="102"/>
         <source>top-1</source>
         <translation>Top-1</translation>
     </message>
     <message>
-        <location filename="../app/gui/model_comparison_view.cpp" line="88"/>
+        <location filename="../app/gui/model_comparison_view.cpp" line="102"/>
         <source>top-5</source>
         <translation>Top-5</translation>
     </message>
     <message>
-        <location filename="../app/gui/model_comparison_view.cpp" line="88"/>
+        <location filename="../app/gui/model_comparison_view.cpp" line="102"/>
         <source>pairwise</source>
         <translation>paarweise</translation>
     </message>
     <message>
-        <location filename="../app/gui/model_comparison_view.cpp" line="89"/>
+        <location filename="../app/gui/model_comparison_view.cpp" line="103"/>
         <source>RMSE</source>
         <translation>RMSE</translation>
     </message>
     <message>
-        <location filename="../app/gui/model_comparison_view.cpp" line="89"/>
+        <location filename="../app/gui/model_comparison_view.cpp" line="103"/>
         <source>peak@1</source>
         <translation>Peak@1</translation>
     </message>
     <message>
-        <location filename="../app/gui/model_comparison_view.cpp" line="89"/>
+        <location filename="../app/gui/model_comparison_view.cpp" line="103"/>
         <source>train s</source>
         <translation>Training s</translation>
     </message>
     <message>
-        <location filename="../app/gui/model_comparison_view.cpp" line="89"/>
+        <location filename="../app/gui/model_comparison_view.cpp" line="103"/>
         <source>programs/s</source>
         <translation>Programme/s</translation>
     </message>
     <message>
-        <location filename="../app/gui/model_comparison_view.cpp" line="90"/>
+        <location filename="../app/gui/model_comparison_view.cpp" line="104"/>
         <source>size KB</source>
         <translation>Größe KB</translation>
     </message>
@@ -610,92 +610,117 @@ Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
 <context>
     <name>ts::app::ModelComparisonView</name>
     <message>
-        <location filename="../app/gui/model_comparison_view.cpp" line="100"/>
+        <location filename="../app/gui/model_comparison_view.cpp" line="116"/>
         <source>Compare</source>
         <translation>Vergleichen</translation>
     </message>
     <message>
-        <location filename="../app/gui/model_comparison_view.cpp" line="101"/>
+        <location filename="../app/gui/model_comparison_view.cpp" line="117"/>
         <source>Cancel</source>
         <translation>Abbrechen</translation>
     </message>
     <message>
-        <location filename="../app/gui/model_comparison_view.cpp" line="115"/>
+        <location filename="../app/gui/model_comparison_view.cpp" line="132"/>
         <source>Cost model kinds, comma-separated (tunescope-cli compare-models --models)</source>
         <translation>Kostenmodell-Arten, durch Kommas getrennt (tunescope-cli compare-models --models)</translation>
     </message>
     <message>
-        <location filename="../app/gui/model_comparison_view.cpp" line="116"/>
+        <location filename="../app/gui/model_comparison_view.cpp" line="133"/>
         <source>the open workspace</source>
         <translation>der geöffnete Arbeitsbereich</translation>
     </message>
     <message>
-        <location filename="../app/gui/model_comparison_view.cpp" line="117"/>
+        <location filename="../app/gui/model_comparison_view.cpp" line="134"/>
         <source>A workspace holding a dataset (&apos;tunescope-cli collect&apos; makes one)</source>
         <translation>Ein Arbeitsbereich mit einem Datensatz (&apos;tunescope-cli collect&apos; erstellt einen)</translation>
     </message>
     <message>
-        <location filename="../app/gui/model_comparison_view.cpp" line="118"/>
+        <location filename="../app/gui/model_comparison_view.cpp" line="135"/>
         <source>none: the last 30% of each task&apos;s records</source>
         <translation>keine: die letzten 30 % der Datensätze jeder Aufgabe</translation>
     </message>
     <message>
-        <location filename="../app/gui/model_comparison_view.cpp" line="119"/>
+        <location filename="../app/gui/model_comparison_view.cpp" line="136"/>
         <source>Networks whose tasks are the test set, e.g. resnet-50,mobilenet-v2,bert-base</source>
         <translation>Netze, deren Aufgaben die Testmenge bilden, z. B. resnet-50,mobilenet-v2,bert-base</translation>
     </message>
     <message>
-        <location filename="../app/gui/model_comparison_view.cpp" line="130"/>
+        <location filename="../app/gui/model_comparison_view.cpp" line="147"/>
+        <source>no search</source>
+        <translation>keine Suche</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/model_comparison_view.cpp" line="148"/>
+        <source> tasks</source>
+        <translation> Aufgaben</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/model_comparison_view.cpp" line="149"/>
+        <source>Then let each trained model guide an Ansor session on this many test tasks</source>
+        <translation>Danach lässt jedes trainierte Modell eine Ansor-Sitzung auf so vielen Testaufgaben steuern</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/model_comparison_view.cpp" line="152"/>
+        <source> trials each</source>
+        <translation> Versuche je Aufgabe</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/model_comparison_view.cpp" line="159"/>
         <source>Models</source>
         <translation>Modelle</translation>
     </message>
     <message>
-        <location filename="../app/gui/model_comparison_view.cpp" line="131"/>
+        <location filename="../app/gui/model_comparison_view.cpp" line="160"/>
         <source>Dataset</source>
         <translation>Datensatz</translation>
     </message>
     <message>
-        <location filename="../app/gui/model_comparison_view.cpp" line="132"/>
+        <location filename="../app/gui/model_comparison_view.cpp" line="161"/>
         <source>Hold out</source>
         <translation>Zurückhalten</translation>
     </message>
     <message>
-        <location filename="../app/gui/model_comparison_view.cpp" line="156"/>
+        <location filename="../app/gui/model_comparison_view.cpp" line="162"/>
+        <source>Search</source>
+        <translation>Suche</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/model_comparison_view.cpp" line="187"/>
         <source>Cancelled.</source>
         <translation>Abgebrochen.</translation>
     </message>
     <message>
-        <location filename="../app/gui/model_comparison_view.cpp" line="157"/>
+        <location filename="../app/gui/model_comparison_view.cpp" line="188"/>
         <source>cancelled</source>
         <translation>abgebrochen</translation>
     </message>
     <message>
-        <location filename="../app/gui/model_comparison_view.cpp" line="173"/>
+        <location filename="../app/gui/model_comparison_view.cpp" line="206"/>
         <source>No workspace is open; name a dataset.</source>
         <translation>Kein Arbeitsbereich geöffnet; geben Sie einen Datensatz an.</translation>
     </message>
     <message>
-        <location filename="../app/gui/model_comparison_view.cpp" line="173"/>
+        <location filename="../app/gui/model_comparison_view.cpp" line="206"/>
         <source>Name a model.</source>
         <translation>Geben Sie ein Modell an.</translation>
     </message>
     <message>
-        <location filename="../app/gui/model_comparison_view.cpp" line="181"/>
+        <location filename="../app/gui/model_comparison_view.cpp" line="214"/>
         <source>Loading the dataset...</source>
         <translation>Datensatz wird geladen...</translation>
     </message>
     <message>
-        <location filename="../app/gui/model_comparison_view.cpp" line="188"/>
+        <location filename="../app/gui/model_comparison_view.cpp" line="221"/>
         <source>The comparison failed: %1</source>
         <translation>Der Vergleich ist fehlgeschlagen: %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/model_comparison_view.cpp" line="218"/>
+        <location filename="../app/gui/model_comparison_view.cpp" line="253"/>
         <source>failed: %1</source>
         <translation>fehlgeschlagen: %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/model_comparison_view.cpp" line="228"/>
+        <location filename="../app/gui/model_comparison_view.cpp" line="263"/>
         <source>%1 (pairwise %2)</source>
         <translation>%1 (paarweise %2)</translation>
     </message>
@@ -2065,6 +2090,19 @@ Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
         <location filename="../widgets/model_scatter.cpp" line="17"/>
         <source>predicted (scaled)</source>
         <translation>vorhergesagt (skaliert)</translation>
+    </message>
+</context>
+<context>
+    <name>ts::widgets::ModelSearchPlot</name>
+    <message>
+        <location filename="../widgets/model_scatter.cpp" line="53"/>
+        <source>trials</source>
+        <translation>Versuche</translation>
+    </message>
+    <message>
+        <location filename="../widgets/model_scatter.cpp" line="54"/>
+        <source>sum of best latency (ms)</source>
+        <translation>Summe der besten Laufzeiten (ms)</translation>
     </message>
 </context>
 <context>

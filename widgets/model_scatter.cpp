@@ -46,4 +46,43 @@ void ModelScatter::setData(
     replot(QCustomPlot::rpQueuedReplot);
 }
 
+ModelSearchPlot::ModelSearchPlot(QWidget* parent)
+    : QCustomPlot(parent)
+{
+    plotstyle::styleAxisRect(axisRect());
+    xAxis->setLabel(tr("trials"));
+    yAxis->setLabel(tr("sum of best latency (ms)"));
+    legend->setVisible(true);
+    plotstyle::styleLegend(legend);
+    setMinimumWidth(220);
+}
+
+void ModelSearchPlot::setCurves(const std::vector<Curve>& curves, int budget)
+{
+    clearGraphs();
+    static const QColor kColours[] = { QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e), QColor(0x2c, 0xa0, 0x2c),
+        QColor(0xd6, 0x27, 0x28), QColor(0x94, 0x67, 0xbd), QColor(0x8c, 0x56, 0x4b), QColor(0xe3, 0x77, 0xc2) };
+    double yMax = 0.0;
+    for (size_t c = 0; c < curves.size(); ++c) {
+        QVector<double> x, y;
+        for (const auto& [trials, seconds] : curves[c].points) {
+            x.push_back(trials);
+            y.push_back(seconds * 1e3);
+            yMax = std::max(yMax, seconds * 1e3);
+        }
+        if (!x.isEmpty()) { // hold the last best to the end of the budget
+            x.push_back(std::max<double>(budget, x.back()));
+            y.push_back(y.back());
+        }
+        QCPGraph* g = addGraph();
+        g->setName(curves[c].name);
+        g->setLineStyle(QCPGraph::lsStepLeft);
+        g->setPen(QPen(kColours[c % std::size(kColours)], 1.8));
+        g->setData(x, y, true);
+    }
+    xAxis->setRange(0, std::max(1, budget));
+    yAxis->setRange(0, yMax > 0 ? yMax * 1.1 : 1.0);
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
 } // namespace ts::widgets

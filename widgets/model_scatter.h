@@ -7,6 +7,7 @@
 
 #include "widgets/qcustomplot_shim.h"
 
+#include <utility>
 #include <vector>
 
 namespace ts::widgets {
@@ -25,6 +26,21 @@ public:
 private:
     QCPTextElement* m_title;
     int m_points = 0;
+};
+
+// ModelSearchPlot: the search curves of the compared models overlaid, the sum over the searched tasks of their
+// best latency (ms) against trials, one step line per model (compare-models --search).
+class ModelSearchPlot : public QCustomPlot {
+    Q_OBJECT
+public:
+    explicit ModelSearchPlot(QWidget* parent = nullptr);
+
+    struct Curve {
+        QString name;
+        std::vector<std::pair<int, double>> points; // (trials, seconds), improving
+    };
+    void setCurves(const std::vector<Curve>& curves, int budget);
+    int curveCount() const { return graphCount(); }
 };
 
 } // namespace ts::widgets

@@ -502,6 +502,11 @@ namespace {
 
     // --- compare-models ---------------------------------------------------------------------------------------
 
+    nlohmann::json jsonNumber(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
+
+    // A network score, or "-" when the test tasks belong to no network.
+    std::string scoreText(double score) { return std::isfinite(score) ? formatFixed(score, 3) : std::string("-"); }
+
     // The --search part: each model's best latency and the trials it needed to reach xgb's.
     void printSearches(const std::vector<session::ModelComparison>& models, const session::CompareOptions& options)
     {
@@ -618,8 +623,8 @@ namespace {
             }
             const store::MetricValues& v = r.metrics.mean;
             std::cout << std::setw(7) << formatFixed(r.trainSeconds, 1) << "   " << std::setw(5)
-                      << formatFixed(session::meanNetworkScore(r.metrics, 0), 3) << "   " << std::setw(5)
-                      << formatFixed(session::meanNetworkScore(r.metrics, 1), 3) << "   " << std::setw(8)
+                      << scoreText(session::meanNetworkScore(r.metrics, 0)) << "   " << std::setw(5)
+                      << scoreText(session::meanNetworkScore(r.metrics, 1)) << "   " << std::setw(8)
                       << formatFixed(v.pairwiseAccuracy, 3) << "   " << std::setw(6) << formatFixed(v.rmse, 3) << "   "
                       << std::setw(6) << formatFixed(v.peakScore.empty() ? 0.0 : v.peakScore[0], 3) << "   "
                       << std::setw(8) << formatFixed(v.topKRecall.size() > 1 ? v.topKRecall[1] : 0.0, 3) << "   "
@@ -652,8 +657,8 @@ namespace {
                 for (const store::NetworkMetrics& n : r.metrics.networks)
                     networks[n.name] = n.topKScore;
                 out.push_back({ { "model", r.kind }, { "error", r.error }, { "train_seconds", r.trainSeconds },
-                    { "top1", session::meanNetworkScore(r.metrics, 0) },
-                    { "top5", session::meanNetworkScore(r.metrics, 1) },
+                    { "top1", jsonNumber(session::meanNetworkScore(r.metrics, 0)) },
+                    { "top5", jsonNumber(session::meanNetworkScore(r.metrics, 1)) },
                     { "pairwise", r.metrics.mean.pairwiseAccuracy }, { "rmse", r.metrics.mean.rmse },
                     { "programs_per_second", r.programsPerSecond }, { "bytes", r.bytes }, { "networks", networks },
                     { "training", nlohmann::json::parse(r.trainingSummary) } });

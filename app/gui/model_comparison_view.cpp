@@ -8,6 +8,7 @@
 #include "widgets/model_scatter.h"
 #include "widgets/session_hub.h"
 
+#include <QDir>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -17,6 +18,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QSpinBox>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -29,6 +31,8 @@ namespace {
         std::string dataset;
         std::vector<std::string> kinds;
         std::vector<std::string> holdout;
+        int searchTasks = 0;
+        int searchTrials = 48;
     };
 
     Expected<ModelComparisonData> run(const Request& request, session::JobContext& ctx)
@@ -56,7 +60,17 @@ namespace {
                 index += current.empty() ? 0 : 1;
                 current = kind;
             }
-            ctx.reportProgress((static_cast<double>(index) + fraction) / models, "training " + kind);
+            const double share = request.searchTasks > 0 ? 0.5 : 1.0; // training's part of a model's time
+            ctx.reportProgress((static_cast<double>(index) + share * fraction) / models, "training " + kind);
+            return !ctx.stopRequested();
+        };
+        options.searchTasks = request.searchTasks;
+        options.searchTrials = request.searchTrials;
+        options.searchMeasuresPerRound = std::min(16, request.searchTrials);
+        options.searchDirectory = QDir::tempPath().toStdString();
+        options.searchProgress = [&](const std::string& kind, int trials, int budget) {
+            ctx.reportProgress((static_cast<double>(index) + 0.5 + 0.5 * trials / std::max(1, budget)) / models,
+                "searching with " + kind);
             return !ctx.stopRequested();
         };
         TS_TRY(session::ComparisonResult result, session::compareModels(dataset, train, split.test, targets, options));
@@ -97,12 +111,15 @@ ModelComparisonView::ModelComparisonView(ViewContext& context, QWidget* parent)
     , m_models(new QLineEdit(this))
     , m_dataset(new QLineEdit(this))
     , m_holdout(new QLineEdit(this))
+    , m_searchTasks(new QSpinBox(this))
+    , m_searchTrials(new QSpinBox(this))
     , m_compare(new QPushButton(tr("Compare"), this))
     , m_cancel(new QPushButton(tr("Cancel"), this))
     , m_progress(new QProgressBar(this))
     , m_status(new QLabel(this))
     , m_table(new QTableWidget(0, static_cast<int>(headers().size()), this))
     , m_scatterRow(new QHBoxLayout)
+    , m_searchPlot(new widgets::ModelSearchPlot(this))
     , m_job(this)
 {
     // The kinds the registry has, in its order, minus the ones that learn nothing and the ablations.
@@ -126,10 +143,23 @@ ModelComparisonView::ModelComparisonView(ViewContext& context, QWidget* parent)
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
 
+    m_searchTasks->setRange(0, 20);
+    m_searchTasks->setSpecialValueText(tr("no search"));
+    m_searchTasks->setSuffix(tr(" tasks"));
+    m_searchTasks->setToolTip(tr("Then let each trained model guide an Ansor session on this many test tasks"));
+    m_searchTrials->setRange(4, 2000);
+    m_searchTrials->setValue(48);
+    m_searchTrials->setSuffix(tr(" trials each"));
+    m_searchPlot->setVisible(false);
+    auto* search = new QHBoxLayout;
+    search->addWidget(m_searchTasks);
+    search->addWidget(m_searchTrials);
+    search->addStretch(1);
     auto* form = new QFormLayout;
     form->addRow(tr("Models"), m_models);
     form->addRow(tr("Dataset"), m_dataset);
     form->addRow(tr("Hold out"), m_holdout);
+    form->addRow(tr("Search"), search);
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_status, 1);
     buttons->addWidget(m_progress);
@@ -142,6 +172,7 @@ ModelComparisonView::ModelComparisonView(ViewContext& context, QWidget* parent)
     auto* scatterHolder = new QWidget(this);
     scatterHolder->setLayout(m_scatterRow);
     m_scatterRow->setContentsMargins(0, 0, 0, 0);
+    m_scatterRow->addWidget(m_searchPlot, 1);
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(left, 2);
@@ -169,6 +200,8 @@ void ModelComparisonView::compare()
     for (const std::string& net : split(m_holdout->text().toStdString(), ','))
         if (!trimmed(net).empty())
             request.holdout.push_back(trimmed(net));
+    request.searchTasks = m_searchTasks->value();
+    request.searchTrials = m_searchTrials->value();
     if (request.dataset.empty() || request.kinds.empty()) {
         m_status->setText(request.dataset.empty() ? tr("No workspace is open; name a dataset.") : tr("Name a model."));
         Q_EMIT compared(m_status->text());
@@ -206,7 +239,9 @@ void ModelComparisonView::showComparison(const ModelComparisonData& data)
     for (QWidget* w : m_scatters)
         delete w;
     m_scatters.clear();
-    auto number = [](double v, int decimals) { return QString::number(v, 'f', decimals); };
+    auto number = [](double v, int decimals) {
+        return std::isfinite(v) ? QString::number(v, 'f', decimals) : QStringLiteral("–");
+    };
     for (int row = 0; row < static_cast<int>(models.size()); ++row) {
         const session::ModelComparison& m = models[static_cast<size_t>(row)];
         const store::MetricValues& v = m.metrics.mean;
@@ -227,9 +262,18 @@ void ModelComparisonView::showComparison(const ModelComparisonData& data)
         auto* scatter = new widgets::ModelScatter(this);
         scatter->setData(tr("%1 (pairwise %2)").arg(QString::fromStdString(m.kind)).arg(v.pairwiseAccuracy, 0, 'f', 3),
             data.labels, m.predictions);
-        m_scatterRow->addWidget(scatter, 1);
+        m_scatterRow->insertWidget(static_cast<int>(m_scatters.size()), scatter, 1);
         m_scatters.push_back(scatter);
     }
+    std::vector<widgets::ModelSearchPlot::Curve> curves;
+    int budget = 0;
+    for (const session::ModelComparison& m : models)
+        if (m.search && m.search->error.empty()) {
+            curves.push_back({ QString::fromStdString(m.kind), m.search->curve });
+            budget = std::max(budget, m_searchTrials->value() * static_cast<int>(m.search->tasks.size()));
+        }
+    m_searchPlot->setCurves(curves, budget);
+    m_searchPlot->setVisible(!curves.empty());
 }
 
 } // namespace ts::app

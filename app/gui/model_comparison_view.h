@@ -4,7 +4,8 @@
 // each model on the same training records with the same seed, on a worker thread with progress and Cancel
 // (session::compareModels), then shows one table row per model (top-1/top-5 network scores, pairwise accuracy,
 // RMSE, peak@1, training time, programs per second, size) and one predicted-vs-measured scatter per model,
-// side by side, on the same test records.
+// side by side, on the same test records. With "Search" tasks set, each trained model then guides an Ansor
+// session on that many test tasks (same seed and budget) and their search curves are overlaid.
 #pragma once
 
 #include "core/session/job_tracker.h"
@@ -16,11 +17,13 @@ class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
+class QSpinBox;
 class QPushButton;
 class QTableWidget;
 
 namespace ts::widgets {
 class ModelScatter;
+class ModelSearchPlot;
 class SessionHub;
 } // namespace ts::widgets
 
@@ -43,6 +46,9 @@ public:
     QLineEdit* modelsEdit() const { return m_models; }
     QLineEdit* datasetEdit() const { return m_dataset; }
     QLineEdit* holdoutEdit() const { return m_holdout; }
+    QSpinBox* searchTasksBox() const { return m_searchTasks; }
+    QSpinBox* searchTrialsBox() const { return m_searchTrials; }
+    widgets::ModelSearchPlot* searchPlot() const { return m_searchPlot; }
     QPushButton* compareButton() const { return m_compare; }
     QPushButton* cancelButton() const { return m_cancel; }
     QTableWidget* table() const { return m_table; }
@@ -60,6 +66,8 @@ private:
     QLineEdit* m_models;
     QLineEdit* m_dataset;
     QLineEdit* m_holdout;
+    QSpinBox* m_searchTasks;
+    QSpinBox* m_searchTrials;
     QPushButton* m_compare;
     QPushButton* m_cancel;
     QProgressBar* m_progress;
@@ -67,6 +75,7 @@ private:
     QTableWidget* m_table;
     QHBoxLayout* m_scatterRow;
     std::vector<widgets::ModelScatter*> m_scatters;
+    widgets::ModelSearchPlot* m_searchPlot;
     session::JobTracker m_job;
 };
 

@@ -272,6 +272,7 @@ Expected<ComparisonResult> compareModels(const store::Dataset& dataset, std::spa
         }
         ModelComparison row { kind };
         auto model = cost::makeCostModel(kind, options.seed).value();
+        model->setWarmupSamples(0); // trained on a dataset: no random warm-up before it predicts
         bool stop = false;
         model->setTrainingProgress([&](double fraction, double loss) {
             stop = options.progress && !options.progress(kind, fraction, loss);
@@ -341,7 +342,7 @@ double meanNetworkScore(const store::MetricsSummary& metrics, size_t k)
             sum += net.topKScore[k];
             ++n;
         }
-    return n > 0 ? sum / n : 0.0;
+    return n > 0 ? sum / n : std::numeric_limits<double>::quiet_NaN();
 }
 
 } // namespace ts::session

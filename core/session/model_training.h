@@ -128,7 +128,8 @@ struct CompareOptions {
 Expected<ComparisonResult> compareModels(const store::Dataset& dataset, std::span<const size_t> train,
     std::span<const size_t> test, const std::map<int64_t, target::Target>& targets, const CompareOptions& options);
 
-// The mean over the networks with test tasks of TenSet's score@k (k: the index into MetricOptions::ks).
+// The mean over the networks with test tasks of TenSet's score@k (k: the index into MetricOptions::ks); NaN when
+// no test task belongs to a network of the dataset (a workspace of tuning sessions).
 double meanNetworkScore(const store::MetricsSummary& metrics, size_t k);
 
 } // namespace ts::session

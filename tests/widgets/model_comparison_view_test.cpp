@@ -59,6 +59,32 @@ private Q_SLOTS:
         QVERIFY(view.compareButton()->isEnabled());
     }
 
+    void searchCurvesAreOverlaid()
+    {
+        QTemporaryDir dir;
+        widgets::SelectionContext selection;
+        widgets::SessionHub hub;
+        hub.openWorkspace(dir.filePath(QStringLiteral("search.tunescope")));
+        QVERIFY(testing::runToEnd(hub, testing::smallMatmul(), testing::shortRun(32, 16)));
+        app::ViewContext context { selection, hub };
+        app::ModelComparisonView view(context);
+        view.modelsEdit()->setText(QStringLiteral("random,xgb"));
+        view.searchTasksBox()->setValue(1);
+        view.searchTrialsBox()->setValue(8);
+        QSignalSpy compared(&view, &app::ModelComparisonView::compared);
+        view.compare();
+        QVERIFY(compared.wait(180000));
+        QCOMPARE(compared.front().front().toString(), QString());
+        QCOMPARE(view.searchPlot()->curveCount(), 2);
+        QVERIFY(view.searchPlot()->isVisibleTo(&view));
+        QVERIFY(view.searchPlot()->graph(0)->dataCount() >= 2);
+        if (const QString shot = qEnvironmentVariable("TS_MODEL_COMPARISON_SEARCH_SHOT"); !shot.isEmpty()) {
+            view.resize(1500, 360);
+            QTest::qWait(200);
+            QVERIFY(view.grab().save(shot));
+        }
+    }
+
     void aMissingDatasetIsAnErrorInTheView()
     {
         widgets::SelectionContext selection;
