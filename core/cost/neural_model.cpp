@@ -15,6 +15,12 @@ namespace {
     constexpr char kMagic[8] = { 'T', 'S', 'N', 'E', 'U', 'R', '0', '1' };
     constexpr double kNegInf = -std::numeric_limits<double>::infinity();
 
+    // What a sample's label is computed from: the mean cost, infinity for a failure.
+    double costOf(const record::MeasureResult& result)
+    {
+        return result.ok() ? result.meanCost() : std::numeric_limits<double>::infinity();
+    }
+
     const char* toString(NeuralLoss loss) { return loss == NeuralLoss::Mse ? "mse" : "lambdarank"; }
 } // namespace
 
@@ -173,7 +179,7 @@ void NeuralCostModel::add(
             continue;
         Sample sample { std::move(inputs[i]).value(), 0.0 };
         sample.input.device = head;
-        sample.cost = results[i].ok() ? results[i].meanCost() : std::numeric_limits<double>::infinity();
+        sample.cost = costOf(results[i]);
         samples.push_back(std::move(sample));
         ++m_held;
     }
@@ -187,7 +193,7 @@ void NeuralCostModel::addSteps(const CostTask& task, std::span<const std::vector
     for (size_t i = 0; i < steps.size() && i < results.size(); ++i) {
         ++m_seen;
         Sample sample { NeuralInput { features::stepTokens(steps[i], m_settings.tokens), {}, {}, head }, 0.0 };
-        sample.cost = results[i].ok() ? results[i].meanCost() : std::numeric_limits<double>::infinity();
+        sample.cost = costOf(results[i]);
         samples.push_back(std::move(sample));
         ++m_held;
     }

@@ -91,7 +91,10 @@ Expected<StepTokens> stepTokens(const nlohmann::json& steps, const StepTokenShap
 
 StepTokens stepTokens(std::span<const sched::Step> steps, const StepTokenShape& shape)
 {
-    auto tokens = stepTokens(sched::stepsToJson(std::vector<sched::Step>(steps.begin(), steps.end())), shape);
+    nlohmann::json json = nlohmann::json::array(); // the steps written one by one, not copied first: a hot path
+    for (const sched::Step& step : steps)
+        json.push_back(sched::stepToJson(step));
+    auto tokens = stepTokens(json, shape);
     TS_ASSERT(static_cast<bool>(tokens)) << "TuneScope's own steps always tokenize";
     return std::move(tokens).value();
 }
