@@ -104,11 +104,19 @@ namespace {
                 return fail(ir.error().message);
             std::cout << "\n# LLVM IR (optimized for " << target::toString(options.target) << ")\n" << *ir;
         }
+        if (args.has("cuda")) {
+            auto cuda = codegen::emitCudaC(*func, options.target);
+            if (!cuda)
+                return fail(cuda.error().message);
+            std::cout << "\n# CUDA C (for " << target::toString(options.target) << ")\n" << *cuda;
+        }
         if (args.has("asm")) {
             auto assembly = codegen::emitAssembly(*func, options.target);
             if (!assembly)
                 return fail(assembly.error().message);
-            std::cout << "\n# assembly (for " << target::toString(options.target) << ")\n" << *assembly;
+            std::cout << (options.target.isGpu() ? "\n# PTX (for " : "\n# assembly (for ")
+                      << target::toString(options.target) << ")\n"
+                      << *assembly;
         }
         return 0;
     }
@@ -219,9 +227,10 @@ std::vector<Command> scheduleCommands()
     return {
         { "lower", "replay a schedule and print the state, the loop IR and optionally LLVM IR and assembly",
             "tunescope-cli lower (--network NAME --task ID | --workload W | --record FILE:LINE) [--steps FILE] "
-            "[--target T] [--llvm] [--asm] [--passes]",
+            "[--target T] [--llvm] [--cuda] [--asm] [--passes]",
             scheduleOptions({ kTargetOption, { "llvm", "", "also print the optimized LLVM IR" },
-                { "asm", "", "also print the machine code (assembly) the kernel compiles to" },
+                { "cuda", "", "also print the CUDA C (a cuda target, e.g. --target record on a CUDA record)" },
+                { "asm", "", "also print the machine code the kernel compiles to (CPU assembly; PTX on cuda targets)" },
                 { "passes", "", "print the loop IR after every lowering pass" } }),
             [](const Arguments& args) { return withSchedule(args, lowerSchedule); } },
         { "measure", "compile a schedule, run it in tunescope-runner, check it and print its cost",

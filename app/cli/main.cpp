@@ -3,7 +3,7 @@
 //   tasks --network N [--batch B] [--layout NCHW|NHWC]
 //   dag --network N --task ID [--format text|dot|json]
 //   lower   (--network N --task ID | --workload W | --record FILE:LINE) [--steps FILE] [--target T] [--llvm]
-//           [--asm] [--passes]
+//           [--cuda] [--asm] [--passes]
 //   measure (same selection) [--number N] [--repeat N] [--min-repeat-ms MS] [--threads N] [--timeout S]
 //           [--target T]
 //   sketches (--network N --task ID | --op OP --shape S) [--samples K] [--seed S]

@@ -1,5 +1,6 @@
 #include "core/codegen/code_generator.h"
 
+#include "core/codegen/cuda_generator.h"
 #include "core/codegen/llvm_cpu_generator.h"
 
 namespace ts::codegen {
@@ -13,6 +14,7 @@ namespace {
     // The registry: one code generator per target kind.
     const Registration kGenerators[] = {
         { target::TargetKind::Cpu, &makeLlvmCpuGenerator },
+        { target::TargetKind::Cuda, &makeCudaGenerator },
     };
 } // namespace
 
@@ -21,9 +23,6 @@ Expected<std::unique_ptr<CodeGenerator>> makeCodeGenerator(const target::Target&
     for (const Registration& r : kGenerators)
         if (r.kind == target.kind)
             return r.make(target);
-    if (target.kind == target::TargetKind::Cuda)
-        return makeError(ErrorKind::Unsupported,
-            "no code generator for cuda targets: CUDA code generation comes with the GPU issue");
     return makeError(
         ErrorKind::Unsupported, std::string("no code generator for ") + target::toString(target.kind) + " targets");
 }
@@ -37,11 +36,17 @@ Expected<std::string> emitLlvmIr(const lower::LoweredFunc& func, bool optimized,
     return generator->source(func, optimized);
 }
 
+Expected<std::string> emitCudaC(const lower::LoweredFunc& func, const target::Target& target)
+{
+    if (target.kind != target::TargetKind::Cuda)
+        return makeError(ErrorKind::Unsupported,
+            std::string("CUDA C is generated for cuda targets, not ") + target::toString(target.kind));
+    TS_TRY(std::unique_ptr<CodeGenerator> generator, makeCodeGenerator(target));
+    return generator->source(func, false);
+}
+
 Expected<std::string> emitAssembly(const lower::LoweredFunc& func, const target::Target& target)
 {
-    if (target.kind != target::TargetKind::Cpu)
-        return makeError(ErrorKind::Unsupported,
-            std::string("assembly is generated for cpu targets, not ") + target::toString(target.kind));
     TS_TRY(std::unique_ptr<CodeGenerator> generator, makeCodeGenerator(target));
     return generator->assembly(func);
 }

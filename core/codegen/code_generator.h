@@ -1,6 +1,6 @@
 // One code generator per target kind, made by makeCodeGenerator(target). The registry is the list in
-// code_generator.cpp; today it has the LLVM CPU generator (codegen.h); a CUDA target is refused with an
-// Unsupported error until CUDA code generation comes with the GPU issue.
+// code_generator.cpp: the LLVM CPU generator (codegen.h) and the CUDA generator (cuda_source.h: CUDA C,
+// NVRTC to PTX; its kernels run in tunescope-gpu-runner, not in this process).
 //
 // How to add a code generator for a target kind:
 //   1. the kind in target::TargetKind (core/target/target.h), with its TVM name in fromTvm/toString;

@@ -53,8 +53,10 @@ std::string hostCpuName();
 // Textual LLVM IR (CPU targets), before (optimized = false) or after the O3 pipeline.
 Expected<std::string> emitLlvmIr(
     const lower::LoweredFunc& func, bool optimized, const target::Target& target = target::Target::host());
-// The machine code for the target as assembly text (CPU targets: AT&T syntax, as llc prints it), to read a
-// kernel's hot loop for another CPU.
+// CUDA C for a cuda target (cuda_source.h).
+Expected<std::string> emitCudaC(const lower::LoweredFunc& func, const target::Target& target);
+// The machine code for the target as assembly text (CPU targets: AT&T syntax, as llc prints it, to read a
+// kernel's hot loop for another CPU; CUDA targets: the PTX NVRTC compiles the CUDA C to).
 Expected<std::string> emitAssembly(
     const lower::LoweredFunc& func, const target::Target& target = target::Target::host());
 Expected<ObjectCode> compileToObject(

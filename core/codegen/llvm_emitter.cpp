@@ -35,6 +35,8 @@ namespace {
         switch (s->kind) {
         case StmtKind::Store:
             return 1;
+        case StmtKind::Barrier: // GPU only; emits nothing here
+            return 0;
         case StmtKind::Seq: {
             int64_t n = 0;
             for (const Stmt& c : s->seq) {

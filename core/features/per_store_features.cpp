@@ -170,6 +170,8 @@ namespace {
             for (const Stmt& child : s->seq)
                 visit(child);
             break;
+        case StmtKind::Barrier:
+            break;
         }
     }
 

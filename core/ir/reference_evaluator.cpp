@@ -429,12 +429,7 @@ Expected<std::vector<float>> evaluateAt(
 
 void fillRandomInput(float* data, int64_t size, uint64_t seed, int ordinal)
 {
-    Rng rng(seed);
-    Rng stream = rng.fork();
-    for (int k = 0; k < ordinal; ++k)
-        stream = rng.fork();
-    for (int64_t k = 0; k < size; ++k)
-        data[k] = static_cast<float>(stream.uniform(-1.0, 1.0));
+    fillRandomInputValues(data, size, seed, ordinal);
 }
 
 double maxRelativeError(const Buffer& a, const Buffer& b, double rtol, double atol)

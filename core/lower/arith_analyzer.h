@@ -70,6 +70,13 @@ public:
     // True when `condition` holds for every value of the bound vars (false when unknown).
     bool canProve(const ir::Expr& condition) const;
 
+    // floordiv(c*a + b, d) -> floordiv(a, d/c) and floormod(c*a + b, d) -> floormod(a, d/c)*c + b wherever c
+    // divides d and b provably lies in [0, c): an index fused from (a, b) and split again at a multiple of
+    // b's extent (TVM's rewrite rule), e.g. floormod(t*2 + v, 32) -> floormod(t, 16)*2 + v for v in [0, 2).
+    // Kept out of simplify() (whose forms it would change everywhere); the CUDA code generator applies it
+    // so that cooperative fetches show their contiguous, vectorizable accesses.
+    ir::Expr splitFusedDivMod(const ir::Expr& e) const;
+
     // Integer expression as a linear form (atoms simplified).
     Linear linear(const ir::Expr& e) const;
     static ir::Expr fromLinear(const Linear& form);

@@ -2,6 +2,7 @@
 #include "core/lower/arith_form.h"
 
 #include <algorithm>
+#include <numeric>
 
 namespace ts::lower::arith {
 
@@ -342,6 +343,46 @@ Expr Analyzer::fromLinear(const Linear& form)
     else if (form.constant < 0)
         out = out - ir::intImm(-form.constant);
     return out;
+}
+
+} // namespace ts::lower::arith
+
+namespace ts::lower::arith {
+
+Expr Analyzer::splitFusedDivMod(const Expr& e) const
+{
+    return ir::rewrite(e, [&](const Expr& x) -> Expr {
+        int64_t d = 0;
+        if ((x->kind != ExprKind::FloorDiv && x->kind != ExprKind::FloorMod) || !ir::isInt(x->dtype)
+            || !ir::asConstInt(x->operands[1], &d) || d <= 1)
+            return Expr();
+        const Expr inner = splitFusedDivMod(x->operands[0]);
+        const Linear form = linear(inner);
+        auto floorDivOf = [](int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); };
+        Linear q, r;
+        q.constant = floorDivOf(form.constant, d);
+        r.constant = form.constant - q.constant * d;
+        for (const LinearTerm& t : form.terms)
+            (t.coef % d == 0 ? q : r).terms.push_back(LinearTerm { t.atom, t.coef % d == 0 ? t.coef / d : t.coef });
+        for (const LinearTerm& candidate : r.terms) {
+            const int64_t c = std::gcd(candidate.coef < 0 ? -candidate.coef : candidate.coef, d);
+            if (c <= 1)
+                continue;
+            Linear a, b;
+            a.constant = floorDivOf(r.constant, c);
+            b.constant = r.constant - a.constant * c;
+            for (const LinearTerm& t : r.terms)
+                (t.coef % c == 0 ? a : b).terms.push_back(LinearTerm { t.atom, t.coef % c == 0 ? t.coef / c : t.coef });
+            const Interval range = bound(fromLinear(b));
+            if (!range.bounded || range.lo < 0 || range.hi >= c)
+                continue;
+            const Expr split = x->kind == ExprKind::FloorDiv
+                ? fromLinear(q) + ir::floorDiv(fromLinear(a), ir::intImm(d / c))
+                : ir::floorMod(fromLinear(a), ir::intImm(d / c)) * ir::intImm(c) + fromLinear(b);
+            return simplify(splitFusedDivMod(split));
+        }
+        return inner.sameAs(x->operands[0]) ? x : ir::withOperands(x, { inner, x->operands[1] });
+    });
 }
 
 } // namespace ts::lower::arith

@@ -31,6 +31,48 @@ namespace {
         return std::find(ops.begin(), ops.end(), op) != ops.end();
     }
 
+    // TVM's thread ranks: blockIdx 0, threadIdx and vthread 1; -1 for a loop bound to no thread.
+    int threadRank(sched::Annotation a)
+    {
+        switch (a) {
+        case sched::Annotation::BlockX:
+        case sched::Annotation::BlockY:
+        case sched::Annotation::BlockZ:
+            return 0;
+        case sched::Annotation::ThreadX:
+        case sched::Annotation::ThreadY:
+        case sched::Annotation::ThreadZ:
+        case sched::Annotation::VThread:
+            return 1;
+        default:
+            return -1;
+        }
+    }
+
+    // TVM's storage ranks: global 0, shared 1, warp 2, local 3.
+    int storageRank(const std::string& scope)
+    {
+        if (scope == "shared")
+            return 1;
+        if (scope == "warp")
+            return 2;
+        if (scope == "local")
+            return 3;
+        return 0;
+    }
+
+    // Calls f(stage, iter) for each loop enclosing stage s's attach point, innermost first.
+    template <typename F> void forEnclosingLoops(const sched::State& state, int s, F&& f)
+    {
+        for (int hops = 0; state.stage(s).computeAt == sched::ComputeAtKind::Iter && hops <= state.numStages();
+             ++hops) {
+            const int t = state.stage(s).attachStage;
+            for (int p = state.stage(s).attachIter; p >= 0; --p)
+                f(t, p);
+            s = t;
+        }
+    }
+
     class BoundInference {
     public:
         explicit BoundInference(const sched::State& state)
@@ -59,6 +101,20 @@ namespace {
         std::deque<std::string> m_renamed;
     };
 } // namespace
+
+std::string storageScope(const sched::State& state, int s)
+{
+    if (!state.stage(s).scope.empty())
+        return state.stage(s).scope;
+    // TVM counts thread_extent loops only: a vthread alone does not make a buffer local.
+    bool inThread = false, inBlock = false;
+    forEnclosingLoops(state, s, [&](int t, int p) {
+        const sched::Annotation a = state.stage(t).iters[static_cast<size_t>(p)].annotation;
+        inThread = inThread || (threadRank(a) == 1 && a != sched::Annotation::VThread);
+        inBlock = inBlock || threadRank(a) == 0;
+    });
+    return inThread ? "local" : inBlock ? "shared" : "global";
+}
 
 Error stageError(const sched::State& state, int stage, const std::string& why)
 {
@@ -124,6 +180,13 @@ Expected<BoundInference::VarSet> BoundInference::rangingLoops(int s, int consume
     }
     for (size_t p = static_cast<size_t>(attachIter) + 1; p < last; ++p)
         ranging.push_back(info(target).leafVars[p].get());
+    // GPU: the thread loops outside the attach point that the buffer's scope spans.
+    const int rank = storageRank(storageScope(m_state, s));
+    forEnclosingLoops(m_state, s, [&](int t, int p) {
+        const int tr = threadRank(stage(t).iters[static_cast<size_t>(p)].annotation);
+        if (tr >= 0 && rank <= tr)
+            ranging.push_back(info(t).leafVars[static_cast<size_t>(p)].get());
+    });
     std::sort(ranging.begin(), ranging.end());
     ranging.erase(std::unique(ranging.begin(), ranging.end()), ranging.end());
     return ranging;

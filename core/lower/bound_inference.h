@@ -11,6 +11,11 @@
 // region's extents down to the stage's own loops (iter_graph.h), and the leaf loop variables pass up to
 // the axis values. Inlined stages are substituted into their consumers' bodies first.
 //
+// On GPUs, a stage's buffer is shared by the threads its storage scope spans (TVM's NeedRelax): a loop
+// outside the attach point that is bound to a thread the scope spans also ranges: blockIdx for global
+// buffers, threadIdx and vthread for global and shared ones, none for local ones. So a shared copy computed
+// inside the threads holds what all the block's threads read.
+//
 // Used by lowering (schedule_ops.cpp builds the loop nests from it) and by whatever needs a state's loop
 // extents without lowering it (inferBound in lower.h; the features). Knows nothing of targets.
 #pragma once
@@ -48,6 +53,11 @@ struct Bounds {
 
     const StageBounds& operator[](int stage) const { return stages[static_cast<size_t>(stage)]; }
 };
+
+// The GPU memory a stage's buffer lives in: its cache step's scope, else by where it is computed (TVM's
+// default): inside a threadIdx loop "local", inside blockIdx only "shared", else "global". Placeholders
+// and stages at root are global.
+std::string storageScope(const sched::State& state, int stage);
 
 // Errors (Unsupported) name the stage and why: computed at an inlined stage, computed at a loop that does
 // not enclose one of its consumers, an output not computed at root.

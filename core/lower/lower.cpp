@@ -1,6 +1,7 @@
 #include "core/lower/lower.h"
 
 #include "core/lower/bound_inference.h"
+#include "core/lower/gpu_kernels.h"
 
 namespace ts::lower {
 
@@ -26,6 +27,8 @@ Expected<LoweredFunc> lower(const sched::State& state, const LowerOptions& optio
     after("flattenStorage");
     func.body = simplify(func.body);
     after("simplify");
+    if (options.target.isGpu())
+        TS_CHECK(gpuKernels(func, options.target)); // the device's limits: an instantiation error, not a crash
     return func;
 }
 

@@ -9,6 +9,7 @@
 //   unrollLoops      auto_unroll_max_step: small constant nests become unrolled loops (unroll_loops.cpp)
 //   flattenStorage   multi-dimensional buffer indices -> one offset, storage_align strides (flatten_storage.cpp)
 //   simplify         again, on the flat indices
+// On a GPU target the result is then checked against the device's limits (gpu_kernels.h).
 // Each pass is one free function in its own file, written on StmtMutator (stmt_mutator.h). LowerOptions::onPass sees
 // the IR after each pass (the CLI's
 // --log-passes and the GUI's code view use it).

@@ -76,10 +76,11 @@ namespace {
 
     class NestBuilder {
     public:
-        NestBuilder(const sched::State& state, const Bounds& bounds, const StageLoopKinds& kinds)
+        NestBuilder(const sched::State& state, const Bounds& bounds, const StageLoopKinds& kinds, bool gpu)
             : m_state(state)
             , m_bounds(bounds)
             , m_kinds(kinds)
+            , m_gpu(gpu)
         {
         }
 
@@ -92,12 +93,14 @@ namespace {
         ir::BufferRef makeBuffer(int s) const;
         Expr lowerValue(int s, const Expr& e);
         Stmt stageNest(int s);
-        Stmt allocateAttached(int s, Stmt inner);
+        Stmt attachedNests(int s, size_t p, Stmt inner);
+        bool repeats(int s, size_t p) const;
         Expr guard(int s, bool spatialOnly);
 
         const sched::State& m_state;
         const Bounds& m_bounds;
         const StageLoopKinds& m_kinds;
+        const bool m_gpu;
         std::vector<ir::BufferRef> m_buffers; // by stage; null for inlined stages
     };
 } // namespace
@@ -110,7 +113,10 @@ ir::BufferRef NestBuilder::makeBuffer(int s) const
     auto buffer = std::make_shared<ir::BufferVar>();
     buffer->name = op.name();
     buffer->dtype = op.dtype();
-    buffer->scope = stage(s).computeAt == sched::ComputeAtKind::Iter ? "local" : "global";
+    if (m_gpu)
+        buffer->scope = storageScope(m_state, s);
+    else
+        buffer->scope = stage(s).computeAt == sched::ComputeAtKind::Iter ? "local" : "global";
     if (stage(s).isPlaceholder()) {
         buffer->shape = op.shape();
         return buffer;
@@ -200,9 +206,49 @@ Expr NestBuilder::lowerValue(int s, const Expr& e)
     return operands.empty() ? e : ir::withOperands(e, std::move(operands));
 }
 
-Stmt NestBuilder::allocateAttached(int s, Stmt inner)
+// Whether stage s's loop p, or a loop around it, runs more than once per GPU thread: a serial loop (vthread
+// included) of extent > 1 in the stage or on its way out to root.
+bool NestBuilder::repeats(int s, size_t p) const
 {
-    return makeAllocate(buffer(s), makeSeq({ stageNest(s), std::move(inner) }));
+    for (int hops = 0; hops <= m_state.numStages(); ++hops) {
+        for (size_t q = 0; q <= p; ++q) {
+            const LoopKind& kind = m_kinds[static_cast<size_t>(s)][q];
+            const bool hardwareThread = kind.kind == ForKind::ThreadBinding && kind.threadTag != "vthread";
+            if (!hardwareThread && m_bounds[s].iterExtents[q] > 1)
+                return true;
+        }
+        if (stage(s).computeAt != sched::ComputeAtKind::Iter)
+            return false;
+        p = static_cast<size_t>(stage(s).attachIter);
+        s = stage(s).attachStage;
+    }
+    return false;
+}
+
+// The stages computed at stage s's loop p, each allocated around the rest, their nests before `inner`
+// (TVM's order). On a GPU, the block's threads meet at a barrier after the shared stages are written, and
+// before they are written again when a loop repeats them (the last readers must be done).
+Stmt NestBuilder::attachedNests(int s, size_t p, Stmt inner)
+{
+    std::vector<int> attached = m_state.attachedAt(s, static_cast<int>(p));
+    bool shared = false;
+    for (int a : attached)
+        shared = shared || (m_gpu && buffer(a)->scope == "shared");
+    if (shared)
+        inner = makeSeq({ makeBarrier(), std::move(inner) });
+    for (size_t k = attached.size(); k-- > 0;) {
+        const int a = attached[k];
+        std::vector<Stmt> body;
+        const bool firstShared = shared && buffer(a)->scope == "shared"
+            && std::none_of(attached.begin(), attached.begin() + static_cast<long>(k),
+                [&](int b) { return buffer(b)->scope == "shared"; });
+        if (firstShared && repeats(s, p))
+            body.push_back(makeBarrier());
+        body.push_back(stageNest(a));
+        body.push_back(std::move(inner));
+        inner = makeAllocate(buffer(a), makeSeq(std::move(body)));
+    }
+    return inner;
 }
 
 Stmt NestBuilder::stageNest(int s)
@@ -250,12 +296,7 @@ Stmt NestBuilder::stageNest(int s)
     }
     Stmt inner = update;
     for (size_t p = n; p-- > 0;) {
-        for (int a : [&] {
-                 auto attached = m_state.attachedAt(s, static_cast<int>(p));
-                 std::reverse(attached.begin(), attached.end());
-                 return attached;
-             }())
-            inner = allocateAttached(a, inner);
+        inner = attachedNests(s, p, inner);
         inner = loop(p, inner);
         if (p == firstReduce && init)
             inner = makeSeq({ init, inner });
@@ -304,7 +345,7 @@ Expected<LoweredFunc> scheduleOps(const sched::State& state, const target::Targe
 {
     TS_TRY(const StageLoopKinds kinds, loopKinds(state, target));
     TS_TRY(const Bounds bounds, inferBounds(state));
-    return NestBuilder(state, bounds, kinds).build();
+    return NestBuilder(state, bounds, kinds, target.isGpu()).build();
 }
 
 } // namespace ts::lower

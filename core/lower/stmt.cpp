@@ -78,6 +78,8 @@ Stmt makeIf(ir::Expr condition, Stmt thenBody, Stmt elseBody)
     return node;
 }
 
+Stmt makeBarrier() { return newNode(StmtKind::Barrier); }
+
 Stmt makeSeq(std::vector<Stmt> stmts)
 {
     std::vector<Stmt> flat;
@@ -140,6 +142,8 @@ namespace {
                  << join(s.buffer->shape, ", ") << "]\n";
             visit(s.body);
         }
+
+        void visitBarrier(const StmtNode&) override { m_os << pad() << "sync_threads();\n"; }
 
         void visitIfThenElse(const StmtNode& s) override
         {

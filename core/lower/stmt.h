@@ -20,11 +20,13 @@ enum class ForKind { Serial, Parallel, Vectorized, Unrolled, ThreadBinding };
 // "for", "parallel for", "vectorized for", "unrolled for", "thread binding for"
 const char* toString(ForKind kind);
 
-enum class StmtKind { For, Store, Allocate, IfThenElse, Seq };
+// Barrier: every thread of a GPU block waits here until all have arrived and their shared-memory writes
+// are visible (__syncthreads); lowering places it around shared stages on GPU targets only.
+enum class StmtKind { For, Store, Allocate, IfThenElse, Seq, Barrier };
 // Every StmtKind, in order, as a list for code written once per kind (as LLVM's Instruction.def): the
 // visitor and the mutator declare and dispatch their visitX methods from it. A kind missing here is a
 // -Wswitch warning in their dispatch.
-#define TS_STMT_KINDS(X) X(For) X(Store) X(Allocate) X(IfThenElse) X(Seq)
+#define TS_STMT_KINDS(X) X(For) X(Store) X(Allocate) X(IfThenElse) X(Seq) X(Barrier)
 
 struct StmtNode;
 using Stmt = std::shared_ptr<const StmtNode>;
@@ -57,6 +59,7 @@ Stmt makeAllocate(ir::BufferRef buffer, Stmt body);
 Stmt makeIf(ir::Expr condition, Stmt thenBody, Stmt elseBody = nullptr);
 // Flattens nested sequences; a sequence of one statement is that statement.
 Stmt makeSeq(std::vector<Stmt> stmts);
+Stmt makeBarrier();
 
 // Passes walk and rewrite statements with StmtVisitor (stmt_visitor.h) and StmtMutator (stmt_mutator.h).
 

@@ -68,6 +68,8 @@ Stmt StmtMutator::mutateIf(const Stmt& s, ir::Expr condition)
     return makeIf(std::move(condition), std::move(thenBody), std::move(elseBody));
 }
 
+Stmt StmtMutator::visitBarrier(const Stmt& s) { return s; }
+
 Stmt StmtMutator::visitSeq(const Stmt& s)
 {
     bool changed = false;

@@ -23,7 +23,7 @@ public:
     Stmt mutate(const Stmt& s);
 
 protected:
-    // visitFor, visitStore, visitAllocate, visitIfThenElse, visitSeq: one per StmtKind (TS_STMT_KINDS).
+    // visitFor, visitStore, visitAllocate, visitIfThenElse, visitSeq, visitBarrier: one per StmtKind (TS_STMT_KINDS).
 #define TS_DECLARE_STMT_MUTATE(Kind) virtual Stmt visit##Kind(const Stmt& s);
     TS_STMT_KINDS(TS_DECLARE_STMT_MUTATE)
 #undef TS_DECLARE_STMT_MUTATE

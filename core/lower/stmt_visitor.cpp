@@ -40,6 +40,8 @@ void StmtVisitor::visitSeq(const StmtNode& s)
         visit(c);
 }
 
+void StmtVisitor::visitBarrier(const StmtNode&) { }
+
 void StmtVisitor::visitExpr(const ir::Expr&) { }
 
 } // namespace ts::lower

@@ -75,6 +75,10 @@ struct Stage {
     int attachStage = -1; // ComputeAtKind::Iter
     int attachIter = -1;
     int autoUnrollMaxStep = 0;
+    // The memory its buffer lives in on a GPU: "shared" or "local" from cache_read/cache_write; empty: as TVM
+    // decides by where the stage is computed (inside threadIdx: local, inside blockIdx only: shared, else
+    // global). CPU targets ignore it.
+    std::string scope;
     std::vector<StorageAlign> storageAligns;
     std::vector<IterNode> nodes;
     std::vector<IterRelation> relations;

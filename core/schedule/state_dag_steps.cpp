@@ -189,6 +189,7 @@ Expected<void> StepApplier::operator()(const CacheReadStep& step)
     shiftStageIds(added, 1);
     State::StageList& stages = m_state.mutableStages();
     stages.insert(stages.begin() + added, std::make_shared<Stage>(freshStage(cache)));
+    stages[static_cast<size_t>(added)]->scope = step.scope;
     rebuildReaders(std::move(replaced), added + 1);
     return {};
 }
@@ -208,6 +209,7 @@ Expected<void> StepApplier::operator()(const CacheWriteStep& step)
     ir::Tensor copy
         = ir::computeFromParts(op.name(), op.tag(), axes, {}, ir::Reducer::None, ir::load(cache, varsOf(axes)));
     splitStage(step.stageId, cache, copy);
+    m_state.mutableStage(step.stageId).scope = step.scope;
     return {};
 }
 

@@ -92,4 +92,14 @@ void Rng::setState(const std::array<uint64_t, 4>& state)
 
 Rng Rng::fork() { return Rng(next() ^ 0x5851f42d4c957f2dULL); }
 
+void fillRandomInputValues(float* data, int64_t size, uint64_t seed, int ordinal)
+{
+    Rng rng(seed);
+    Rng stream = rng.fork();
+    for (int k = 0; k < ordinal; ++k)
+        stream = rng.fork();
+    for (int64_t k = 0; k < size; ++k)
+        data[k] = static_cast<float>(stream.uniform(-1.0, 1.0));
+}
+
 } // namespace ts

@@ -13,6 +13,11 @@
 
 namespace ts {
 
+// The values a kernel's input `ordinal` (its placeholder's position) gets for `seed`: uniform in [-1, 1),
+// drawn from the seed's ordinal-th forked stream. ir::fillRandomInput and tunescope-gpu-runner (which links
+// nothing but core/support) both fill inputs with it, so a GPU sees the inputs the host's reference saw.
+void fillRandomInputValues(float* data, int64_t size, uint64_t seed, int ordinal);
+
 class Rng {
 public:
     explicit Rng(uint64_t seed = 0);

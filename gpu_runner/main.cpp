@@ -1,0 +1,281 @@
+// tunescope-gpu-runner: measures kernel bundles on this machine's GPU and prints one result per bundle as a
+// JSON line (bundle.h). Its only dependencies are the CUDA driver and NVRTC, both opened at run time, so it
+// builds with CMake and the CUDA toolkit alone and runs on a GPU machine that has nothing else installed.
+//
+//   tunescope-gpu-runner [--output FILE] BUNDLES   measure every bundle (one JSON object per line; - = stdin)
+//   tunescope-gpu-runner --check BUNDLES           read them (and compile CUDA C with NVRTC where present), run nothing
+//   tunescope-gpu-runner --info                    the GPU, as JSON
+//
+// A kernel that faults or hangs costs its own bundle, never the run: bundles run in a worker child process
+// (forked before anything touches CUDA). A bundle past its timeout gets the worker killed (error 7, run
+// timeout); a fault that loses the CUDA context, or a worker that dies, gives that bundle error 4 (runtime
+// device); a new worker takes the next bundle.
+#include "core/codegen/nvrtc.h"
+#include "gpu_runner/bundle.h"
+#include "gpu_runner/run_bundle.h"
+
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace ts;
+using namespace ts::gpurunner;
+
+namespace {
+struct Line {
+    int number = 0; // 1-based, for messages
+    Expected<Bundle> bundle;
+};
+
+std::vector<Line> readBundles(std::istream& in)
+{
+    std::vector<Line> lines;
+    std::string text;
+    for (int n = 1; std::getline(in, text); ++n) {
+        if (text.find_first_not_of(" \t\r") == std::string::npos)
+            continue;
+        lines.push_back(Line { n, parseBundle(text) });
+    }
+    return lines;
+}
+
+// The worker: reads bundle indices from `in`, writes "R <json>" (or "F <json>" and exits when the CUDA
+// context is lost) to `out`.
+[[noreturn]] void worker(const std::vector<Line>& lines, int in, int out)
+{
+    FILE* requests = fdopen(in, "r");
+    FILE* replies = fdopen(out, "w");
+    char request[32];
+    while (std::fgets(request, sizeof request, requests)) {
+        const size_t index = static_cast<size_t>(std::strtoul(request, nullptr, 10));
+        const Outcome outcome = runBundle(lines[index].bundle.value());
+        std::fprintf(replies, "%c %s\n", outcome.contextLost ? 'F' : 'R', toJsonLine(outcome.result).c_str());
+        std::fflush(replies);
+        if (outcome.contextLost)
+            _exit(0);
+    }
+    _exit(0);
+}
+
+class WorkerProcess {
+public:
+    explicit WorkerProcess(const std::vector<Line>& lines)
+        : m_lines(lines)
+    {
+    }
+    ~WorkerProcess() { stop(); }
+
+    // Runs bundle `index` in the worker (started on demand), waiting at most timeoutMs.
+    RunResult run(size_t index, int timeoutMs)
+    {
+        const Bundle& b = m_lines[index].bundle.value();
+        RunResult failed;
+        failed.id = b.id;
+        failed.record = b.record;
+        if (m_pid <= 0 && !start()) {
+            failed.error = RunError::Unknown;
+            failed.message = "could not start a worker process";
+            return failed;
+        }
+        const auto began = std::chrono::steady_clock::now();
+        const std::string request = std::to_string(index) + "\n";
+        if (write(m_toWorker, request.data(), request.size()) != static_cast<ssize_t>(request.size())) {
+            stop();
+            failed.error = RunError::RuntimeDevice;
+            failed.message = "the worker process is gone";
+            return failed;
+        }
+        std::string reply;
+        while (reply.empty() || reply.back() != '\n') {
+            const int left = timeoutMs
+                - static_cast<int>(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - began).count());
+            pollfd p { m_fromWorker, POLLIN, 0 };
+            if (left <= 0 || poll(&p, 1, left) == 0) {
+                stop();
+                failed.error = RunError::RunTimeout;
+                failed.message = "no result after " + std::to_string(timeoutMs) + " ms: the worker was killed";
+                failed.allCost = timeoutMs * 1e-3;
+                return failed;
+            }
+            char buffer[65536];
+            const ssize_t n = read(m_fromWorker, buffer, sizeof buffer);
+            if (n <= 0) {
+                const std::string how = stop();
+                failed.error = RunError::RuntimeDevice;
+                failed.message = "the worker process died running this bundle (" + how + ")";
+                return failed;
+            }
+            reply.append(buffer, static_cast<size_t>(n));
+        }
+        const bool lost = reply[0] == 'F';
+        auto parsed = parseJson(std::string_view(reply).substr(2));
+        if (lost)
+            stop();
+        RunResult result = failed;
+        if (!parsed) {
+            result.error = RunError::Unknown;
+            result.message = "unreadable worker reply: " + parsed.error().message;
+            return result;
+        }
+        const Json& j = *parsed;
+        for (const Json& c : j.find("costs")->array)
+            result.costs.push_back(c.number);
+        result.error = static_cast<RunError>(static_cast<int>(j.find("error_no")->number));
+        result.message = j.find("error_msg")->string;
+        result.allCost = j.find("all_cost")->number;
+        result.device = j.find("device")->string;
+        return result;
+    }
+
+private:
+    bool start()
+    {
+        int requests[2], replies[2];
+        if (pipe(requests) != 0 || pipe(replies) != 0)
+            return false;
+        std::fflush(nullptr);
+        m_pid = fork();
+        if (m_pid < 0)
+            return false;
+        if (m_pid == 0) {
+            close(requests[1]);
+            close(replies[0]);
+            worker(m_lines, requests[0], replies[1]);
+        }
+        close(requests[0]);
+        close(replies[1]);
+        m_toWorker = requests[1];
+        m_fromWorker = replies[0];
+        return true;
+    }
+
+    // Ends the worker; how it ended, for messages.
+    std::string stop()
+    {
+        if (m_pid <= 0)
+            return "";
+        close(m_toWorker);
+        close(m_fromWorker);
+        int status = 0;
+        if (waitpid(m_pid, &status, WNOHANG) == 0) {
+            kill(m_pid, SIGKILL);
+            waitpid(m_pid, &status, 0);
+        }
+        m_pid = -1;
+        if (WIFSIGNALED(status))
+            return std::string("signal ") + strsignal(WTERMSIG(status));
+        return "exit status " + std::to_string(WEXITSTATUS(status));
+    }
+
+    const std::vector<Line>& m_lines;
+    pid_t m_pid = -1;
+    int m_toWorker = -1, m_fromWorker = -1;
+};
+
+int usage()
+{
+    std::cerr << "usage: tunescope-gpu-runner [--output FILE] BUNDLES | --check BUNDLES | --info\n"
+                 "  BUNDLES: a file of kernel bundles, one JSON object per line (- for standard input)\n";
+    return 2;
+}
+} // namespace
+
+int main(int argc, char** argv)
+{
+    signal(SIGPIPE, SIG_IGN);
+    std::vector<std::string> args(argv + 1, argv + argc);
+    bool check = false;
+    std::optional<std::string> output;
+    std::string input;
+    for (size_t i = 0; i < args.size(); ++i) {
+        if (args[i] == "--info") {
+            auto info = deviceInfoJson();
+            if (!info) {
+                std::cerr << "tunescope-gpu-runner: " << info.error().message << "\n";
+                return 1;
+            }
+            std::cout << *info << "\n";
+            return 0;
+        }
+        if (args[i] == "--check")
+            check = true;
+        else if (args[i] == "--output" && i + 1 < args.size())
+            output = args[++i];
+        else if (args[i] == "--help" || args[i] == "-h")
+            return usage(), 0;
+        else if (input.empty() && (args[i] == "-" || args[i][0] != '-'))
+            input = args[i];
+        else
+            return usage();
+    }
+    if (input.empty())
+        return usage();
+    std::vector<Line> lines;
+    if (input == "-") {
+        lines = readBundles(std::cin);
+    } else {
+        std::ifstream file(input);
+        if (!file) {
+            std::cerr << "tunescope-gpu-runner: cannot read " << input << "\n";
+            return 1;
+        }
+        lines = readBundles(file);
+    }
+
+    if (check) {
+        int bad = 0;
+        const bool nvrtc = codegen::nvrtcVersion().hasValue();
+        for (const Line& line : lines) {
+            if (!line.bundle) {
+                std::cout << input << ":" << line.number << ": " << line.bundle.error().message << "\n";
+                ++bad;
+                continue;
+            }
+            const Bundle& b = *line.bundle;
+            std::string status = "ok";
+            if (!b.source.empty() && nvrtc) {
+                auto ptx = codegen::compileToPtx(b.source, "", b.id);
+                status = ptx ? "ok, compiles with NVRTC" : ptx.error().message;
+                bad += ptx ? 0 : 1;
+            }
+            std::cout << input << ":" << line.number << ": " << b.id << ": " << b.kernels.size() << " kernel"
+                      << (b.kernels.size() == 1 ? "" : "s") << ", " << b.buffers.size() << " buffers, "
+                      << b.expected.size() << " checked outputs: " << status << "\n";
+        }
+        return bad == 0 ? 0 : 1;
+    }
+
+    std::ofstream file;
+    if (output) {
+        file.open(*output);
+        if (!file) {
+            std::cerr << "tunescope-gpu-runner: cannot write " << *output << "\n";
+            return 1;
+        }
+    }
+    std::ostream& out = output ? static_cast<std::ostream&>(file) : std::cout;
+    WorkerProcess worker(lines);
+    for (size_t i = 0; i < lines.size(); ++i) {
+        RunResult result;
+        if (!lines[i].bundle) {
+            result.id = input + ":" + std::to_string(lines[i].number);
+            result.error = RunError::Unknown;
+            result.message = lines[i].bundle.error().message;
+        } else {
+            result = worker.run(i, lines[i].bundle->timing.timeoutMs);
+        }
+        out << toJsonLine(result) << "\n" << std::flush;
+    }
+    return 0;
+}

@@ -1,0 +1,454 @@
+// CUDA code generation without a GPU: the lowering for GPU targets (shared buffers spanning the block,
+// barriers, the device's limits), the CUDA C text, NVRTC compiling records and sampled states, and the
+// lowered GPU function computing the right result when its threads run one after the other on the CPU.
+// Running the CUDA code itself needs a GPU (tunescope-gpu-runner's tests).
+#include "kernel_check.h"
+#include "schedule_fixtures.h"
+
+#include "core/codegen/code_generator.h"
+#include "core/codegen/cuda_source.h"
+#include "core/codegen/nvrtc.h"
+#include "core/lower/gpu_kernels.h"
+#include "core/lower/stmt_mutator.h"
+#include "core/store/schedule_source.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <iostream>
+#include <map>
+#include <random>
+
+using namespace ts;
+using namespace ts::sched;
+
+namespace {
+target::Target cuda()
+{
+    auto t = target::fromTvm("cuda -keys=cuda,gpu -arch=sm_80 -max_num_threads=1024 -thread_warp_size=32");
+    EXPECT_TRUE(t) << t.error().message;
+    return *t;
+}
+
+lower::LowerOptions on(const target::Target& t)
+{
+    lower::LowerOptions options;
+    options.target = t;
+    return options;
+}
+
+std::string dataPath(const std::string& file) { return std::string(TS_TEST_DATA_DIR) + "/tvm-logs/" + file; }
+
+// matmul 64^3 tiled for a GPU as Ansor's GPU sketches are: 2x2 blocks of 32x32, 128 threads (8 x 16) of 2x2
+// outputs each, accumulated in registers (a local cache_write), k in steps of 8 through shared copies of A
+// and B that the block's threads fetch together (B two floats at a time).
+State sharedTiledMatmul(const ir::ComputeDAG& dag)
+{
+    return fixtures::withSteps(dag,
+        {
+            CacheWriteStep { 2, "local" }, // A B matmul.local matmul
+            CacheReadStep { 0, "shared", { 2 } }, // A A.shared B matmul.local matmul
+            CacheReadStep { 2, "shared", { 3 } }, // A A.shared B B.shared matmul.local matmul
+            SplitStep { 5, 0, 64, { 8, 2 }, true }, // i.0 i.1 i.2 j
+            SplitStep { 5, 3, 64, { 16, 2 }, true }, // i.0 i.1 i.2 j.0 j.1 j.2
+            ReorderStep { 5, { 0, 3, 1, 4, 2, 5 } }, // i.0 j.0 i.1 j.1 i.2 j.2
+            FuseStep { 5, { 0, 1 } }, // i.0@j.0@ i.1 j.1 i.2 j.2
+            FuseStep { 5, { 1, 2 } }, // i.0@j.0@ i.1@j.1@ i.2 j.2
+            AnnotationStep { 5, 0, Annotation::BlockX },
+            AnnotationStep { 5, 1, Annotation::ThreadX },
+            ComputeAtStep { 4, 5, 1 }, // matmul.local per thread
+            SplitStep { 4, 2, 64, { 8 }, true }, // i j k.0 k.1
+            ReorderStep { 4, { 2, 3, 0, 1 } }, // k.0 k.1 i j
+            ComputeAtStep { 1, 4, 0 },
+            ComputeAtStep { 3, 4, 0 },
+            FuseStep { 1, { 0, 1 } }, // A.shared: 16 x 8 = 128, one per thread
+            AnnotationStep { 1, 0, Annotation::ThreadX },
+            FuseStep { 3, { 0, 1 } }, // B.shared: 8 x 32 = 256 = 128 threads x 2 lanes
+            SplitStep { 3, 0, 256, { 2 }, true },
+            AnnotationStep { 3, 0, Annotation::ThreadX },
+            AnnotationStep { 3, 1, Annotation::Vectorize },
+        });
+}
+
+// The GPU function with its threads run one after another on the CPU: thread loops become serial loops and
+// barriers go. Each thread then fetches the whole of a shared copy itself, so the result is right exactly
+// when the lowering's regions and indices are (not its barriers: those need a GPU).
+lower::LoweredFunc serialized(const lower::LoweredFunc& func)
+{
+    class Serialize : public lower::StmtMutator {
+        lower::Stmt visitFor(const lower::Stmt& s) override
+        {
+            if (s->forKind != lower::ForKind::ThreadBinding)
+                return StmtMutator::visitFor(s);
+            return lower::makeFor(s->var, s->extent, lower::ForKind::Serial, mutate(s->body));
+        }
+        lower::Stmt visitBarrier(const lower::Stmt&) override { return nullptr; }
+    };
+    lower::LoweredFunc out = func;
+    out.body = Serialize().mutate(func.body);
+    return out;
+}
+
+// Lowers `state` for `gpu`, runs it serialized on the CPU and compares it with the reference.
+void expectGpuLoweringMatches(
+    const measure::Reference& reference, const State& state, const target::Target& gpu, const std::string& what)
+{
+    auto func = lower::lower(state, on(gpu));
+    ASSERT_TRUE(func) << what << ": " << func.error().message;
+    const lower::LoweredFunc cpu = serialized(*func);
+    auto kernel = codegen::compile(cpu);
+    ASSERT_TRUE(kernel) << what << ": " << kernel.error().message;
+    std::vector<int64_t> elements;
+    for (const ir::BufferRef& arg : cpu.args)
+        elements.push_back(arg->allocatedElements());
+    measure::KernelBuffers buffers(elements, cpu.numInputs, 11);
+    (*kernel)->run(buffers.args());
+    std::vector<std::string> names;
+    std::vector<std::vector<float>> outputs;
+    for (size_t i = static_cast<size_t>(cpu.numInputs); i < cpu.args.size(); ++i) {
+        names.push_back(cpu.args[i]->name);
+        outputs.emplace_back(buffers.data(i), buffers.data(i) + buffers.elements(i));
+    }
+    auto wrong = measure::compareWithReference(reference, names, outputs, 1e-4, 1e-4);
+    EXPECT_FALSE(wrong) << what << ": " << *wrong << "\n" << lower::toString(*func);
+}
+
+bool haveNvrtc()
+{
+    static const bool have = codegen::nvrtcVersion().hasValue();
+    return have;
+}
+
+// The same steps with every split step's lengths drawn again, each a divisor of what is left, kept small
+// as Ansor's GPU sampling keeps them (else nearly every state breaks a limit): at most 2 for the vthread
+// level (the first of a multi-level tiling's lengths), else at most 4. (Larger tiles make kernels NVRTC
+// takes seconds to unroll: a build timeout's business, not these tests'.)
+std::optional<State> withRandomSplits(const State& state, std::mt19937& rng)
+{
+    std::vector<SplitFill> fills;
+    const auto& steps = state.steps();
+    for (size_t i = 0; i < steps.size(); ++i) {
+        const auto* split = std::get_if<SplitStep>(&steps[i]);
+        if (!split || !split->extent || *split->extent <= 0)
+            continue;
+        int64_t left = *split->extent;
+        std::vector<int64_t> lengths;
+        for (size_t k = 0; k < split->lengths.size(); ++k) {
+            std::vector<int64_t> divisors;
+            const int64_t cap = (k == 0 && split->lengths.size() >= 3) ? 2 : 4;
+            for (int64_t d = 1; d <= std::min(left, cap); ++d)
+                if (left % d == 0)
+                    divisors.push_back(d);
+            const int64_t d = divisors[std::uniform_int_distribution<size_t>(0, divisors.size() - 1)(rng)];
+            lengths.push_back(d);
+            left /= d;
+        }
+        fills.push_back(SplitFill { static_cast<int>(i), lengths });
+    }
+    auto filled = state.withSplitLengths(fills);
+    if (!filled)
+        return std::nullopt;
+    return *filled;
+}
+
+struct RecordCase {
+    std::string file;
+    int line = 0;
+};
+
+// The TVM CUDA records whose workloads TuneScope rebuilds.
+const std::vector<RecordCase> kCudaRecords = {
+    { "conv2d.json", 2 },
+    { "resnet-18-NHWC-B1-cuda.json", 3 },
+    { "resnet-18-NHWC-B1-cuda.json", 4 },
+    { "resnet-18-NHWC-B1-cuda.json", 5 },
+    { "resnet-18-NHWC-B1-cuda.json", 11 },
+    { "resnet-18-NHWC-B1-cuda.json", 15 },
+    { "resnet-18-NHWC-B1-cuda.json", 21 },
+};
+
+Expected<store::ResolvedSchedule> resolveRecord(const RecordCase& c)
+{
+    store::ScheduleSource source;
+    source.what = store::RecordRef { dataPath(c.file), c.line };
+    return store::resolveSchedule(source);
+}
+} // namespace
+
+TEST(CudaCodegen, SharedTilesSpanTheBlockAndBarriersGuardThem)
+{
+    const ir::ComputeDAG dag = fixtures::matmulDag(64, 64, 64);
+    auto func = lower::lower(sharedTiledMatmul(dag), on(cuda()));
+    ASSERT_TRUE(func) << func.error().message;
+    const std::string text = lower::toString(*func);
+    // A.shared holds the block's 16 rows of A (8 thread rows x 2), not one thread's 2.
+    EXPECT_NE(text.find("float32 A.shared[128]; // shared"), std::string::npos) << text;
+    EXPECT_NE(text.find("float32 B.shared[256]; // shared"), std::string::npos) << text;
+    EXPECT_NE(text.find("float32 matmul.local[4]; // local"), std::string::npos) << text;
+}
+
+TEST(CudaCodegen, SharedTiledMatmulGoldenCudaC)
+{
+    const ir::ComputeDAG dag = fixtures::matmulDag(64, 64, 64);
+    auto func = lower::lower(sharedTiledMatmul(dag), on(cuda()));
+    ASSERT_TRUE(func) << func.error().message;
+    auto program = codegen::emitCuda(*func, cuda());
+    ASSERT_TRUE(program) << program.error().message;
+    EXPECT_EQ(program->source,
+        R"(// default_function: 1 kernel, generated by TuneScope for cuda -keys=cuda,gpu -arch=sm_80 -max_num_threads=1024 -max_shared_memory_per_block=49152 -thread_warp_size=32
+
+extern "C" __global__ void __launch_bounds__(128) default_function_kernel0(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ matmul)
+{
+    {
+        const int i_0_j_0_ = (int)blockIdx.x;
+        {
+            const int i_1_j_1_ = (int)threadIdx.x;
+            __align__(16) float matmul_local[4];
+            for (int i = 0; i < 2; ++i) {
+                for (int j = 0; j < 2; ++j) {
+                    matmul_local[i * 2 + j] = 0.0f;
+                }
+            }
+            for (int k_0 = 0; k_0 < 8; ++k_0) {
+                __shared__ __align__(16) float A_shared[128];
+                __syncthreads();
+                {
+                    const int ax0_ax1_ = (int)threadIdx.x;
+                    A_shared[ax0_ax1_] = A[i_0_j_0_ / 2 * 1024 + ax0_ax1_ / 8 * 64 + k_0 * 8 + ax0_ax1_ % 8];
+                }
+                __shared__ __align__(16) float B_shared[256];
+                {
+                    const int ax0_ax1__0 = (int)threadIdx.x;
+                    {
+                        const float2 vec0 = *(const float2*)(B + k_0 * 512 + ax0_ax1__0 / 16 * 64 + i_0_j_0_ % 2 * 32 + ax0_ax1__0 % 16 * 2);
+                        *(float2*)(B_shared + ax0_ax1__0 * 2) = make_float2(vec0.x, vec0.y);
+                    }
+                }
+                __syncthreads();
+                for (int k_1 = 0; k_1 < 8; ++k_1) {
+                    for (int i = 0; i < 2; ++i) {
+                        for (int j = 0; j < 2; ++j) {
+                            matmul_local[i * 2 + j] = matmul_local[i * 2 + j] + A_shared[i_1_j_1_ / 16 * 16 + i * 8 + k_1] * B_shared[k_1 * 32 + i_1_j_1_ % 16 * 2 + j];
+                        }
+                    }
+                }
+            }
+            for (int i_2 = 0; i_2 < 2; ++i_2) {
+                for (int j_2 = 0; j_2 < 2; ++j_2) {
+                    matmul[i_0_j_0_ / 2 * 1024 + i_1_j_1_ / 16 * 128 + i_2 * 64 + i_0_j_0_ % 2 * 32 + i_1_j_1_ % 16 * 2 + j_2] = matmul_local[i_2 * 2 + j_2];
+                }
+            }
+        }
+    }
+}
+)");
+}
+
+TEST(CudaCodegen, GpuLoweringComputesTheRightResultWithThreadsInSequence)
+{
+    const ir::ComputeDAG dag = fixtures::matmulDag(64, 64, 64);
+    auto reference = measure::computeReference(dag, 11, 512, 1e9);
+    ASSERT_TRUE(reference) << reference.error().message;
+    expectGpuLoweringMatches(*reference, sharedTiledMatmul(dag), cuda(), "shared tiled matmul");
+}
+
+TEST(CudaCodegen, TvmCudaRecordsAndTheirResplitsComputeTheRightResult)
+{
+    std::mt19937 rng(7);
+    int checked = 0, rejected = 0;
+    for (const RecordCase& c : kCudaRecords) {
+        auto resolved = resolveRecord(c);
+        ASSERT_TRUE(resolved) << c.file << ":" << c.line << ": " << resolved.error().message;
+        auto reference = measure::computeReference(resolved->dag, 11, 512, 0.0);
+        ASSERT_TRUE(reference) << reference.error().message;
+        auto target = target::fromTvm(resolved->record->target);
+        ASSERT_TRUE(target) << target.error().message;
+        const std::string what = c.file + ":" + std::to_string(c.line);
+        expectGpuLoweringMatches(*reference, resolved->state, *target, what);
+        for (int k = 0, lowered = 0; k < 12 && lowered < 2; ++k) {
+            auto variant = withRandomSplits(resolved->state, rng);
+            if (!variant)
+                continue;
+            auto func = lower::lower(*variant, on(*target));
+            if (!func) { // beyond the device's limits: an instantiation error, named
+                EXPECT_EQ(func.error().kind, ErrorKind::InvalidArgument) << func.error().message;
+                EXPECT_NE(func.error().message.find("GPU kernel"), std::string::npos) << func.error().message;
+                ++rejected;
+                continue;
+            }
+            expectGpuLoweringMatches(*reference, *variant, *target, what + " resplit " + std::to_string(k));
+            ++checked;
+            ++lowered;
+        }
+    }
+    EXPECT_GE(checked, 10) << rejected << " rejected";
+}
+
+TEST(CudaCodegen, NvrtcCompilesTheTvmCudaRecords)
+{
+    if (!haveNvrtc())
+        GTEST_SKIP() << "NVRTC is not installed: " << codegen::nvrtcVersion().error().message;
+    for (const RecordCase& c : kCudaRecords) {
+        auto resolved = resolveRecord(c);
+        ASSERT_TRUE(resolved) << resolved.error().message;
+        auto target = target::fromTvm(resolved->record->target);
+        ASSERT_TRUE(target);
+        auto func = lower::lower(resolved->state, on(*target));
+        ASSERT_TRUE(func) << c.file << ":" << c.line << ": " << func.error().message;
+        auto ptx = codegen::emitAssembly(*func, *target);
+        ASSERT_TRUE(ptx) << c.file << ":" << c.line << ": " << ptx.error().message;
+        EXPECT_NE(ptx->find(".entry default_function_kernel0"), std::string::npos);
+        EXPECT_EQ(ptx->back(), '\n'); // no NUL at the end: ptxas would reject it
+    }
+}
+
+// States drawn from each record by new split lengths (140 in all): each compiles, or the lowering refuses it
+// with the device limit it breaks. None crashes. One test per record, so ctest runs them side by side.
+class SampledGpuStates : public ::testing::TestWithParam<size_t> { };
+
+TEST_P(SampledGpuStates, CompileOrAreRefusedByTheLimits)
+{
+    if (!haveNvrtc())
+        GTEST_SKIP() << "NVRTC is not installed: " << codegen::nvrtcVersion().error().message;
+    const RecordCase& c = kCudaRecords[GetParam()];
+    std::mt19937 rng(11 + static_cast<unsigned>(GetParam()));
+    int compiled = 0, refused = 0;
+    std::map<std::string, int> reasons;
+    auto resolved = resolveRecord(c);
+    ASSERT_TRUE(resolved) << resolved.error().message;
+    const target::Target target = target::fromTvm(resolved->record->target).value();
+    // One NVRTC program for all: the sampled kernels side by side (named apart), as a batch compiles.
+    std::string batch;
+    for (int k = 0; k < 100 && compiled < 20; ++k) {
+        auto variant = withRandomSplits(resolved->state, rng);
+        ASSERT_TRUE(variant);
+        lower::LowerOptions options = on(target);
+        options.functionName = "s" + std::to_string(k);
+        auto func = lower::lower(*variant, options);
+        if (!func) {
+            ASSERT_EQ(func.error().kind, ErrorKind::InvalidArgument) << func.error().message;
+            std::string why = func.error().message.substr(func.error().message.find(": ") + 2);
+            why.erase(std::remove_if(why.begin(), why.end(), [](char ch) { return std::isdigit(ch); }), why.end());
+            reasons[why.substr(0, 40)]++;
+            ++refused;
+            continue;
+        }
+        auto program = codegen::emitCuda(*func, target);
+        ASSERT_TRUE(program) << program.error().message;
+        batch += program->source.substr(program->source.find('\n') + 1);
+        ++compiled;
+    }
+    auto ptx = codegen::compileToPtx(batch, target.arch, "sampled");
+    ASSERT_TRUE(ptx) << c.file << ":" << c.line << ": " << ptx.error().message;
+    std::string why;
+    for (const auto& [reason, n] : reasons)
+        why += "  " + std::to_string(n) + " x " + reason + "...\n";
+    std::cout << c.file << ":" << c.line << ": " << compiled << " sampled states compiled, " << refused
+              << " refused by the limits:\n"
+              << why;
+    EXPECT_EQ(compiled, 20);
+}
+
+INSTANTIATE_TEST_SUITE_P(CudaCodegen, SampledGpuStates, ::testing::Range<size_t>(0, 7));
+
+namespace {
+// matmul 64^3 with i bound to blockIdx.x and j to threadIdx.x (one output per thread), then `extra` steps.
+State boundMatmul(const ir::ComputeDAG& dag, std::vector<Step> extra = {})
+{
+    std::vector<Step> steps = {
+        AnnotationStep { 2, 0, Annotation::BlockX },
+        AnnotationStep { 2, 1, Annotation::ThreadX },
+    };
+    steps.insert(steps.end(), extra.begin(), extra.end());
+    return fixtures::withSteps(dag, steps);
+}
+
+std::string limitError(const State& state, const target::Target& target)
+{
+    auto func = lower::lower(state, on(target));
+    if (func)
+        return "lowered";
+    EXPECT_EQ(func.error().kind, ErrorKind::InvalidArgument) << func.error().message;
+    return func.error().message;
+}
+} // namespace
+
+TEST(CudaCodegen, TheDeviceLimitsAreInstantiationErrors)
+{
+    const target::Target gpu = cuda();
+    EXPECT_EQ(limitError(boundMatmul(fixtures::matmulDag(64, 64, 64)), gpu), "lowered");
+
+    // 2048 threads in a block.
+    EXPECT_EQ(limitError(boundMatmul(fixtures::matmulDag(4, 4, 2048)), gpu),
+        "GPU kernel default_function_kernel0: threadIdx.x extent 2048 is over 1024");
+    target::Target small = gpu;
+    small.maxThreadsPerBlock = 32;
+    EXPECT_EQ(limitError(boundMatmul(fixtures::matmulDag(64, 64, 64)), small),
+        "GPU kernel default_function_kernel0: 64 threads per block, more than the device's 32");
+
+    // A shared copy of the whole of B (64 KiB) in every block.
+    const ir::ComputeDAG big = fixtures::matmulDag(64, 128, 128);
+    State shared = fixtures::withSteps(big,
+        {
+            CacheReadStep { 1, "shared", { 2 } }, // A B B.shared matmul
+            AnnotationStep { 3, 0, Annotation::BlockX },
+            AnnotationStep { 3, 1, Annotation::ThreadX },
+            ComputeAtStep { 2, 3, 0 },
+            FuseStep { 2, { 0, 1 } },
+            SplitStep { 2, 0, 16384, { 128 }, true },
+            AnnotationStep { 2, 1, Annotation::ThreadX },
+        });
+    EXPECT_EQ(limitError(shared, gpu),
+        "GPU kernel default_function_kernel0: 65536 bytes of shared memory per block, more than the device's "
+        "49152");
+
+    // A vthread of 16 (the device allows 8).
+    State vthread = fixtures::withSteps(fixtures::matmulDag(64, 64, 64),
+        {
+            SplitStep { 2, 0, 64, { 16 }, true }, // i.0 i.1 j k
+            AnnotationStep { 2, 0, Annotation::BlockX },
+            AnnotationStep { 2, 1, Annotation::VThread },
+            AnnotationStep { 2, 2, Annotation::ThreadX },
+        });
+    EXPECT_EQ(limitError(vthread, gpu),
+        "GPU kernel default_function_kernel0: vthread i.1 has extent 16, more than the device's 8");
+
+    // 8 floats at once (32 bytes; the device moves at most 16).
+    State vector = fixtures::withSteps(fixtures::matmulDag(64, 64, 64),
+        {
+            SplitStep { 2, 1, 64, { 8 }, true }, // i j.0 j.1 k
+            ReorderStep { 2, { 0, 1, 3, 2 } }, // i j.0 k j.1
+            AnnotationStep { 2, 0, Annotation::BlockX },
+            AnnotationStep { 2, 1, Annotation::ThreadX },
+            AnnotationStep { 2, 3, Annotation::Vectorize },
+        });
+    EXPECT_EQ(limitError(vector, gpu),
+        "GPU kernel default_function_kernel0: vectorized loop j.1 moves 32 bytes at once, more than the device's 16");
+
+    // A root nest left on the host.
+    EXPECT_EQ(limitError(State::initial(fixtures::matmulDag(8, 8, 8)), gpu),
+        "GPU kernel default_function_kernel0: a root loop nest is not bound to GPU threads (it would run on the "
+        "host): bind its outer loops to blockIdx and threadIdx");
+}
+
+TEST(CudaCodegen, ABarrierSomeThreadsMissIsRefused)
+{
+    // The shared copy is fetched by 256 threads, the compute runs on 64: the block has 256 threads, and the
+    // compute's barrier sits under `threadIdx.x < 64`.
+    const ir::ComputeDAG dag = fixtures::matmulDag(64, 64, 64);
+    State s = fixtures::withSteps(dag,
+        {
+            CacheReadStep { 1, "shared", { 2 } }, // A B B.shared matmul
+            SplitStep { 3, 2, 64, { 16 }, true }, // i j k.0 k.1
+            ReorderStep { 3, { 0, 1, 2, 3 } },
+            AnnotationStep { 3, 0, Annotation::BlockX },
+            AnnotationStep { 3, 1, Annotation::ThreadX },
+            ComputeAtStep { 2, 3, 2 },
+            FuseStep { 2, { 0, 1 } }, // 16 x 64 = 1024
+            SplitStep { 2, 0, 1024, { 256 }, true },
+            AnnotationStep { 2, 1, Annotation::ThreadX },
+        });
+    EXPECT_EQ(limitError(s, cuda()),
+        "GPU kernel default_function_kernel0: a barrier (__syncthreads) is reached by only some of the block's "
+        "threads: a thread loop narrower than the block, or a guard on a thread index, encloses it");
+}
