@@ -4,11 +4,16 @@
 #include "app/cli/interrupt.h"
 #include "core/codegen/codegen.h"
 #include "core/lower/lower.h"
+#include "core/measure/gpu_bundle.h"
 #include "core/measure/measurer.h"
 #include "core/schedule/step_printer.h"
 #include "core/session/machine.h"
+#include "core/store/tvm_log.h"
 #include "core/support/strings.h"
 
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <optional>
 #include <unistd.h>
@@ -121,6 +126,63 @@ namespace {
         return 0;
     }
 
+    // A GPU target: the candidate as a kernel bundle, appended to --emit-bundle's file (to measure on a GPU
+    // machine elsewhere), or measured here by tunescope-gpu-runner. Nothing (no result) when written out.
+    Expected<std::optional<record::MeasureResult>> measureOnGpu(
+        const Arguments& args, const store::ResolvedSchedule& scheduled, const measure::MeasureOptions& options)
+    {
+        measure::GpuBundleOptions bundleOptions;
+        bundleOptions.timing = options.timing;
+        bundleOptions.timeoutMs = options.buildTimeoutMs + options.runTimeoutMs;
+        bundleOptions.seed = options.seed;
+        bundleOptions.rtol = options.rtol;
+        bundleOptions.atol = options.atol;
+        // The record the result completes: a TVM record source's own, for the target measured.
+        std::string record;
+        if (scheduled.record) {
+            store::LogRecord r = *scheduled.record;
+            r.target = target::toString(options.target);
+            r.result = record::MeasureResult {};
+            record = store::formatLogLine(r);
+        }
+        TS_TRY(const std::string bundle,
+            measure::makeGpuBundle(
+                scheduled.dag, scheduled.state, options.target, scheduled.title, record, bundleOptions));
+        if (args.has("emit-bundle")) {
+            const std::string path = args.value("emit-bundle");
+            std::ofstream out(path, std::ios::app);
+            if (!(out << bundle << "\n"))
+                return makeError(ErrorKind::Io, "cannot write " + path);
+            std::cout << "bundle:   appended to " << path << " (on a GPU machine: tunescope-gpu-runner " << path
+                      << " > results.json; then here: tunescope-cli import-results results.json)\n";
+            return std::optional<record::MeasureResult>();
+        }
+        const std::string runner = measure::defaultGpuRunnerPath();
+        const std::filesystem::path tmp = std::filesystem::temp_directory_path()
+            / ("tunescope-bundle-" + std::to_string(::getpid()) + ".json");
+        {
+            std::ofstream out(tmp);
+            out << bundle << "\n";
+        }
+        std::string output;
+        if (FILE* pipe = ::popen(("'" + runner + "' '" + tmp.string() + "' 2>&1").c_str(), "r")) {
+            char buffer[4096];
+            while (size_t n = std::fread(buffer, 1, sizeof buffer, pipe))
+                output.append(buffer, n);
+            ::pclose(pipe);
+        }
+        std::filesystem::remove(tmp);
+        auto result = measure::parseGpuResult(output.substr(0, output.find('\n')));
+        if (!result)
+            return makeError(ErrorKind::Unsupported,
+                "tunescope-gpu-runner (" + runner + ") gave no result (is it built? it needs the CUDA toolkit at "
+                    + "build time; or measure elsewhere with --emit-bundle FILE): "
+                    + output.substr(0, 300));
+        if (!result->device.empty())
+            std::cout << "device:   " << result->device << "\n";
+        return std::optional<record::MeasureResult>(result->result);
+    }
+
     int measureSchedule(const Arguments& args, const store::ResolvedSchedule& scheduled)
     {
         const sched::State& state = scheduled.state;
@@ -150,6 +212,27 @@ namespace {
         if (args.has("target"))
             std::cout << "target:   " << target::toString(options.target) << "\n";
         std::cout << std::flush;
+
+        if (args.has("emit-bundle") && !options.target.isGpu())
+            return fail("--emit-bundle makes bundles for GPU targets (--target 'cuda -arch=sm_90', or --target "
+                        "record on a CUDA record)");
+        if (options.target.isGpu()) {
+            auto gpu = measureOnGpu(args, scheduled, options);
+            if (!gpu)
+                return fail(gpu.error().message);
+            if (!*gpu)
+                return 0;
+            const record::MeasureResult& r = **gpu;
+            std::cout << "status:   " << record::toInt(r.status) << " (" << record::toString(r.status) << ")\n";
+            if (!r.ok()) {
+                std::cout << "message:  " << r.message << "\n";
+                return kExitFailure;
+            }
+            std::cout << "cost:     " << formatFixed(r.meanCost() * 1e3, 4) << " ms\n";
+            std::cout << "GFLOP/s:  " << formatFixed(scheduled.flops / r.meanCost() / 1e9, 1) << "\n";
+            std::cout << "checked:  outputs match the reference evaluator\n";
+            return 0;
+        }
 
         // Live: progress on a terminal, Ctrl-C stops the build or the run in flight (the runner is killed).
         std::optional<record::MeasureResult> result;
@@ -236,7 +319,7 @@ std::vector<Command> scheduleCommands()
         { "measure", "compile a schedule, run it in tunescope-runner, check it and print its cost",
             "tunescope-cli measure (--network NAME --task ID | --workload W | --record FILE:LINE) [--steps FILE] "
             "[--number N] [--repeat N] [--min-repeat-ms MS] [--threads N] [--timeout S] [--target T] [--workspace "
-            "PATH]",
+            "PATH] [--emit-bundle FILE]",
             scheduleOptions(
                 { { "number", "N", "runs per measurement (default 3)" }, { "repeat", "N", "measurements (default 1)" },
                     { "min-repeat-ms", "MS", "grow number until a measurement lasts this long (default 100)" },
@@ -244,7 +327,10 @@ std::vector<Command> scheduleCommands()
                     { "timeout", "S", "seconds before a run is killed (default 10)" }, kTargetOption,
                     { "workspace", "PATH",
                         "read this machine's profile from this workspace for the roofline point (default: the "
-                        "default workspace, when it exists)" } }),
+                        "default workspace, when it exists)" },
+                    { "emit-bundle", "FILE",
+                        "GPU targets: append the kernel bundle to FILE instead of measuring here (run it with "
+                        "tunescope-gpu-runner on a GPU machine, then 'tunescope-cli import-results')" } }),
             [](const Arguments& args) { return withSchedule(args, measureSchedule); } },
     };
 }

@@ -1,6 +1,8 @@
 // import, export, stats: the workspace's record store from a shell (TVM logs in and out, per-task summary).
 #include "app/cli/commands.h"
+#include "core/measure/gpu_bundle.h"
 #include "core/store/importer.h"
+#include "core/store/tvm_log.h"
 #include "core/store/log_export.h"
 #include "core/support/strings.h"
 
@@ -9,6 +11,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <sstream>
 
 namespace ts::cli {
 
@@ -66,6 +69,63 @@ namespace {
                 std::cout << "  note: " << note << "\n";
         }
         return status;
+    }
+
+    // A tunescope-gpu-runner results file: each result completes the TVM record its bundle carried. The
+    // records are written as a TVM log next to it (FILE.tvm.json, a log TVM reads too) and imported from
+    // there, so the store sees what an imported TVM log gives it, and names that file as their source.
+    int runImportResults(const Arguments& args)
+    {
+        if (args.positional().size() != 1)
+            return fail("import-results needs one results file\nusage: tunescope-cli import-results FILE "
+                        "[--workspace PATH]",
+                kExitUsage);
+        const std::string path = args.positional().front();
+        std::ifstream in(path);
+        if (!in)
+            return fail("cannot read " + path);
+        std::ostringstream log;
+        int lineNumber = 0, records = 0, unrecorded = 0;
+        std::string line;
+        while (std::getline(in, line)) {
+            ++lineNumber;
+            if (line.find_first_not_of(" \t\r") == std::string::npos)
+                continue;
+            auto result = measure::parseGpuResult(line);
+            if (!result)
+                return fail(path + ":" + std::to_string(lineNumber) + ": " + result.error().message);
+            if (result->record.empty()) {
+                ++unrecorded;
+                continue;
+            }
+            auto record = store::parseLogLine(result->record);
+            if (!record || !*record)
+                return fail(path + ":" + std::to_string(lineNumber) + ": the result's record is not a TVM log line"
+                    + (record ? std::string() : ": " + record.error().message));
+            store::LogRecord r = **record;
+            r.result = result->result;
+            log << store::formatLogLine(r) << "\n";
+            ++records;
+        }
+        if (records == 0)
+            return fail(path + ": no result carries a record to import"
+                + (unrecorded ? " (" + std::to_string(unrecorded) + " from bundles made without one)" : std::string()));
+        auto workspace = openWorkspace(args, false);
+        if (!workspace)
+            return fail(workspace.error().message);
+        const std::string tvmLog = path + ".tvm.json";
+        {
+            std::ofstream out(tvmLog);
+            if (!(out << log.str()))
+                return fail("cannot write " + tvmLog);
+        }
+        auto report = store::importLog(*workspace, tvmLog);
+        if (!report)
+            return fail(report.error().message);
+        std::cout << report->summary() << "\n";
+        if (unrecorded)
+            std::cout << "  note: " << unrecorded << " results came from bundles made without a record; not imported\n";
+        return report->failed() ? kExitFailure : 0;
     }
 
     int runExport(const Arguments& args)
@@ -187,6 +247,9 @@ std::vector<Command> storeCommands()
     return {
         { "import", "import TVM auto_scheduler / AutoTVM logs into the workspace",
             "tunescope-cli import FILE... [--workspace PATH]", { kWorkspaceOption, kHelpOption }, runImport, true },
+        { "import-results", "import tunescope-gpu-runner results (their bundles' records) into the workspace",
+            "tunescope-cli import-results FILE [--workspace PATH]", { kWorkspaceOption, kHelpOption },
+            runImportResults, true },
         { "export", "export records as TVM logs (auto_scheduler v0.6, AutoTVM v0.2)",
             "tunescope-cli export --out FILE [--task ID[,ID...]] [--device ID] [--session ID] [--ok-only] "
             "[--workspace PATH]",
