@@ -40,7 +40,12 @@ namespace {
         static const Nvrtc lib = [] {
             Nvrtc n;
             std::vector<std::string> names;
-            if (const char* path = std::getenv("TS_NVRTC_LIBRARY"); path && *path)
+            const char* path = std::getenv("TS_NVRTC_LIBRARY");
+            if (path && std::string(path) == "none") {
+                n.error = "NVRTC is switched off (TS_NVRTC_LIBRARY=none): CUDA code cannot be compiled";
+                return n;
+            }
+            if (path && *path)
                 names.emplace_back(path);
             for (const char* name : { "libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so.11.2", "libnvrtc.so",
                      "/usr/local/cuda/lib64/libnvrtc.so" })
