@@ -160,8 +160,9 @@ std::string toJsonLine(const RunResult& r)
     std::string line = "{\"id\": " + jsonString(r.id) + ", \"record\": " + jsonString(r.record) + ", \"costs\": [";
     for (size_t i = 0; i < r.costs.size(); ++i)
         line += (i ? ", " : "") + number(r.costs[i]);
-    line += "], \"error_no\": " + std::to_string(static_cast<int>(r.error)) + ", \"error_msg\": " + jsonString(r.message)
-        + ", \"all_cost\": " + number(r.allCost) + ", \"device\": " + jsonString(r.device) + "}";
+    line += "], \"error_no\": " + std::to_string(static_cast<int>(r.error))
+        + ", \"error_msg\": " + jsonString(r.message) + ", \"all_cost\": " + number(r.allCost)
+        + ", \"device\": " + jsonString(r.device) + "}";
     return line;
 }
 

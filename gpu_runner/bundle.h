@@ -3,8 +3,9 @@
 // (core/measure/gpu_bundle.h); the runner reads them with nothing but this file and mini_json.
 #pragma once
 
-#include "core/support/error.h"
 #include "gpu_runner/mini_json.h"
+
+#include "core/support/error.h"
 
 #include <array>
 #include <cstdint>

@@ -1,7 +1,6 @@
 #include "gpu_runner/cuda_driver.h"
 
 #include <dlfcn.h>
-
 #include <initializer_list>
 
 #define TS_CU_NAME_(x) #x

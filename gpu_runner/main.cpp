@@ -10,14 +10,10 @@
 // (forked before anything touches CUDA). A bundle past its timeout gets the worker killed (error 7, run
 // timeout); a fault that loses the CUDA context, or a worker that dies, gives that bundle error 4 (runtime
 // device); a new worker takes the next bundle.
-#include "core/codegen/nvrtc.h"
 #include "gpu_runner/bundle.h"
 #include "gpu_runner/run_bundle.h"
 
-#include <poll.h>
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
+#include "core/codegen/nvrtc.h"
 
 #include <chrono>
 #include <cstdio>
@@ -25,8 +21,12 @@
 #include <fstream>
 #include <iostream>
 #include <optional>
+#include <poll.h>
+#include <signal.h>
 #include <sstream>
 #include <string>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <vector>
 
 using namespace ts;
@@ -99,7 +99,8 @@ public:
         std::string reply;
         while (reply.empty() || reply.back() != '\n') {
             const int left = timeoutMs
-                - static_cast<int>(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - began).count());
+                - static_cast<int>(
+                    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - began).count());
             pollfd p { m_fromWorker, POLLIN, 0 };
             if (left <= 0 || poll(&p, 1, left) == 0) {
                 stop();

@@ -1,8 +1,9 @@
 #include "gpu_runner/run_bundle.h"
 
+#include "gpu_runner/cuda_driver.h"
+
 #include "core/codegen/nvrtc.h"
 #include "core/support/rng.h"
-#include "gpu_runner/cuda_driver.h"
 
 #include <chrono>
 #include <cmath>
@@ -86,9 +87,8 @@ Expected<std::string> deviceInfoJson()
     TS_TRY(const Device* dev, device());
     return "{\"name\": " + jsonString(dev->name) + ", \"arch\": " + jsonString(archOf(*dev))
         + ", \"multiprocessors\": " + std::to_string(dev->sms) + ", \"l2_bytes\": " + std::to_string(dev->l2Bytes)
-        + ", \"max_shared_memory_per_block\": " + std::to_string(dev->sharedPerBlock)
-        + ", \"max_threads_per_block\": " + std::to_string(dev->maxThreads)
-        + ", \"warp_size\": " + std::to_string(dev->warp) + "}";
+        + ", \"max_shared_memory_per_block\": " + std::to_string(dev->sharedPerBlock) + ", \"max_threads_per_block\": "
+        + std::to_string(dev->maxThreads) + ", \"warp_size\": " + std::to_string(dev->warp) + "}";
 }
 
 Outcome runBundle(const Bundle& b)
@@ -158,8 +158,8 @@ Outcome runBundle(const Bundle& b)
     auto launchAll = [&]() -> CUresult {
         for (size_t k = 0; k < functions.size(); ++k) {
             const BundleKernel& kernel = b.kernels[k];
-            if (CUresult e = d->launchKernel(functions[k], kernel.grid[0], kernel.grid[1], kernel.grid[2], kernel.block[0],
-                    kernel.block[1], kernel.block[2], 0, nullptr, params.data(), nullptr);
+            if (CUresult e = d->launchKernel(functions[k], kernel.grid[0], kernel.grid[1], kernel.grid[2],
+                    kernel.block[0], kernel.block[1], kernel.block[2], 0, nullptr, params.data(), nullptr);
                 e != CUDA_SUCCESS)
                 return e;
         }
@@ -180,8 +180,8 @@ Outcome runBundle(const Bundle& b)
             const float want = expected.values[i];
             if (std::isnan(got) || std::fabs(got - want) > b.atol + b.rtol * std::fabs(want))
                 return finish(RunError::WrongAnswer,
-                    buffer.name + "[" + std::to_string(expected.offsets[i]) + "] = " + std::to_string(got) + ", expected "
-                        + std::to_string(want));
+                    buffer.name + "[" + std::to_string(expected.offsets[i]) + "] = " + std::to_string(got)
+                        + ", expected " + std::to_string(want));
         }
     }
 

@@ -158,8 +158,8 @@ namespace {
             return std::optional<record::MeasureResult>();
         }
         const std::string runner = measure::defaultGpuRunnerPath();
-        const std::filesystem::path tmp = std::filesystem::temp_directory_path()
-            / ("tunescope-bundle-" + std::to_string(::getpid()) + ".json");
+        const std::filesystem::path tmp
+            = std::filesystem::temp_directory_path() / ("tunescope-bundle-" + std::to_string(::getpid()) + ".json");
         {
             std::ofstream out(tmp);
             out << bundle << "\n";
@@ -176,8 +176,7 @@ namespace {
         if (!result)
             return makeError(ErrorKind::Unsupported,
                 "tunescope-gpu-runner (" + runner + ") gave no result (is it built? it needs the CUDA toolkit at "
-                    + "build time; or measure elsewhere with --emit-bundle FILE): "
-                    + output.substr(0, 300));
+                    + "build time; or measure elsewhere with --emit-bundle FILE): " + output.substr(0, 300));
         if (!result->device.empty())
             std::cout << "device:   " << result->device << "\n";
         return std::optional<record::MeasureResult>(result->result);

@@ -2,8 +2,8 @@
 #include "app/cli/commands.h"
 #include "core/measure/gpu_bundle.h"
 #include "core/store/importer.h"
-#include "core/store/tvm_log.h"
 #include "core/store/log_export.h"
+#include "core/store/tvm_log.h"
 #include "core/support/strings.h"
 
 #include <algorithm>
@@ -248,8 +248,8 @@ std::vector<Command> storeCommands()
         { "import", "import TVM auto_scheduler / AutoTVM logs into the workspace",
             "tunescope-cli import FILE... [--workspace PATH]", { kWorkspaceOption, kHelpOption }, runImport, true },
         { "import-results", "import tunescope-gpu-runner results (their bundles' records) into the workspace",
-            "tunescope-cli import-results FILE [--workspace PATH]", { kWorkspaceOption, kHelpOption },
-            runImportResults, true },
+            "tunescope-cli import-results FILE [--workspace PATH]", { kWorkspaceOption, kHelpOption }, runImportResults,
+            true },
         { "export", "export records as TVM logs (auto_scheduler v0.6, AutoTVM v0.2)",
             "tunescope-cli export --out FILE [--task ID[,ID...]] [--device ID] [--session ID] [--ok-only] "
             "[--workspace PATH]",

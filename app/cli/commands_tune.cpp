@@ -47,7 +47,14 @@ namespace {
             if (!*v)
                 return fail(v->error().message);
         const graph::Task& task = selection->tasks.front();
-        const search::SearchTask searchTask { task.dag, target::Target::host(), task.name, task.flops };
+        target::Target target = target::Target::host();
+        if (args.has("target")) {
+            auto parsed = target::fromTvm(args.value("target"));
+            if (!parsed)
+                return fail(parsed.error().message);
+            target = *parsed;
+        }
+        const search::SearchTask searchTask { task.dag, target, task.name, task.flops };
         const search::SearchParams params;
         auto sketches = search::generateSketches(searchTask, params);
         if (!sketches)
@@ -292,8 +299,10 @@ std::vector<Command> tuneCommands()
     return {
         { "sketches", "print Ansor's sketches of a task and random annotations of each",
             "tunescope-cli sketches (--network NAME [--batch N] [--layout L] --task ID | --op OP --shape S "
-            "[--layout L]) [--samples K] [--seed S]",
+            "[--layout L]) [--samples K] [--seed S] [--target T]",
             { kNetworkOption, kBatchOption, kLayoutOption, kTaskOption, kOpOption, kShapeOption,
+                { "target", "TVM_TARGET",
+                    "the sketches for this target, e.g. 'cuda -arch=sm_90' (GPU rules); default: this machine" },
                 { "samples", "K", "random annotations printed per sketch (default 0)" },
                 { "seed", "S", "seed of the annotations (default 1)" }, kHelpOption },
             runSketches },

@@ -14,8 +14,8 @@ namespace ts::measure {
 
 using Json = nlohmann::json;
 
-Expected<std::string> makeGpuBundle(const ir::ComputeDAG& dag, const sched::State& state,
-    const target::Target& target, const std::string& id, const std::string& record, const GpuBundleOptions& options)
+Expected<std::string> makeGpuBundle(const ir::ComputeDAG& dag, const sched::State& state, const target::Target& target,
+    const std::string& id, const std::string& record, const GpuBundleOptions& options)
 {
     if (!target.isGpu())
         return makeError(ErrorKind::InvalidArgument,
@@ -39,8 +39,8 @@ Expected<std::string> makeGpuBundle(const ir::ComputeDAG& dag, const sched::Stat
     }
     Json kernels = Json::array();
     for (const codegen::CudaLaunch& k : program.kernels)
-        kernels.push_back({ { "name", k.name }, { "grid", k.grid }, { "block", k.block },
-            { "shared_bytes", k.sharedBytes } });
+        kernels.push_back(
+            { { "name", k.name }, { "grid", k.grid }, { "block", k.block }, { "shared_bytes", k.sharedBytes } });
     bundle["kernels"] = kernels;
     Json buffers = Json::array();
     for (size_t i = 0; i < program.buffers.size(); ++i) {
@@ -60,7 +60,8 @@ Expected<std::string> makeGpuBundle(const ir::ComputeDAG& dag, const sched::Stat
                 index = static_cast<int>(i);
         if (index < 0)
             return makeError(ErrorKind::Internal, "the reference's output " + reference.outputs[o] + " is no argument");
-        expected.push_back({ { "buffer", index }, { "offsets", reference.offsets[o] }, { "values", reference.values[o] } });
+        expected.push_back(
+            { { "buffer", index }, { "offsets", reference.offsets[o] }, { "values", reference.values[o] } });
     }
     bundle["expected"] = expected;
     bundle["rtol"] = options.rtol;
@@ -117,8 +118,8 @@ std::string defaultGpuRunnerPath()
     std::error_code error;
     const auto self = std::filesystem::read_symlink("/proc/self/exe", error);
     if (!error)
-        for (const auto& dir : { self.parent_path(), self.parent_path() / "../gpu_runner",
-                 self.parent_path() / "../../gpu_runner" }) {
+        for (const auto& dir :
+            { self.parent_path(), self.parent_path() / "../gpu_runner", self.parent_path() / "../../gpu_runner" }) {
             const auto candidate = dir / "tunescope-gpu-runner";
             if (std::filesystem::exists(candidate))
                 return std::filesystem::weakly_canonical(candidate).string();

@@ -28,9 +28,8 @@ struct GpuBundleOptions {
 // The bundle line; `record` (opaque to the runner, echoed in its result) is the TVM log line the result
 // completes (see importGpuResults). Errors: the lowering's (a limit the device cannot launch is
 // InvalidArgument), code generation's, the reference's.
-Expected<std::string> makeGpuBundle(const ir::ComputeDAG& dag, const sched::State& state,
-    const target::Target& target, const std::string& id, const std::string& record,
-    const GpuBundleOptions& options = {});
+Expected<std::string> makeGpuBundle(const ir::ComputeDAG& dag, const sched::State& state, const target::Target& target,
+    const std::string& id, const std::string& record, const GpuBundleOptions& options = {});
 
 struct GpuResult {
     std::string id;

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <tuple>
 
 namespace ts::search {
@@ -149,8 +150,122 @@ namespace {
         return {};
     }
 
-    // InitUnroll: stages with a reduction get auto_unroll_max_step on their outermost loop. (Ansor's
-    // always_unroll_inner op attribute has no counterpart in our ops.)
+    // Ansor's GetSpatialSplitStepIds: the split steps of the stage's spatial iterators (its reduce splits come
+    // last and are left out), latest first.
+    std::vector<int> spatialSplitSteps(const State& state, int stage)
+    {
+        size_t reduceLeft = state.stage(stage).op->reduceAxes().size();
+        std::vector<int> out;
+        const auto& steps = state.steps();
+        for (int i = static_cast<int>(steps.size()) - 1; i >= 0; --i) {
+            const auto* split = std::get_if<sched::SplitStep>(&steps[static_cast<size_t>(i)]);
+            if (!split || detail::stageIdNow(state, i, split->stageId) != stage)
+                continue;
+            if (reduceLeft > 0)
+                --reduceLeft;
+            else
+                out.push_back(i);
+        }
+        return out;
+    }
+
+    // The iterators of `stage` whose names end in `suffix`, from `first` on, until one does not.
+    std::vector<int> levelIters(const sched::Stage& s, size_t first, size_t count, const std::string& suffix)
+    {
+        std::vector<int> ids;
+        for (size_t i = first; i < first + count && i < s.iters.size(); ++i) {
+            if (!detail::endsWith(s.iters[i].name, suffix))
+                break;
+            ids.push_back(static_cast<int>(i));
+        }
+        return ids;
+    }
+
+    // InitThreadBind (GPU): a multi-level-tiled root fuses its .0 loops into blockIdx.x, its .1 loops into a
+    // vthread (invalid past the device's vthread limit) and its .2 loops into threadIdx.x (invalid under a
+    // warp, unless the whole space is under two); an untiled root fuses its spatial loops and binds them to
+    // threadIdx.x, split by the warp size into blockIdx.x when longer; a shared copy fuses its loops, splits
+    // off a vector of 1 and follows its consumer's thread tiles (cooperative fetching).
+    Expected<void> initThreadBind(const SearchTask& task, State& state)
+    {
+        const int64_t warp = task.target.warpSize > 0 ? task.target.warpSize : 32;
+        const int64_t maxVThread = task.target.maxVThreadExtent > 0 ? task.target.maxVThreadExtent : 8;
+        const StateAnalysis analysis(state);
+        std::set<int> tiledRoots;
+        for (int stage = 0; stage < state.numStages(); ++stage)
+            if (analysis.needsMultiLevelTiling(stage) && state.stage(stage).computeAt == ComputeAtKind::Iter)
+                tiledRoots.insert(state.stage(stage).attachStage);
+        for (int stage = state.numStages() - 1; stage >= 0; --stage) {
+            const sched::Stage& s = state.stage(stage);
+            if (s.computeAt == ComputeAtKind::Inlined || s.isPlaceholder())
+                continue;
+            if (std::any_of(s.iters.begin(), s.iters.end(),
+                    [](const sched::Iterator& it) { return it.annotation == Annotation::ThreadX; }))
+                continue;
+            auto fuse = [&](const std::vector<int>& ids) -> Expected<int> {
+                if (ids.empty())
+                    return makeError(ErrorKind::InvalidArgument, "thread binding: no loop to fuse");
+                if (ids.size() > 1)
+                    TS_CHECK(state.apply(sched::FuseStep { stage, ids }));
+                return ids.front();
+            };
+            auto bind = [&](int iter, Annotation a) { return state.apply(sched::AnnotationStep { stage, iter, a }); };
+            if (s.computeAt == ComputeAtKind::Root && !tiledRoots.count(stage)) {
+                std::vector<int> spatial;
+                for (size_t i = 0; i < s.iters.size() && s.iters[i].kind == IteratorKind::Spatial; ++i)
+                    spatial.push_back(static_cast<int>(i));
+                TS_TRY(const int fused, fuse(spatial));
+                TS_TRY(state, lower::inferBound(state));
+                const int64_t extent = state.stage(stage).iters[static_cast<size_t>(fused)].extent;
+                if (extent <= warp) {
+                    TS_CHECK(bind(fused, Annotation::ThreadX));
+                } else {
+                    TS_CHECK(state.apply(sched::SplitStep { stage, fused, extent, { warp }, true }));
+                    TS_CHECK(bind(fused, Annotation::BlockX));
+                    TS_CHECK(bind(fused + 1, Annotation::ThreadX));
+                }
+                continue;
+            }
+            if (s.computeAt == ComputeAtKind::Root) {
+                const size_t axes = s.op->axes().size();
+                int64_t space = 1;
+                for (const ir::IterVar& a : s.op->axes())
+                    space *= a.extent;
+                const bool checkMinThreads = space > warp * 2;
+                TS_TRY(const int block, fuse(levelIters(s, 0, axes, ".0")));
+                TS_CHECK(bind(block, Annotation::BlockX));
+                TS_TRY(const int vthread, fuse(levelIters(state.stage(stage), 1, axes, ".1")));
+                TS_TRY(state, lower::inferBound(state));
+                if (state.stage(stage).iters[static_cast<size_t>(vthread)].extent > maxVThread)
+                    return makeError(ErrorKind::InvalidArgument, "thread binding: vthread extent over the device's");
+                TS_CHECK(bind(vthread, Annotation::VThread));
+                TS_TRY(const int thread, fuse(levelIters(state.stage(stage), 2, axes, ".2")));
+                TS_TRY(state, lower::inferBound(state));
+                if (checkMinThreads && state.stage(stage).iters[static_cast<size_t>(thread)].extent < warp)
+                    return makeError(ErrorKind::InvalidArgument, "thread binding: fewer threads than a warp");
+                TS_CHECK(bind(thread, Annotation::ThreadX));
+                continue;
+            }
+            if (s.computeAt == ComputeAtKind::Iter && detail::endsWith(s.op->name(), ".shared")) {
+                const std::vector<int> splits = spatialSplitSteps(state, s.attachStage);
+                std::vector<int> all;
+                for (size_t i = 0; i < s.iters.size(); ++i)
+                    all.push_back(static_cast<int>(i));
+                TS_TRY(const int fused, fuse(all));
+                TS_TRY(state, lower::inferBound(state));
+                const int64_t extent = state.stage(stage).iters[static_cast<size_t>(fused)].extent;
+                TS_CHECK(state.apply(sched::SplitStep { stage, fused, extent, { 1 }, true }));
+                TS_CHECK(bind(fused + 1, Annotation::Vectorize));
+                TS_CHECK(state.apply(sched::FollowFusedSplitStep { stage, fused, splits, 1, true }));
+                TS_CHECK(bind(fused + 1, Annotation::ThreadX));
+            }
+        }
+        return {};
+    }
+
+    // InitUnroll: stages with a reduction get auto_unroll_max_step on their outermost loop, a value drawn from
+    // unrollMaxSteps (gpuUnrollMaxSteps on a GPU). (Ansor's always_unroll_inner op attribute has no counterpart
+    // in our ops.)
     Expected<void> initUnroll(const SearchParams& params, State& state, Rng& rng)
     {
         if (params.unrollMaxSteps.empty())
@@ -214,6 +329,14 @@ namespace {
 
 Expected<State> randomAnnotation(const SearchTask& task, const Sketch& sketch, const SearchParams& params, Rng& rng)
 {
+    if (task.target.isGpu()) { // Ansor's GPU order: tile sizes, thread binding, unroll
+        const SearchParams gpu = forTarget(params, task.target);
+        TS_TRY(State state, initFillTileSize(sketch, gpu, rng));
+        TS_TRY(state, lower::inferBound(state));
+        TS_CHECK(initThreadBind(task, state));
+        TS_CHECK(initUnroll(gpu, state, rng));
+        return detail::checked(state);
+    }
     TS_TRY(State state, initFillTileSize(sketch, params, rng));
     if (!params.disableChangeComputeLocation) {
         const StateAnalysis analysis(state);

@@ -351,7 +351,7 @@ Expected<State> mutate(
         out = mutateTileSize(state, params, rng);
         break;
     case MutationKind::AutoUnroll:
-        out = mutateAutoUnroll(task, state, params, rng);
+        out = mutateAutoUnroll(task, state, forTarget(params, task.target), rng);
         break;
     case MutationKind::ComputeLocation:
         out = mutateComputeLocation(task, state, params, rng);

@@ -35,16 +35,21 @@ struct MutationWeights {
 struct SearchParams {
     // --- sketches
     std::string cpuTilingStructure = "SSRSRS";
+    // GPU: the first three S levels become blockIdx, vthread and threadIdx (InitThreadBind).
+    std::string gpuTilingStructure = "SSSRRSRS";
     // --- random annotation (initial population)
     int maxInnermostSplitFactor = 64;
     int maxVectorizeSize = 16;
     std::vector<int> unrollMaxSteps { 0, 16, 64, 512 };
+    std::vector<int> gpuUnrollMaxSteps { 0, 16, 64, 512, 1024 };
     bool disableChangeComputeLocation = false;
     // --- evolutionary search
     int population = 2048;
     int numIters = 4;
     double mutationProb = 0.85;
     MutationWeights mutationWeights;
+    // On GPU targets (Ansor's GPU weights): tile sizes and unroll only.
+    MutationWeights gpuMutationWeights { 0.90, 0.10, 0.0, 0.0 };
     // Node-based crossover (the paper's, never in upstream TVM): the probability that a new individual is
     // the crossover of two parents rather than a mutation or a copy. 0 (off) as in TVM.
     double crossoverProb = 0.0;
@@ -57,5 +62,9 @@ struct SearchParams {
     double prefilterKeep = 1.0;
     int retrySearchOneRoundOnEmpty = 10;
 };
+
+// The parameters as a search for `target` uses them: on a GPU, gpuUnrollMaxSteps and gpuMutationWeights take
+// the place of the CPU's.
+SearchParams forTarget(SearchParams params, const target::Target& target);
 
 } // namespace ts::search

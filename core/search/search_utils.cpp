@@ -8,6 +8,15 @@
 
 namespace ts::search {
 
+SearchParams forTarget(SearchParams params, const target::Target& target)
+{
+    if (target.isGpu()) {
+        params.unrollMaxSteps = params.gpuUnrollMaxSteps;
+        params.mutationWeights = params.gpuMutationWeights;
+    }
+    return params;
+}
+
 int SearchTask::cores() const
 {
     if (target.cores > 0)

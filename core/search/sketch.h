@@ -43,8 +43,8 @@ public:
         const sched::State& state, const StateAnalysis& analysis, int stage) const = 0;
 };
 
-// The CPU rules in Ansor's order.
-const std::vector<std::unique_ptr<SketchRule>>& sketchRules();
+// The rules for the target's kind in Ansor's order: the CPU's, or the GPU's (docs/gpu.md).
+const std::vector<std::unique_ptr<SketchRule>>& sketchRules(const target::Target& target);
 
 Expected<std::vector<Sketch>> generateSketches(const SearchTask& task, const SearchParams& params = {});
 

@@ -60,7 +60,7 @@ SketchPolicy::SketchPolicy(
     SearchTask task, PolicyKind kind, SearchParams params, cost::CostModel& model, uint64_t seed, ThreadPool* pool)
     : m_task(std::move(task))
     , m_kind(kind)
-    , m_params(std::move(params))
+    , m_params(forTarget(std::move(params), m_task.target))
     , m_model(model)
     , m_rng(seed)
     , m_pool(pool)

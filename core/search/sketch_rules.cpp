@@ -152,15 +152,59 @@ namespace {
         return state;
     }
 
-    class AlwaysInline final : public SketchRule {
+    // GPU (first): a direct producer of a multi-level-tiled stage, its only consumer, is read through a
+    // shared copy computed at that consumer's last reduce loop of the outermost reduce tile (Ansor's
+    // RuleAddCacheRead); the derivation stays at the producer, whose consumer is now the copy.
+    class AddCacheRead final : public SketchRule {
     public:
-        std::string name() const override { return "AlwaysInline"; }
+        std::string name() const override { return "AddCacheRead"; }
         RuleResult condition(const SearchTask&, const SearchParams&, const State& state, const StateAnalysis& analysis,
             int stage) const override
         {
+            const std::set<int> consumers = analysis.consumersThroughInlined(state, stage);
+            if (consumers.size() != 1 || !analysis.needsMultiLevelTiling(*consumers.begin()))
+                return RuleResult::Skip;
+            // Only a direct producer: the consumer's own body reads it.
+            bool direct = false;
+            ir::postOrderVisit(state.stage(*consumers.begin()).op->body(), [&](const ir::ExprNode& n) {
+                direct = direct || (n.kind == ir::ExprKind::Load && n.tensor == state.stage(stage).op);
+            });
+            return direct ? RuleResult::ApplyAndSkipRest : RuleResult::Skip;
+        }
+        Derived apply(const SearchTask&, const SearchParams&, const State& state, const StateAnalysis& analysis,
+            int stage) const override
+        {
+            const int consumer = *analysis.consumersThroughInlined(state, stage).begin();
+            State s = withStep(state, sched::CacheReadStep { stage, "shared", { consumer } }, "AddCacheRead");
+            const int target = consumer + 1; // the copy went in at stage + 1
+            const sched::Stage& t = s.stage(target);
+            // Ansor's GetLastReduceIteratorInOutermostReduceTile.
+            const size_t reduceAxes = t.op->reduceAxes().size();
+            std::set<std::string> seen;
+            int at = 0;
+            for (size_t i = 0; i < t.iters.size(); ++i) {
+                if (t.iters[i].kind != sched::IteratorKind::Reduce)
+                    continue;
+                seen.insert(t.iters[i].name.substr(0, t.iters[i].name.find('.')));
+                if (seen.size() == reduceAxes) {
+                    at = static_cast<int>(i);
+                    break;
+                }
+            }
+            return { { withStep(s, sched::ComputeAtStep { stage + 1, target, at }, "AddCacheRead"), stage } };
+        }
+    };
+
+    class AlwaysInline final : public SketchRule {
+    public:
+        std::string name() const override { return "AlwaysInline"; }
+        RuleResult condition(const SearchTask& task, const SearchParams&, const State& state,
+            const StateAnalysis& analysis, int stage) const override
+        {
             const sched::Stage& s = state.stage(stage);
+            // On a GPU every inlinable op is inlined (Ansor's ShouldAlwaysBeInlined).
             const bool inline_ = !s.isPlaceholder() && !analysis.isOutput(stage) && !hasReduceIter(s)
-                && analysis.isStrictInlinable(stage);
+                && (task.target.isGpu() || analysis.isStrictInlinable(stage));
             return inline_ ? RuleResult::ApplyAndSkipRest : RuleResult::Skip;
         }
         Derived apply(
@@ -239,12 +283,14 @@ namespace {
     class AddCacheWrite final : public SketchRule {
     public:
         std::string name() const override { return "AddCacheWrite"; }
-        RuleResult condition(const SearchTask&, const SearchParams&, const State& state, const StateAnalysis& analysis,
-            int stage) const override
+        RuleResult condition(const SearchTask& task, const SearchParams&, const State& state,
+            const StateAnalysis& analysis, int stage) const override
         {
-            return analysis.needsMultiLevelTiling(stage) && analysis.singleElementwiseMatchedConsumer(state, stage) < 0
-                ? RuleResult::Apply // the CPU keeps both branches, with and without the cache stage
-                : RuleResult::Skip;
+            if (!analysis.needsMultiLevelTiling(stage) || analysis.singleElementwiseMatchedConsumer(state, stage) >= 0)
+                return RuleResult::Skip;
+            // The CPU keeps both branches, with and without the cache stage; a GPU always accumulates in
+            // registers.
+            return task.target.isGpu() ? RuleResult::ApplyAndSkipRest : RuleResult::Apply;
         }
         Derived apply(
             const SearchTask&, const SearchParams&, const State& state, const StateAnalysis&, int stage) const override
@@ -254,29 +300,35 @@ namespace {
         }
     };
 
+    const std::string& tilingStructure(const SearchTask& task, const SearchParams& params)
+    {
+        return task.target.isGpu() ? params.gpuTilingStructure : params.cpuTilingStructure;
+    }
+
     class MultiLevelTilingWithFusion final : public SketchRule {
     public:
         std::string name() const override { return "MultiLevelTilingWithFusion"; }
-        RuleResult condition(const SearchTask&, const SearchParams&, const State& state, const StateAnalysis& analysis,
-            int stage) const override
+        RuleResult condition(const SearchTask& task, const SearchParams&, const State& state,
+            const StateAnalysis& analysis, int stage) const override
         {
             if (!analysis.needsMultiLevelTiling(stage) || analysis.singleElementwiseMatchedConsumer(state, stage) < 0)
                 return RuleResult::Skip;
-            return hasCacheWriteStage(state, stage) ? RuleResult::ApplyAndSkipRest : RuleResult::Apply;
+            return hasCacheWriteStage(state, stage) || task.target.isGpu() ? RuleResult::ApplyAndSkipRest
+                                                                           : RuleResult::Apply;
         }
-        Derived apply(const SearchTask&, const SearchParams& params, const State& state, const StateAnalysis& analysis,
-            int stage) const override
+        Derived apply(const SearchTask& task, const SearchParams& params, const State& state,
+            const StateAnalysis& analysis, int stage) const override
         {
             const int consumer = analysis.singleElementwiseMatchedConsumer(state, stage);
+            const std::string& structure = tilingStructure(task, params);
             std::vector<int> splits;
-            const State base = orDie(
-                multiLevelTiling(state, stage, params.cpuTilingStructure, splits), "MultiLevelTilingWithFusion");
+            const State base = orDie(multiLevelTiling(state, stage, structure, splits), "MultiLevelTilingWithFusion");
             Derived out;
-            for (int level : { 1, 2 }) {
-                if (level > static_cast<int>(params.cpuTilingStructure.size())
-                    || std::tolower(
-                           static_cast<unsigned char>(params.cpuTilingStructure[static_cast<size_t>(level - 1)]))
-                        != 's')
+            // The CPU fuses at level 1 or 2 (two sketches); a GPU at level 3, under the threads.
+            const std::vector<int> levels = task.target.isGpu() ? std::vector<int> { 3 } : std::vector<int> { 1, 2 };
+            for (int level : levels) {
+                if (level > static_cast<int>(structure.size())
+                    || std::tolower(static_cast<unsigned char>(structure[static_cast<size_t>(level - 1)])) != 's')
                     continue;
                 const State tiled = orDie(followTiling(base, consumer, splits, level), "MultiLevelTilingWithFusion");
                 const int target = level * static_cast<int>(splits.size()) - 1;
@@ -296,11 +348,11 @@ namespace {
         {
             return analysis.needsMultiLevelTiling(stage) ? RuleResult::ApplyAndSkipRest : RuleResult::Skip;
         }
-        Derived apply(const SearchTask&, const SearchParams& params, const State& state, const StateAnalysis&,
+        Derived apply(const SearchTask& task, const SearchParams& params, const State& state, const StateAnalysis&,
             int stage) const override
         {
             std::vector<int> splits;
-            return { { orDie(multiLevelTiling(state, stage, params.cpuTilingStructure, splits), "MultiLevelTiling"),
+            return { { orDie(multiLevelTiling(state, stage, tilingStructure(task, params), splits), "MultiLevelTiling"),
                 stage - 1 } };
         }
     };
@@ -331,9 +383,9 @@ namespace {
 
 } // namespace
 
-const std::vector<std::unique_ptr<SketchRule>>& sketchRules()
+const std::vector<std::unique_ptr<SketchRule>>& sketchRules(const target::Target& target)
 {
-    static const std::vector<std::unique_ptr<SketchRule>> rules = [] {
+    static const std::vector<std::unique_ptr<SketchRule>> cpu = [] {
         std::vector<std::unique_ptr<SketchRule>> r;
         r.push_back(std::make_unique<AlwaysInline>());
         r.push_back(std::make_unique<SimplifyComputeWithConstTensor>());
@@ -344,13 +396,24 @@ const std::vector<std::unique_ptr<SketchRule>>& sketchRules()
         r.push_back(std::make_unique<SkipStage>());
         return r;
     }();
-    return rules;
+    // Ansor's GPU order. Not yet: SpecialComputeLocationGPU (winograd's const tensors; no op here has them)
+    // and CrossThreadReduction (the lowering has no cross-thread reduction yet), docs/gpu.md.
+    static const std::vector<std::unique_ptr<SketchRule>> gpu = [] {
+        std::vector<std::unique_ptr<SketchRule>> r;
+        r.push_back(std::make_unique<AddCacheRead>());
+        r.push_back(std::make_unique<AlwaysInline>());
+        r.push_back(std::make_unique<SimplifyComputeWithConstTensor>());
+        r.push_back(std::make_unique<AddCacheWrite>());
+        r.push_back(std::make_unique<MultiLevelTilingWithFusion>());
+        r.push_back(std::make_unique<MultiLevelTiling>());
+        r.push_back(std::make_unique<SkipStage>());
+        return r;
+    }();
+    return target.isGpu() ? gpu : cpu;
 }
 
 Expected<std::vector<Sketch>> generateSketches(const SearchTask& task, const SearchParams& params)
 {
-    if (task.target.isGpu())
-        return makeError(ErrorKind::Unsupported, "GPU sketch rules come with the GPU issue; this search is the CPU's");
     struct Item {
         State state;
         int stage = 0;
@@ -377,7 +440,7 @@ Expected<std::vector<Sketch>> generateSketches(const SearchTask& task, const Sea
                     continue;
                 }
                 const StateAnalysis analysis(item.state);
-                for (const auto& rule : sketchRules()) {
+                for (const auto& rule : sketchRules(task.target)) {
                     const RuleResult result = rule->condition(task, params, item.state, analysis, item.stage);
                     if (result == RuleResult::Skip)
                         continue;

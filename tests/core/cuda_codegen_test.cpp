@@ -10,7 +10,10 @@
 #include "core/codegen/nvrtc.h"
 #include "core/lower/gpu_kernels.h"
 #include "core/lower/stmt_mutator.h"
+#include "core/search/annotation.h"
+#include "core/search/sketch.h"
 #include "core/store/schedule_source.h"
+#include "core/support/rng.h"
 
 #include <gtest/gtest.h>
 
@@ -452,3 +455,89 @@ TEST(CudaCodegen, ABarrierSomeThreadsMissIsRefused)
         "GPU kernel default_function_kernel0: a barrier (__syncthreads) is reached by only some of the block's "
         "threads: a thread loop narrower than the block, or a guard on a thread index, encloses it");
 }
+
+// --- The GPU search: Ansor's GPU sketch rules and init rules (core/search).
+
+namespace {
+search::SearchTask gpuTask(const ir::ComputeDAG& dag)
+{
+    return search::SearchTask { dag, cuda(), "gpu task", dag.flopCount() };
+}
+} // namespace
+
+TEST(GpuSketches, MatmulHasAnsorsGpuSketch)
+{
+    auto sketches = search::generateSketches(gpuTask(fixtures::matmulDag(512, 512, 512)));
+    ASSERT_TRUE(sketches) << sketches.error().message;
+    ASSERT_EQ(sketches->size(), 1u);
+    const search::Sketch& sketch = sketches->front();
+    EXPECT_EQ(sketch.rules,
+        "AddCacheWrite(matmul), MultiLevelTilingWithFusion(matmul.local), AddCacheRead(B), AddCacheRead(A)");
+    // As TVM's GPU records spell it: the copies computed at the local stage's k.0 (compare conv2d.json).
+    EXPECT_EQ(sched::stepsToText(sketch.state.steps()),
+        R"([["CHW",2,"local"],["SP",2,0,512,[null,null,null,null],1],["SP",2,5,512,[null,null,null,null],1],)"
+        R"(["SP",2,10,512,[null,null],1],["RE",2,[0,5,1,6,2,7,10,11,3,8,12,4,9]],["FSP",3,0,1,3],["FSP",3,4,2,3],)"
+        R"(["RE",3,[0,4,1,5,2,6,3,7]],["CA",2,3,5],["CHR",1,"shared",[2]],["CA",2,3,6],["CHR",0,"shared",[3]],)"
+        R"(["CA",1,4,6]])");
+}
+
+TEST(GpuSketches, Conv2dInlinesItsPaddingAndReadsThroughSharedCopies)
+{
+    auto sketches = search::generateSketches(gpuTask(fixtures::conv2dDag(64, 14, 64)));
+    ASSERT_TRUE(sketches) << sketches.error().message;
+    ASSERT_EQ(sketches->size(), 1u);
+    EXPECT_NE(sketches->front().rules.find("AddCacheRead(pad_temp)"), std::string::npos) << sketches->front().rules;
+    EXPECT_NE(sketches->front().rules.find("AlwaysInline(pad_temp)"), std::string::npos) << sketches->front().rules;
+    EXPECT_NE(sketches->front().rules.find("AddCacheRead(weight)"), std::string::npos) << sketches->front().rules;
+}
+
+// Initial populations of the GPU search for matmul and conv2d: every state the init rules give either lowers
+// within the device's limits and compiles with NVRTC, or is refused with the limit it breaks; a sample of
+// each computes the right result with its threads run one after another.
+class SampledGpuSearchStates : public ::testing::TestWithParam<int> { };
+
+TEST_P(SampledGpuSearchStates, CompileOrAreRefusedAndComputeTheRightResult)
+{
+    const ir::ComputeDAG dag = GetParam() == 0 ? fixtures::matmulDag(256, 256, 256) : fixtures::conv2dDag(32, 14, 64);
+    const search::SearchTask task = gpuTask(dag);
+    auto sketches = search::generateSketches(task);
+    ASSERT_TRUE(sketches) << sketches.error().message;
+    auto reference = measure::computeReference(dag, 11, 512, 0.0);
+    ASSERT_TRUE(reference) << reference.error().message;
+    Rng rng(3 + static_cast<uint64_t>(GetParam()));
+    int annotated = 0, refused = 0, compiled = 0, checked = 0;
+    std::string batch;
+    for (int k = 0; k < 400 && compiled < 30; ++k) {
+        const search::Sketch& sketch = (*sketches)[static_cast<size_t>(k) % sketches->size()];
+        auto state = search::randomAnnotation(task, sketch, search::SearchParams {}, rng);
+        if (!state) // a vthread past the limit, fewer threads than a warp: Ansor drops these too
+            continue;
+        ++annotated;
+        lower::LowerOptions options = on(task.target);
+        options.functionName = "g" + std::to_string(k);
+        auto func = lower::lower(*state, options);
+        if (!func) {
+            ASSERT_EQ(func.error().kind, ErrorKind::InvalidArgument) << func.error().message;
+            EXPECT_NE(func.error().message.find("GPU kernel"), std::string::npos) << func.error().message;
+            ++refused;
+            continue;
+        }
+        auto program = codegen::emitCuda(*func, task.target);
+        ASSERT_TRUE(program) << program.error().message;
+        batch += program->source.substr(program->source.find('\n') + 1);
+        ++compiled;
+        if (checked < 3) {
+            expectGpuLoweringMatches(*reference, *state, task.target, "sampled state " + std::to_string(k));
+            ++checked;
+        }
+    }
+    std::cout << annotated << " annotated, " << compiled << " lowered within the limits, " << refused
+              << " refused by them\n";
+    EXPECT_EQ(compiled, 30);
+    if (!haveNvrtc())
+        GTEST_SKIP() << "NVRTC is not installed: " << codegen::nvrtcVersion().error().message;
+    auto ptx = codegen::compileToPtx(batch, task.target.arch, "sampled");
+    ASSERT_TRUE(ptx) << ptx.error().message;
+}
+
+INSTANTIATE_TEST_SUITE_P(GpuSketches, SampledGpuSearchStates, ::testing::Values(0, 1));
