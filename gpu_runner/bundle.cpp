@@ -1,5 +1,7 @@
 #include "gpu_runner/bundle.h"
 
+#include "core/support/strings.h"
+
 #include <cmath>
 #include <cstdio>
 
@@ -157,12 +159,12 @@ Expected<Bundle> parseBundle(std::string_view line)
 
 std::string toJsonLine(const RunResult& r)
 {
-    std::string line = "{\"id\": " + jsonString(r.id) + ", \"record\": " + jsonString(r.record) + ", \"costs\": [";
+    std::string line = "{\"id\": " + jsonQuoted(r.id) + ", \"record\": " + jsonQuoted(r.record) + ", \"costs\": [";
     for (size_t i = 0; i < r.costs.size(); ++i)
         line += (i ? ", " : "") + number(r.costs[i]);
     line += "], \"error_no\": " + std::to_string(static_cast<int>(r.error))
-        + ", \"error_msg\": " + jsonString(r.message) + ", \"all_cost\": " + number(r.allCost)
-        + ", \"device\": " + jsonString(r.device) + "}";
+        + ", \"error_msg\": " + jsonQuoted(r.message) + ", \"all_cost\": " + number(r.allCost)
+        + ", \"device\": " + jsonQuoted(r.device) + "}";
     return line;
 }
 

@@ -1,6 +1,5 @@
 #include "gpu_runner/mini_json.h"
 
-#include <cstdio>
 #include <cstdlib>
 
 namespace ts::gpurunner {
@@ -197,38 +196,5 @@ const Json* Json::find(const std::string& key) const
 }
 
 Expected<Json> parseJson(std::string_view text) { return Parser(text).document(); }
-
-std::string jsonString(std::string_view text)
-{
-    std::string out = "\"";
-    for (char c : text) {
-        switch (c) {
-        case '"':
-            out += "\\\"";
-            break;
-        case '\\':
-            out += "\\\\";
-            break;
-        case '\n':
-            out += "\\n";
-            break;
-        case '\t':
-            out += "\\t";
-            break;
-        case '\r':
-            out += "\\r";
-            break;
-        default:
-            if (static_cast<unsigned char>(c) < 0x20) {
-                char escaped[8];
-                std::snprintf(escaped, sizeof escaped, "\\u%04x", c);
-                out += escaped;
-            } else {
-                out += c;
-            }
-        }
-    }
-    return out + "\"";
-}
 
 } // namespace ts::gpurunner

@@ -29,7 +29,4 @@ struct Json {
 
 Expected<Json> parseJson(std::string_view text);
 
-// "\"text\"" with JSON escapes.
-std::string jsonString(std::string_view text);
-
 } // namespace ts::gpurunner

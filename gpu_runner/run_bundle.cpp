@@ -4,6 +4,7 @@
 
 #include "core/codegen/nvrtc.h"
 #include "core/support/rng.h"
+#include "core/support/strings.h"
 
 #include <chrono>
 #include <cmath>
@@ -85,7 +86,7 @@ Expected<std::string> deviceArch()
 Expected<std::string> deviceInfoJson()
 {
     TS_TRY(const Device* dev, device());
-    return "{\"name\": " + jsonString(dev->name) + ", \"arch\": " + jsonString(archOf(*dev))
+    return "{\"name\": " + jsonQuoted(dev->name) + ", \"arch\": " + jsonQuoted(archOf(*dev))
         + ", \"multiprocessors\": " + std::to_string(dev->sms) + ", \"l2_bytes\": " + std::to_string(dev->l2Bytes)
         + ", \"max_shared_memory_per_block\": " + std::to_string(dev->sharedPerBlock) + ", \"max_threads_per_block\": "
         + std::to_string(dev->maxThreads) + ", \"warp_size\": " + std::to_string(dev->warp) + "}";

@@ -4,11 +4,11 @@
 #include "core/codegen/nvrtc.h"
 #include "core/lower/lower.h"
 #include "core/measure/reference.h"
+#include "core/measure/runner_process.h"
 
 #include <nlohmann/json.hpp>
 
 #include <cstdlib>
-#include <filesystem>
 
 namespace ts::measure {
 
@@ -115,15 +115,9 @@ std::string defaultGpuRunnerPath()
 {
     if (const char* env = std::getenv("TUNESCOPE_GPU_RUNNER"))
         return env;
-    std::error_code error;
-    const auto self = std::filesystem::read_symlink("/proc/self/exe", error);
-    if (!error)
-        for (const auto& dir :
-            { self.parent_path(), self.parent_path() / "../gpu_runner", self.parent_path() / "../../gpu_runner" }) {
-            const auto candidate = dir / "tunescope-gpu-runner";
-            if (std::filesystem::exists(candidate))
-                return std::filesystem::weakly_canonical(candidate).string();
-        }
+    if (std::string found = findBesideThisProgram("tunescope-gpu-runner", { ".", "../gpu_runner", "../../gpu_runner" });
+        !found.empty())
+        return found;
 #ifdef TS_GPU_RUNNER_BUILD_PATH
     return TS_GPU_RUNNER_BUILD_PATH;
 #else

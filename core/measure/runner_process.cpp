@@ -139,20 +139,27 @@ std::optional<RunReply> RunnerProcess::run(const RunRequest& request, int64_t ti
     return failed;
 }
 
+std::string findBesideThisProgram(const std::string& name, const std::vector<std::string>& dirs)
+{
+    std::error_code error;
+    const auto self = std::filesystem::read_symlink("/proc/self/exe", error);
+    if (error)
+        return {};
+    for (const std::string& dir : dirs) {
+        const auto candidate = self.parent_path() / dir / name;
+        if (std::filesystem::exists(candidate))
+            return std::filesystem::weakly_canonical(candidate).string();
+    }
+    return {};
+}
+
 std::string defaultRunnerPath()
 {
     if (const char* env = std::getenv("TUNESCOPE_RUNNER"))
         return env;
-    std::error_code error;
-    const auto self = std::filesystem::read_symlink("/proc/self/exe", error);
-    if (!error) {
-        for (const auto& dir : { self.parent_path(), self.parent_path() / "..", self.parent_path() / "../app",
-                 self.parent_path() / "../../app" }) {
-            const auto candidate = dir / "tunescope-runner";
-            if (std::filesystem::exists(candidate))
-                return std::filesystem::weakly_canonical(candidate).string();
-        }
-    }
+    if (std::string found = findBesideThisProgram("tunescope-runner", { ".", "..", "../app", "../../app" });
+        !found.empty())
+        return found;
 #ifdef TS_RUNNER_BUILD_PATH
     return TS_RUNNER_BUILD_PATH;
 #else

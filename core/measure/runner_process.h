@@ -11,6 +11,7 @@
 #include <stop_token>
 #include <string>
 #include <sys/types.h>
+#include <vector>
 
 namespace ts::measure {
 
@@ -41,6 +42,9 @@ private:
 
 // The runner next to the running executable, else the one in the build tree, else $TUNESCOPE_RUNNER.
 std::string defaultRunnerPath();
+
+// `name` in one of `dirs` (relative to this program's directory), the first that has it; empty when none.
+std::string findBesideThisProgram(const std::string& name, const std::vector<std::string>& dirs);
 
 // Links the request's kernel into this process, fills its arguments, times it and collects the outputs.
 // What tunescope-runner does per request, and what Measurer does itself when isolate is off.

@@ -26,19 +26,8 @@ using namespace ts;
 using namespace ts::sched;
 
 namespace {
-target::Target cuda()
-{
-    auto t = target::fromTvm("cuda -keys=cuda,gpu -arch=sm_80 -max_num_threads=1024 -thread_warp_size=32");
-    EXPECT_TRUE(t) << t.error().message;
-    return *t;
-}
-
-lower::LowerOptions on(const target::Target& t)
-{
-    lower::LowerOptions options;
-    options.target = t;
-    return options;
-}
+target::Target cuda() { return fixtures::cudaTarget("sm_80"); }
+lower::LowerOptions on(const target::Target& t) { return fixtures::loweringFor(t); }
 
 std::string dataPath(const std::string& file) { return std::string(TS_TEST_DATA_DIR) + "/tvm-logs/" + file; }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/ir/compute_dag.h"
+#include "core/lower/lower.h"
 #include "core/ops/conv.h"
 #include "core/ops/elementwise.h"
 #include "core/ops/linear.h"
@@ -12,6 +13,21 @@
 #include <gtest/gtest.h>
 
 namespace ts::fixtures {
+
+// A CUDA target for the GPU lowering and code generation tests (TVM's defaults but the architecture).
+inline target::Target cudaTarget(const std::string& arch = "sm_86")
+{
+    auto t = target::fromTvm("cuda -keys=cuda,gpu -arch=" + arch + " -max_num_threads=1024 -thread_warp_size=32");
+    EXPECT_TRUE(t) << t.error().message;
+    return t ? *t : target::Target {};
+}
+
+inline lower::LowerOptions loweringFor(const target::Target& t)
+{
+    lower::LowerOptions options;
+    options.target = t;
+    return options;
+}
 
 inline ir::ComputeDAG matmulAddDag(int64_t n, int64_t l, int64_t m)
 {

@@ -10,19 +10,8 @@ using namespace ts;
 using namespace ts::sched;
 
 namespace {
-target::Target cuda()
-{
-    auto t = target::fromTvm("cuda -keys=cuda,gpu -arch=sm_86");
-    EXPECT_TRUE(t) << t.error().message;
-    return *t;
-}
-
-lower::LowerOptions on(const target::Target& t)
-{
-    lower::LowerOptions options;
-    options.target = t;
-    return options;
-}
+target::Target cuda() { return fixtures::cudaTarget(); }
+lower::LowerOptions on(const target::Target& t) { return fixtures::loweringFor(t); }
 
 // matmul 64^3: blocks over 8x16 tiles, a thread per element of a tile, k serial.
 State boundMatmul(const ir::ComputeDAG& dag)
