@@ -230,6 +230,12 @@ namespace {
         options.search.crossoverProb = crossover;
         options.search.prefilterKeep = prefilter;
         options.workspace = args.value("workspace", store::Store::defaultWorkspacePath());
+        if (args.has("target")) { // a GPU: Ansor's GPU rules, candidates measured by tunescope-gpu-runner
+            auto target = target::fromTvm(args.value("target"));
+            if (!target)
+                return fail(target.error().message);
+            options.measure.target = *target;
+        }
 
         TunePrinter printer(std::move(ids));
         const int trialsTotal = options.trials;
@@ -316,7 +322,7 @@ std::vector<Command> tuneCommands()
             "tunescope-cli tune (--network NAME [--batch N] [--layout L] [--tasks IDS] | --op OP --shape S "
             "[--layout L]) --trials T [--measures-per-round B] [--policy P] [--model M] [--seed S] "
             "[--threads K] [--early-stopping N] [--crossover P] [--prefilter F] [--scheduler gradient|round-robin] "
-            "[--workspace PATH]",
+            "[--target T] [--workspace PATH]",
             { kNetworkOption, kBatchOption, kLayoutOption,
                 { "tasks", "IDS", "only these tasks, e.g. 0,3,5 (default: every task)" }, kOpOption, kShapeOption,
                 { "trials", "T", "measurements in all, over every task (Ansor's num_measure_trials)" },
@@ -333,8 +339,11 @@ std::vector<Command> tuneCommands()
                 { "prefilter", "F",
                     "score only the best fraction F of each population with the cost model, ranked first by the "
                     "analytical estimate (Pruner's draft-then-verify; default 1: off, as Ansor)" },
-                { "scheduler", "gradient|round-robin", "task scheduler (default gradient)" }, kWorkspaceOption,
-                kHelpOption },
+                { "scheduler", "gradient|round-robin", "task scheduler (default gradient)" },
+                { "target", "TVM_TARGET",
+                    "tune for this target instead of this CPU: 'cuda -arch=sm_90' searches with Ansor's GPU rules "
+                    "and measures in tunescope-gpu-runner on this machine's GPU" },
+                kWorkspaceOption, kHelpOption },
             runTune },
     };
 }

@@ -14,39 +14,50 @@ namespace ts::measure {
 
 using Json = nlohmann::json;
 
-Expected<std::string> makeGpuBundle(const ir::ComputeDAG& dag, const sched::State& state, const target::Target& target,
+GpuBuild buildGpuBundle(const sched::State& state, const target::Target& target, const Reference& reference,
     const std::string& id, const std::string& record, const GpuBundleOptions& options)
 {
+    GpuBuild out;
+    auto failed = [&](record::MeasureStatus status, const std::string& message) {
+        out.status = status;
+        out.message = message;
+        return out;
+    };
     if (!target.isGpu())
-        return makeError(ErrorKind::InvalidArgument,
+        return failed(record::MeasureStatus::InstantiationError,
             std::string("GPU bundles are made for GPU targets, not ") + target::toString(target.kind));
     lower::LowerOptions lowering;
     lowering.target = target;
-    TS_TRY(const lower::LoweredFunc func, lower::lower(state, lowering));
-    TS_TRY(const codegen::CudaProgram program, codegen::emitCuda(func, target));
-    TS_TRY(const Reference reference, computeReference(dag, options.seed, options.samples));
+    auto func = lower::lower(state, lowering);
+    if (!func)
+        return failed(record::MeasureStatus::InstantiationError, func.error().message);
+    auto program = codegen::emitCuda(*func, target);
+    if (!program)
+        return failed(record::MeasureStatus::CompileHostError, program.error().message);
 
     Json bundle;
     bundle["version"] = 1;
     bundle["id"] = id;
     bundle["record"] = record;
     bundle["target"] = target::toString(target);
-    bundle["source"] = program.source;
+    bundle["source"] = program->source;
     // PTX where NVRTC is here (for the target's architecture; the driver JIT-compiles it for newer GPUs).
     if (codegen::nvrtcVersion()) {
-        TS_TRY(const codegen::PtxResult ptx, codegen::compileToPtx(program.source, target.arch, func.name));
-        bundle["ptx"] = ptx.ptx;
+        auto ptx = codegen::compileToPtx(program->source, target.arch, func->name);
+        if (!ptx)
+            return failed(record::MeasureStatus::CompileDeviceError, ptx.error().message);
+        bundle["ptx"] = ptx->ptx;
     }
     Json kernels = Json::array();
-    for (const codegen::CudaLaunch& k : program.kernels)
+    for (const codegen::CudaLaunch& k : program->kernels)
         kernels.push_back(
             { { "name", k.name }, { "grid", k.grid }, { "block", k.block }, { "shared_bytes", k.sharedBytes } });
     bundle["kernels"] = kernels;
     Json buffers = Json::array();
-    for (size_t i = 0; i < program.buffers.size(); ++i) {
-        const ir::BufferVar& b = *program.buffers[i];
-        const bool argument = static_cast<int>(i) < program.numArgs;
-        const char* role = !argument ? "workspace" : static_cast<int>(i) < func.numInputs ? "input" : "output";
+    for (size_t i = 0; i < program->buffers.size(); ++i) {
+        const ir::BufferVar& b = *program->buffers[i];
+        const bool argument = static_cast<int>(i) < program->numArgs;
+        const char* role = !argument ? "workspace" : static_cast<int>(i) < func->numInputs ? "input" : "output";
         buffers.push_back({ { "name", b.name }, { "elements", b.allocatedElements() },
             { "dtype", std::string(ir::toString(b.dtype)) }, { "role", role } });
     }
@@ -55,11 +66,12 @@ Expected<std::string> makeGpuBundle(const ir::ComputeDAG& dag, const sched::Stat
     Json expected = Json::array();
     for (size_t o = 0; o < reference.outputs.size(); ++o) {
         int index = -1;
-        for (size_t i = static_cast<size_t>(func.numInputs); i < func.args.size(); ++i)
-            if (func.args[i]->name == reference.outputs[o])
+        for (size_t i = static_cast<size_t>(func->numInputs); i < func->args.size(); ++i)
+            if (func->args[i]->name == reference.outputs[o])
                 index = static_cast<int>(i);
         if (index < 0)
-            return makeError(ErrorKind::Internal, "the reference's output " + reference.outputs[o] + " is no argument");
+            return failed(record::MeasureStatus::UnknownError,
+                "the reference's output " + reference.outputs[o] + " is no argument of the kernel");
         expected.push_back(
             { { "buffer", index }, { "offsets", reference.offsets[o] }, { "values", reference.values[o] } });
     }
@@ -69,7 +81,20 @@ Expected<std::string> makeGpuBundle(const ir::ComputeDAG& dag, const sched::Stat
     bundle["timing"] = { { "warmup", options.timing.warmup }, { "number", options.timing.number },
         { "repeat", options.timing.repeat }, { "min_repeat_ms", options.timing.minRepeatMs },
         { "flush_l2", options.timing.flushCache }, { "timeout_ms", options.timeoutMs } };
-    return bundle.dump();
+    out.line = bundle.dump();
+    return out;
+}
+
+Expected<std::string> makeGpuBundle(const ir::ComputeDAG& dag, const sched::State& state, const target::Target& target,
+    const std::string& id, const std::string& record, const GpuBundleOptions& options)
+{
+    TS_TRY(const Reference reference, computeReference(dag, options.seed, options.samples));
+    GpuBuild built = buildGpuBundle(state, target, reference, id, record, options);
+    if (built.status != record::MeasureStatus::Ok)
+        return makeError(built.status == record::MeasureStatus::InstantiationError ? ErrorKind::InvalidArgument
+                                                                                   : ErrorKind::Unsupported,
+            built.message);
+    return std::move(built.line);
 }
 
 Expected<GpuResult> parseGpuResult(std::string_view line)

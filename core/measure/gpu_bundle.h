@@ -6,6 +6,7 @@
 #pragma once
 
 #include "core/ir/compute_dag.h"
+#include "core/measure/reference.h"
 #include "core/measure/timing.h"
 #include "core/record/measure_result.h"
 #include "core/schedule/state.h"
@@ -24,6 +25,17 @@ struct GpuBundleOptions {
     int samples = 512; // expected values per output
     double rtol = 1e-3, atol = 1e-3;
 };
+
+// A bundle built for a reference computed once per DAG (the measurer's way): `line` when status is Ok, else
+// the failure as a measurement records it (a limit or a step that does not apply: InstantiationError;
+// NVRTC: CompileDeviceError; other code generation errors: CompileHostError).
+struct GpuBuild {
+    std::string line;
+    record::MeasureStatus status = record::MeasureStatus::Ok;
+    std::string message;
+};
+GpuBuild buildGpuBundle(const sched::State& state, const target::Target& target, const Reference& reference,
+    const std::string& id, const std::string& record, const GpuBundleOptions& options);
 
 // The bundle line; `record` (opaque to the runner, echoed in its result) is the TVM log line the result
 // completes (see importGpuResults). Errors: the lowering's (a limit the device cannot launch is

@@ -254,6 +254,8 @@ int Measurer::measure(const ir::ComputeDAG& task, std::vector<sched::State> stat
 {
     if (stop.stop_requested())
         return 0;
+    if (m_options.target.isGpu())
+        return measureOnGpu(task, states, callbacks, stop);
     const size_t total = states.size();
     MeasureProgress progress { 0, 0, static_cast<int>(total) };
     auto deliver = [&](size_t index, MeasureResult result) {

@@ -18,6 +18,10 @@
 //   thread meanwhile, so the other builds are not held up.
 // - The measurer owns its build threads; its destructor joins them (waiting for abandoned builds to end)
 //   and kills the runner: nothing is left running. Build jobs own copies of their states.
+//
+// GPU targets: each candidate becomes a kernel bundle (gpu_bundle.h: lowered within the device's limits,
+// CUDA C, PTX with NVRTC) on the calling thread, failures reported at once; then tunescope-gpu-runner runs
+// the batch and each of its result lines is delivered as it comes. A stop kills the runner.
 #pragma once
 
 #include "core/lower/stmt.h"
@@ -58,6 +62,7 @@ struct MeasureOptions {
     double atol = 1e-3;
     bool isolate = true; // run in tunescope-runner; false: in this process (benchmarks of trusted code)
     std::string runnerPath; // empty: defaultRunnerPath()
+    std::string gpuRunnerPath; // GPU targets; empty: defaultGpuRunnerPath()
     target::Target target = target::Target::host(); // what candidates are lowered and compiled for
 };
 
@@ -99,6 +104,9 @@ public:
     struct Built;
 
 private:
+    // GPU targets (gpu_measure.cpp): bundles built on this thread, run by tunescope-gpu-runner.
+    int measureOnGpu(const ir::ComputeDAG& task, const std::vector<sched::State>& states,
+        const MeasureCallbacks& callbacks, std::stop_token stop);
     // std::nullopt when stopped before the run ended.
     std::optional<MeasureResult> run(const ir::ComputeDAG& task, Built& built, std::stop_token stop);
     const Reference* reference(const ir::ComputeDAG& task, std::string* error);

@@ -135,9 +135,6 @@ Expected<void> TuningSession::prepare()
     if (o.measuresPerRound <= 0)
         return makeError(ErrorKind::InvalidArgument,
             "measures per round must be > 0 (got " + std::to_string(o.measuresPerRound) + ")");
-    if (o.measure.target.isGpu())
-        return makeError(
-            ErrorKind::Unsupported, "tuning for GPUs comes with the GPU issue; this session tunes the CPU");
     TS_TRY(std::unique_ptr<cost::CostModel> model, o.makeModel ? o.makeModel() : cost::makeCostModel(o.model, o.seed));
 
     const std::string path = o.workspace.empty() ? store::Store::defaultWorkspacePath() : o.workspace;

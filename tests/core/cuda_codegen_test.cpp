@@ -10,6 +10,7 @@
 #include "core/codegen/nvrtc.h"
 #include "core/lower/gpu_kernels.h"
 #include "core/lower/stmt_mutator.h"
+#include "core/measure/measurer.h"
 #include "core/search/annotation.h"
 #include "core/search/sketch.h"
 #include "core/store/schedule_source.h"
@@ -530,3 +531,46 @@ TEST_P(SampledGpuSearchStates, CompileOrAreRefusedAndComputeTheRightResult)
 }
 
 INSTANTIATE_TEST_SUITE_P(GpuSketches, SampledGpuSearchStates, ::testing::Values(0, 1));
+
+// The measurer on a GPU target: candidates become bundles and go through tunescope-gpu-runner; one beyond
+// the device's limits is an instantiation error before any runner. Without a GPU the runner answers each
+// with status 4 and the reason; with one, the kernel is measured and checked.
+TEST(GpuMeasurer, CandidatesGoThroughTheGpuRunner)
+{
+#ifndef TS_GPU_RUNNER_PATH
+    GTEST_SKIP() << "tunescope-gpu-runner is not built here (no CUDA toolkit at build time)";
+#else
+    const ir::ComputeDAG dag = fixtures::matmulDag(64, 64, 64);
+    const State vthread = fixtures::withSteps(dag,
+        {
+            SplitStep { 2, 0, 64, { 16 }, true },
+            AnnotationStep { 2, 0, Annotation::BlockX },
+            AnnotationStep { 2, 1, Annotation::VThread },
+            AnnotationStep { 2, 2, Annotation::ThreadX },
+        });
+    measure::MeasureOptions options;
+    options.target = cuda();
+    options.gpuRunnerPath = TS_GPU_RUNNER_PATH;
+    options.timing.minRepeatMs = 0;
+    measure::Measurer measurer(options);
+    std::vector<int> order;
+    std::vector<record::MeasureResult> results(2);
+    measure::MeasureCallbacks callbacks;
+    callbacks.onResult = [&](int index, record::MeasureResult r) {
+        order.push_back(index);
+        results[static_cast<size_t>(index)] = std::move(r);
+    };
+    EXPECT_EQ(measurer.measure(dag, { sharedTiledMatmul(dag), vthread }, callbacks), 2);
+    ASSERT_EQ(order, (std::vector<int> { 1, 0 })); // the build failure first, as it is known
+    EXPECT_EQ(results[1].status, record::MeasureStatus::InstantiationError);
+    EXPECT_NE(results[1].message.find("vthread i.1 has extent 16"), std::string::npos) << results[1].message;
+    if (results[0].ok()) {
+        EXPECT_GT(results[0].meanCost(), 0.0);
+    } else {
+        EXPECT_EQ(results[0].status, record::MeasureStatus::RuntimeDeviceError) << results[0].message;
+        EXPECT_TRUE(results[0].message.find("CUDA driver") != std::string::npos
+            || results[0].message.find("GPU") != std::string::npos)
+            << results[0].message;
+    }
+#endif
+}

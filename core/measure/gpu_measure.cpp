@@ -1,0 +1,173 @@
+// Measurer for GPU targets: bundles (gpu_bundle.h) run by tunescope-gpu-runner, results streamed back.
+#include "core/measure/gpu_bundle.h"
+#include "core/measure/measurer.h"
+
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace ts::measure {
+
+namespace {
+    // The runner as a child process whose standard output we read; killed when we go.
+    class GpuRunnerChild {
+    public:
+        bool start(const std::string& path, const std::string& bundles)
+        {
+            int out[2];
+            if (pipe(out) != 0)
+                return false;
+            m_pid = fork();
+            if (m_pid < 0)
+                return false;
+            if (m_pid == 0) {
+                dup2(out[1], STDOUT_FILENO);
+                close(out[0]);
+                close(out[1]);
+                execl(path.c_str(), path.c_str(), bundles.c_str(), static_cast<char*>(nullptr));
+                _exit(127);
+            }
+            close(out[1]);
+            m_fd = out[0];
+            return true;
+        }
+        ~GpuRunnerChild() { stop(); }
+
+        // The next line, waiting in slices of 100 ms for the stop; nullopt at the end or on a stop.
+        std::optional<std::string> nextLine(const std::stop_token& stop)
+        {
+            while (true) {
+                if (auto newline = m_buffer.find('\n'); newline != std::string::npos) {
+                    std::string line = m_buffer.substr(0, newline);
+                    m_buffer.erase(0, newline + 1);
+                    return line;
+                }
+                if (stop.stop_requested() || m_fd < 0)
+                    return std::nullopt;
+                pollfd p { m_fd, POLLIN, 0 };
+                if (poll(&p, 1, 100) <= 0)
+                    continue;
+                char chunk[65536];
+                const ssize_t n = read(m_fd, chunk, sizeof chunk);
+                if (n <= 0) {
+                    close(m_fd);
+                    m_fd = -1;
+                    continue;
+                }
+                m_buffer.append(chunk, static_cast<size_t>(n));
+            }
+        }
+
+        // How it ended: "" for exit status 0.
+        std::string stop()
+        {
+            if (m_fd >= 0)
+                close(m_fd);
+            m_fd = -1;
+            if (m_pid <= 0)
+                return "";
+            int status = 0;
+            if (waitpid(m_pid, &status, WNOHANG) == 0) {
+                kill(m_pid, SIGKILL);
+                waitpid(m_pid, &status, 0);
+            }
+            m_pid = -1;
+            if (WIFSIGNALED(status))
+                return std::string("killed by ") + strsignal(WTERMSIG(status));
+            if (WEXITSTATUS(status) == 127)
+                return "could not be started";
+            return WEXITSTATUS(status) == 0 ? "" : "exit status " + std::to_string(WEXITSTATUS(status));
+        }
+
+    private:
+        pid_t m_pid = -1;
+        int m_fd = -1;
+        std::string m_buffer;
+    };
+} // namespace
+
+int Measurer::measureOnGpu(const ir::ComputeDAG& task, const std::vector<sched::State>& states,
+    const MeasureCallbacks& callbacks, std::stop_token stop)
+{
+    const size_t total = states.size();
+    MeasureProgress progress { 0, 0, static_cast<int>(total) };
+    int delivered = 0;
+    auto deliver = [&](size_t index, MeasureResult result) {
+        ++progress.done;
+        ++delivered;
+        if (callbacks.onResult)
+            callbacks.onResult(static_cast<int>(index), std::move(result));
+        if (callbacks.onProgress)
+            callbacks.onProgress(progress);
+    };
+    GpuBundleOptions options;
+    options.timing = m_options.timing;
+    options.timeoutMs = m_options.buildTimeoutMs + m_options.runTimeoutMs;
+    options.seed = m_options.seed;
+    options.rtol = m_options.rtol;
+    options.atol = m_options.atol;
+
+    // Build: a bundle per candidate; failures delivered at once.
+    std::string error;
+    const Reference* ref = reference(task, &error);
+    std::string lines;
+    std::vector<size_t> queued;
+    for (size_t i = 0; i < total && !stop.stop_requested(); ++i) {
+        const auto started = std::chrono::steady_clock::now();
+        GpuBuild built = ref ? buildGpuBundle(states[i], m_options.target, *ref, std::to_string(i), "", options)
+                             : GpuBuild { "", MeasureStatus::UnknownError, "no reference: " + error };
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        ++progress.built;
+        if (built.status != MeasureStatus::Ok) {
+            deliver(i, record::failedResult(built.status, built.message, seconds));
+            continue;
+        }
+        lines += built.line + "\n";
+        queued.push_back(i);
+    }
+    if (stop.stop_requested() || queued.empty())
+        return delivered;
+
+    // Run: the runner measures the batch; each result line is delivered as it comes.
+    const std::filesystem::path file = std::filesystem::temp_directory_path()
+        / ("tunescope-gpu-" + std::to_string(::getpid()) + "-" + std::to_string(reinterpret_cast<uintptr_t>(this))
+            + ".jsonl");
+    {
+        std::ofstream out(file);
+        out << lines;
+    }
+    const std::string path = m_options.gpuRunnerPath.empty() ? defaultGpuRunnerPath() : m_options.gpuRunnerPath;
+    GpuRunnerChild runner;
+    std::vector<bool> done(total, false);
+    if (runner.start(path, file.string())) {
+        while (auto line = runner.nextLine(stop)) {
+            auto result = parseGpuResult(*line);
+            if (!result)
+                continue;
+            const size_t index = static_cast<size_t>(std::strtoul(result->id.c_str(), nullptr, 10));
+            if (index >= total || done[index])
+                continue;
+            done[index] = true;
+            deliver(index, std::move(result->result));
+        }
+    }
+    const std::string ended = runner.stop();
+    std::filesystem::remove(file);
+    if (stop.stop_requested())
+        return delivered;
+    for (size_t i : queued)
+        if (!done[i])
+            deliver(i,
+                record::failedResult(MeasureStatus::RuntimeDeviceError,
+                    "tunescope-gpu-runner (" + path + ") gave no result"
+                        + (ended.empty() ? std::string() : ": it " + ended),
+                    0.0));
+    return delivered;
+}
+
+} // namespace ts::measure
