@@ -43,7 +43,7 @@ struct Target {
     int64_t vectorBytes = 64; // the widest vector register (Ansor's vector_unit_bytes)
     int64_t cacheLineBytes = 64;
 
-    // --- GPU (CUDA); zero on CPU targets. CUDA code generation comes with the GPU issue.
+    // --- GPU (CUDA); zero on CPU targets. Code for them: codegen/cuda_source.h, docs/gpu.md.
     std::string arch; // "sm_86"
     int64_t maxSharedMemoryPerBlock = 0; // bytes
     int64_t maxLocalMemoryPerBlock = 0; // bytes
