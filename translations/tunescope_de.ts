@@ -90,12 +90,14 @@
     </message>
     <message>
         <location filename="../app/gui/code_view.cpp" line="100"/>
-        <location filename="../app/gui/code_view.cpp" line="345"/>
+        <location filename="../app/gui/code_view.cpp" line="346"/>
+        <location filename="../app/gui/code_view.cpp" line="348"/>
         <source>LLVM IR</source>
         <translation>LLVM IR</translation>
     </message>
     <message>
         <location filename="../app/gui/code_view.cpp" line="101"/>
+        <location filename="../app/gui/code_view.cpp" line="347"/>
         <source>Assembly</source>
         <translation>Assembler</translation>
     </message>
@@ -181,7 +183,7 @@
     </message>
     <message>
         <location filename="../app/gui/code_view.cpp" line="313"/>
-        <location filename="../app/gui/code_view.cpp" line="493"/>
+        <location filename="../app/gui/code_view.cpp" line="496"/>
         <source>computing…</source>
         <translation>wird berechnet…</translation>
     </message>
@@ -197,97 +199,109 @@
     </message>
     <message>
         <location filename="../app/gui/code_view.cpp" line="344"/>
-        <location filename="../app/gui/code_view.cpp" line="501"/>
+        <location filename="../app/gui/code_view.cpp" line="504"/>
         <source>loop IR</source>
         <translation>Loop-IR</translation>
     </message>
     <message>
         <location filename="../app/gui/code_view.cpp" line="346"/>
+        <location filename="../app/gui/code_view.cpp" line="348"/>
+        <source>CUDA C</source>
+        <translation>CUDA C</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/code_view.cpp" line="347"/>
+        <location filename="../app/gui/code_view.cpp" line="349"/>
+        <source>PTX</source>
+        <translation>PTX</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/code_view.cpp" line="349"/>
         <source>assembly</source>
         <translation>Assembler</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="351"/>
+        <location filename="../app/gui/code_view.cpp" line="354"/>
         <source>No per-stage scores: %1</source>
         <translation>Keine Scores pro Stufe: %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="353"/>
+        <location filename="../app/gui/code_view.cpp" line="356"/>
         <source>Per-stage scores (higher is better) of the %1 model, %2.</source>
         <translation>Scores pro Stufe (höher ist besser) des Modells %1, %2.</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="356"/>
+        <location filename="../app/gui/code_view.cpp" line="359"/>
         <source>Per-stage estimated time in µs of the %1 model, %2.</source>
         <translation>Geschätzte Zeit pro Stufe in µs des Modells %1, %2.</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="359"/>
+        <location filename="../app/gui/code_view.cpp" line="362"/>
         <source>(Not the session&apos;s own model: %1.)</source>
         <translation>(Nicht das eigene Modell der Sitzung: %1.)</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="390"/>
+        <location filename="../app/gui/code_view.cpp" line="393"/>
         <source>%1 / %2</source>
         <translation>%1 / %2</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="391"/>
+        <location filename="../app/gui/code_view.cpp" line="394"/>
         <source>%1 / %2   +%3 −%4 lines</source>
         <translation>%1 / %2   +%3 −%4 Zeilen</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="392"/>
+        <location filename="../app/gui/code_view.cpp" line="395"/>
         <source>Lines the step added (highlighted) and removed</source>
         <translation>Vom Schritt hinzugefügte (hervorgehoben) und entfernte Zeilen</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="393"/>
+        <location filename="../app/gui/code_view.cpp" line="396"/>
         <source>The initial state: one loop nest per op, no step applied yet.</source>
         <translation>Der Anfangszustand: ein Schleifennest pro Operation, noch kein Schritt angewendet.</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="394"/>
+        <location filename="../app/gui/code_view.cpp" line="397"/>
         <source>Step %1: %2</source>
         <translation>Schritt %1: %2</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="398"/>
+        <location filename="../app/gui/code_view.cpp" line="401"/>
         <source>This prefix of the steps does not replay: %1</source>
         <translation>Dieses Präfix der Schritte lässt sich nicht anwenden: %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="475"/>
+        <location filename="../app/gui/code_view.cpp" line="478"/>
         <source>No state is pinned: select a state, use Pin for Diff, then select another state.</source>
         <translation>Kein Zustand angeheftet: Wählen Sie einen Zustand, verwenden Sie „Für Diff anheften“ und wählen Sie dann einen anderen Zustand.</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="480"/>
+        <location filename="../app/gui/code_view.cpp" line="483"/>
         <source>Pinned: %1. Select a state to compare with it.</source>
         <translation>Angeheftet: %1. Wählen Sie einen Zustand zum Vergleich aus.</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="492"/>
+        <location filename="../app/gui/code_view.cpp" line="495"/>
         <source>Pinned: %1.</source>
         <translation>Angeheftet: %1.</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="501"/>
+        <location filename="../app/gui/code_view.cpp" line="504"/>
         <source>steps</source>
         <translation>Schritte</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="503"/>
+        <location filename="../app/gui/code_view.cpp" line="506"/>
         <source>Pinned: %1. The selected state has the same %2.</source>
         <translation>Angeheftet: %1. Der ausgewählte Zustand hat identische %2.</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="504"/>
+        <location filename="../app/gui/code_view.cpp" line="507"/>
         <source>No differences.</source>
         <translation>Keine Unterschiede.</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="506"/>
+        <location filename="../app/gui/code_view.cpp" line="509"/>
         <source>The %1 of the pinned state (−, %2) and of the selected one (+, %3).</source>
         <translation>%1 des angehefteten Zustands (−, %2) und des ausgewählten (+, %3).</translation>
     </message>

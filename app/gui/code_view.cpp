@@ -342,8 +342,11 @@ void CodeView::applyListing(std::shared_ptr<const models::CodeListing> listing)
     m_loopNest->setPlainText(listingText(l.loopNest, tr("loop nest")));
     m_loopIr->setPlainText(
         l.loopIr.error.empty() ? QString::fromStdString(l.loopIrScored) : listingText(l.loopIr, tr("loop IR")));
-    m_llvmIr->setPlainText(listingText(l.llvmIr, tr("LLVM IR")));
-    m_assembly->setPlainText(listingText(l.assembly, tr("assembly")));
+    // A CUDA target's code is CUDA C and PTX in the same two tabs.
+    m_tabs->setTabText(m_tabs->indexOf(m_llvmIr), l.gpu ? tr("CUDA C") : tr("LLVM IR"));
+    m_tabs->setTabText(m_tabs->indexOf(m_assembly), l.gpu ? tr("PTX") : tr("Assembly"));
+    m_llvmIr->setPlainText(listingText(l.llvmIr, l.gpu ? tr("CUDA C") : tr("LLVM IR")));
+    m_assembly->setPlainText(listingText(l.assembly, l.gpu ? tr("PTX") : tr("assembly")));
 
     const models::StageScores& s = l.scores;
     QString scores;

@@ -4,6 +4,7 @@
 #include "core/lower/arith_analyzer.h"
 #include "core/lower/stmt_visitor.h"
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -66,6 +67,23 @@ __device__ __forceinline__ int ts_floormod(int a, int b)
         return s + "f";
     }
 
+    std::string identifier(const std::string& name)
+    {
+        std::string out;
+        for (char c : name)
+            out += (std::isalnum(static_cast<unsigned char>(c)) || c == '_') ? c : '_';
+        return out.empty() || std::isdigit(static_cast<unsigned char>(out[0])) ? "b_" + out : out;
+    }
+
+    // `base`, or base_1, base_2, ... : the first not in `taken`, which then holds it.
+    std::string uniqueIn(std::set<std::string>& taken, const std::string& base)
+    {
+        std::string name = base;
+        for (int k = 1; !taken.insert(name).second; ++k)
+            name = base + "_" + std::to_string(k);
+        return name;
+    }
+
     // A vectorized loop emitted as one vector access per buffer: the accesses that move with the loop.
     struct VectorPlan {
         int lanes = 0;
@@ -100,15 +118,7 @@ __device__ __forceinline__ int ts_floormod(int a, int b)
             auto it = m_varNames.find(v);
             if (it != m_varNames.end())
                 return it->second;
-            std::string name;
-            for (char c : v->name)
-                name += (std::isalnum(static_cast<unsigned char>(c)) || c == '_') ? c : '_';
-            if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0])))
-                name = "v_" + name;
-            std::string unique = name;
-            for (int k = 1; !m_taken.insert(unique).second; ++k)
-                unique = name + "_" + std::to_string(k);
-            return m_varNames[v] = unique;
+            return m_varNames[v] = uniqueIn(m_taken, identifier(v->name));
         }
 
         const std::string& bufferName(const ir::BufferVar* b) { return m_bufferNames.at(b); }
@@ -400,12 +410,7 @@ __device__ __forceinline__ int ts_floormod(int a, int b)
         void visitAllocate(const StmtNode& s) override
         {
             const ir::BufferVar* b = s.buffer.get();
-            std::string name;
-            for (char c : b->name)
-                name += (std::isalnum(static_cast<unsigned char>(c)) || c == '_') ? c : '_';
-            std::string unique = name;
-            for (int k = 1; !m_taken.insert(unique).second; ++k)
-                unique = name + "_" + std::to_string(k);
+            const std::string unique = uniqueIn(m_taken, identifier(b->name));
             m_bufferNames[b] = unique;
             auto type = cType(b->dtype);
             if (!type) {
@@ -449,13 +454,6 @@ __device__ __forceinline__ int ts_floormod(int a, int b)
         std::string m_error;
     };
 
-    std::string identifier(const std::string& name)
-    {
-        std::string out;
-        for (char c : name)
-            out += (std::isalnum(static_cast<unsigned char>(c)) || c == '_') ? c : '_';
-        return out.empty() || std::isdigit(static_cast<unsigned char>(out[0])) ? "b_" + out : out;
-    }
 } // namespace
 
 Expected<CudaProgram> emitCuda(const lower::LoweredFunc& func, const target::Target& target)
@@ -477,9 +475,7 @@ Expected<CudaProgram> emitCuda(const lower::LoweredFunc& func, const target::Tar
             return makeError(ErrorKind::Unsupported,
                 "buffer " + b->name + " has " + std::to_string(b->numElements())
                     + " elements: CUDA kernels index with int32 (fewer than 2^31 elements)");
-        std::string name = identifier(b->name);
-        for (int k = 1; !paramNames.insert(name).second; ++k)
-            name = identifier(b->name) + "_" + std::to_string(k);
+        const std::string name = uniqueIn(paramNames, identifier(b->name));
         names[b] = name;
         TS_TRY(const std::string type, cType(b->dtype));
         const bool input = static_cast<int>(i) < func.numInputs;

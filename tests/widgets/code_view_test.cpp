@@ -262,6 +262,27 @@ private Q_SLOTS:
             QCOMPARE(node->marks(), models::StageMarkSet { 0 });
     }
 
+    // A CUDA target's listing holds the CUDA C and the PTX (where NVRTC is) in the LLVM IR and assembly slots.
+    void cudaTargetsListCudaCAndPtx()
+    {
+        store::ScheduleSource source;
+        source.what = store::RecordRef { dataPath("tvm-logs/conv2d.json"), 2 };
+        auto resolved = store::resolveSchedule(source);
+        QVERIFY(resolved);
+        const target::Target cuda = target::fromTvm(resolved->record->target).value();
+        const Schedule conv = fromResolved(std::move(resolved).value());
+        models::CodeRequest request;
+        request.task = conv.task;
+        request.state = conv.state;
+        request.target = cuda;
+        const models::CodeListing listing = models::buildCodeListing(request, {});
+        QVERIFY(listing.gpu);
+        QVERIFY2(listing.llvmIr.error.empty(), listing.llvmIr.error.c_str());
+        QVERIFY(QString::fromStdString(listing.llvmIr.text).contains(QLatin1String("__global__ void")));
+        QVERIFY(listing.assembly.error.empty() ? listing.assembly.text.find(".entry") != std::string::npos
+                                               : listing.assembly.error.find("NVRTC") != std::string::npos);
+    }
+
     void tabsFillFromAJob()
     {
         const Schedule tvm = tvmMatmulAdd();

@@ -218,7 +218,9 @@ CodeListing buildCodeListing(const CodeRequest& request, const std::stop_token& 
     out.loopIrScored = annotateScores(out.loopIr.text, out.scores);
     if (stop.stop_requested())
         return out;
-    if (auto ir = codegen::emitLlvmIr(*func, true, request.target))
+    out.gpu = request.target.isGpu();
+    if (auto ir
+        = out.gpu ? codegen::emitCudaC(*func, request.target) : codegen::emitLlvmIr(*func, true, request.target))
         out.llvmIr.text = std::move(ir).value();
     else
         out.llvmIr.error = ir.error().message;

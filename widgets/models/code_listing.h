@@ -65,8 +65,9 @@ struct CodeListing {
     Listing loopNest;
     Listing loopIr; // as lower::toString prints it
     std::string loopIrScored; // loopIr with a score comment above each scored stage's first store
-    Listing llvmIr; // optimized, for the target
-    Listing assembly;
+    Listing llvmIr; // optimized, for the target; on a GPU target the CUDA C
+    Listing assembly; // on a GPU target the PTX
+    bool gpu = false; // a CUDA target: llvmIr and assembly hold CUDA C and PTX
     StageScores scores;
     std::vector<StepFrame> frames; // steps + 1 frames
 };
