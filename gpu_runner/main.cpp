@@ -14,6 +14,7 @@
 #include "gpu_runner/run_bundle.h"
 
 #include "core/codegen/nvrtc.h"
+#include "core/support/child_process.h"
 
 #include <chrono>
 #include <cstdio>
@@ -168,15 +169,9 @@ private:
             return "";
         close(m_toWorker);
         close(m_fromWorker);
-        int status = 0;
-        if (waitpid(m_pid, &status, WNOHANG) == 0) {
-            kill(m_pid, SIGKILL);
-            waitpid(m_pid, &status, 0);
-        }
+        const std::string ended = endChild(m_pid);
         m_pid = -1;
-        if (WIFSIGNALED(status))
-            return std::string("signal ") + strsignal(WTERMSIG(status));
-        return "exit status " + std::to_string(WEXITSTATUS(status));
+        return ended.empty() ? "exit status 0" : ended;
     }
 
     const std::vector<Line>& m_lines;

@@ -131,12 +131,7 @@ namespace {
     Expected<std::optional<record::MeasureResult>> measureOnGpu(
         const Arguments& args, const store::ResolvedSchedule& scheduled, const measure::MeasureOptions& options)
     {
-        measure::GpuBundleOptions bundleOptions;
-        bundleOptions.timing = options.timing;
-        bundleOptions.timeoutMs = options.buildTimeoutMs + options.runTimeoutMs;
-        bundleOptions.seed = options.seed;
-        bundleOptions.rtol = options.rtol;
-        bundleOptions.atol = options.atol;
+        const measure::GpuBundleOptions bundleOptions = measure::gpuBundleOptions(options);
         // The record the result completes: a TVM record source's own, for the target measured.
         std::string record;
         if (scheduled.record) {

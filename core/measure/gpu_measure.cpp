@@ -1,6 +1,7 @@
 // Measurer for GPU targets: bundles (gpu_bundle.h) run by tunescope-gpu-runner, results streamed back.
 #include "core/measure/gpu_bundle.h"
 #include "core/measure/measurer.h"
+#include "core/support/child_process.h"
 
 #include <chrono>
 #include <cstring>
@@ -69,19 +70,9 @@ namespace {
             if (m_fd >= 0)
                 close(m_fd);
             m_fd = -1;
-            if (m_pid <= 0)
-                return "";
-            int status = 0;
-            if (waitpid(m_pid, &status, WNOHANG) == 0) {
-                kill(m_pid, SIGKILL);
-                waitpid(m_pid, &status, 0);
-            }
+            const std::string ended = endChild(m_pid);
             m_pid = -1;
-            if (WIFSIGNALED(status))
-                return std::string("killed by ") + strsignal(WTERMSIG(status));
-            if (WEXITSTATUS(status) == 127)
-                return "could not be started";
-            return WEXITSTATUS(status) == 0 ? "" : "exit status " + std::to_string(WEXITSTATUS(status));
+            return ended;
         }
 
     private:
@@ -90,6 +81,17 @@ namespace {
         std::string m_buffer;
     };
 } // namespace
+
+GpuBundleOptions gpuBundleOptions(const MeasureOptions& m)
+{
+    GpuBundleOptions options;
+    options.timing = m.timing;
+    options.timeoutMs = m.buildTimeoutMs + m.runTimeoutMs;
+    options.seed = m.seed;
+    options.rtol = m.rtol;
+    options.atol = m.atol;
+    return options;
+}
 
 int Measurer::measureOnGpu(const ir::ComputeDAG& task, const std::vector<sched::State>& states,
     const MeasureCallbacks& callbacks, std::stop_token stop)
@@ -105,12 +107,7 @@ int Measurer::measureOnGpu(const ir::ComputeDAG& task, const std::vector<sched::
         if (callbacks.onProgress)
             callbacks.onProgress(progress);
     };
-    GpuBundleOptions options;
-    options.timing = m_options.timing;
-    options.timeoutMs = m_options.buildTimeoutMs + m_options.runTimeoutMs;
-    options.seed = m_options.seed;
-    options.rtol = m_options.rtol;
-    options.atol = m_options.atol;
+    const GpuBundleOptions options = gpuBundleOptions(m_options);
 
     // Build: a bundle per candidate; failures delivered at once.
     std::string error;

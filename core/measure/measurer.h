@@ -81,6 +81,11 @@ struct MeasureCallbacks {
     std::function<void(const MeasureProgress& progress)> onProgress;
 };
 
+struct GpuBundleOptions;
+// The bundle options (gpu_bundle.h) a measurement with these options gives: its timing, seed and tolerances;
+// the runner's timeout is the build's and the run's together.
+GpuBundleOptions gpuBundleOptions(const MeasureOptions& options);
+
 class Measurer {
 public:
     explicit Measurer(MeasureOptions options = {});
