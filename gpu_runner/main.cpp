@@ -77,25 +77,26 @@ public:
     }
     ~WorkerProcess() { stop(); }
 
-    // Runs bundle `index` in the worker (started on demand), waiting at most timeoutMs.
-    RunResult run(size_t index, int timeoutMs)
+    // Runs bundle `index` in the worker (started on demand), waiting at most timeoutMs; its result line.
+    std::string run(size_t index, int timeoutMs)
     {
         const Bundle& b = m_lines[index].bundle.value();
-        RunResult failed;
-        failed.id = b.id;
-        failed.record = b.record;
-        if (m_pid <= 0 && !start()) {
-            failed.error = RunError::Unknown;
-            failed.message = "could not start a worker process";
-            return failed;
-        }
+        auto failed = [&](RunError error, std::string message, double allCost = 0.0) {
+            RunResult r;
+            r.id = b.id;
+            r.record = b.record;
+            r.error = error;
+            r.message = std::move(message);
+            r.allCost = allCost;
+            return toJsonLine(r);
+        };
+        if (m_pid <= 0 && !start())
+            return failed(RunError::Unknown, "could not start a worker process");
         const auto began = std::chrono::steady_clock::now();
         const std::string request = std::to_string(index) + "\n";
         if (write(m_toWorker, request.data(), request.size()) != static_cast<ssize_t>(request.size())) {
             stop();
-            failed.error = RunError::RuntimeDevice;
-            failed.message = "the worker process is gone";
-            return failed;
+            return failed(RunError::RuntimeDevice, "the worker process is gone");
         }
         std::string reply;
         while (reply.empty() || reply.back() != '\n') {
@@ -105,39 +106,21 @@ public:
             pollfd p { m_fromWorker, POLLIN, 0 };
             if (left <= 0 || poll(&p, 1, left) == 0) {
                 stop();
-                failed.error = RunError::RunTimeout;
-                failed.message = "no result after " + std::to_string(timeoutMs) + " ms: the worker was killed";
-                failed.allCost = timeoutMs * 1e-3;
-                return failed;
+                return failed(RunError::RunTimeout,
+                    "no result after " + std::to_string(timeoutMs) + " ms: the worker was killed", timeoutMs * 1e-3);
             }
             char buffer[65536];
             const ssize_t n = read(m_fromWorker, buffer, sizeof buffer);
             if (n <= 0) {
-                const std::string how = stop();
-                failed.error = RunError::RuntimeDevice;
-                failed.message = "the worker process died running this bundle (" + how + ")";
-                return failed;
+                return failed(RunError::RuntimeDevice, "the worker process died running this bundle (" + stop() + ")");
             }
             reply.append(buffer, static_cast<size_t>(n));
         }
-        const bool lost = reply[0] == 'F';
-        auto parsed = parseJson(std::string_view(reply).substr(2));
-        if (lost)
+        // "R <line>", or "F <line>" when the CUDA context was lost and the worker ended.
+        if (reply[0] == 'F')
             stop();
-        RunResult result = failed;
-        if (!parsed) {
-            result.error = RunError::Unknown;
-            result.message = "unreadable worker reply: " + parsed.error().message;
-            return result;
-        }
-        const Json& j = *parsed;
-        for (const Json& c : j.find("costs")->array)
-            result.costs.push_back(c.number);
-        result.error = static_cast<RunError>(static_cast<int>(j.find("error_no")->number));
-        result.message = j.find("error_msg")->string;
-        result.allCost = j.find("all_cost")->number;
-        result.device = j.find("device")->string;
-        return result;
+        reply.pop_back();
+        return reply.substr(2);
     }
 
 private:
@@ -263,15 +246,15 @@ int main(int argc, char** argv)
     std::ostream& out = output ? static_cast<std::ostream&>(file) : std::cout;
     WorkerProcess worker(lines);
     for (size_t i = 0; i < lines.size(); ++i) {
-        RunResult result;
-        if (!lines[i].bundle) {
-            result.id = input + ":" + std::to_string(lines[i].number);
-            result.error = RunError::Unknown;
-            result.message = lines[i].bundle.error().message;
-        } else {
-            result = worker.run(i, lines[i].bundle->timing.timeoutMs);
+        if (lines[i].bundle) {
+            out << worker.run(i, lines[i].bundle->timing.timeoutMs) << "\n" << std::flush;
+            continue;
         }
-        out << toJsonLine(result) << "\n" << std::flush;
+        RunResult malformed;
+        malformed.id = input + ":" + std::to_string(lines[i].number);
+        malformed.error = RunError::Unknown;
+        malformed.message = lines[i].bundle.error().message;
+        out << toJsonLine(malformed) << "\n" << std::flush;
     }
     return 0;
 }

@@ -11,8 +11,6 @@
 #include "core/store/tvm_log.h"
 #include "core/support/strings.h"
 
-#include <cstdio>
-#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <optional>
@@ -126,12 +124,14 @@ namespace {
         return 0;
     }
 
-    // A GPU target: the candidate as a kernel bundle, appended to --emit-bundle's file (to measure on a GPU
-    // machine elsewhere), or measured here by tunescope-gpu-runner. Nothing (no result) when written out.
-    Expected<std::optional<record::MeasureResult>> measureOnGpu(
+    // --emit-bundle: a GPU target's candidate as a kernel bundle appended to FILE, to measure on a GPU machine
+    // elsewhere. (Measuring here goes through the Measurer, which runs tunescope-gpu-runner itself.)
+    int emitBundle(
         const Arguments& args, const store::ResolvedSchedule& scheduled, const measure::MeasureOptions& options)
     {
-        const measure::GpuBundleOptions bundleOptions = measure::gpuBundleOptions(options);
+        if (!options.target.isGpu())
+            return fail("--emit-bundle makes bundles for GPU targets (--target 'cuda -arch=sm_90', or --target "
+                        "record on a CUDA record)");
         // The record the result completes: a TVM record source's own, for the target measured.
         std::string record;
         if (scheduled.record) {
@@ -140,41 +140,17 @@ namespace {
             r.result = record::MeasureResult {};
             record = store::formatLogLine(r);
         }
-        TS_TRY(const std::string bundle,
-            measure::makeGpuBundle(
-                scheduled.dag, scheduled.state, options.target, scheduled.title, record, bundleOptions));
-        if (args.has("emit-bundle")) {
-            const std::string path = args.value("emit-bundle");
-            std::ofstream out(path, std::ios::app);
-            if (!(out << bundle << "\n"))
-                return makeError(ErrorKind::Io, "cannot write " + path);
-            std::cout << "bundle:   appended to " << path << " (on a GPU machine: tunescope-gpu-runner " << path
-                      << " > results.json; then here: tunescope-cli import-results results.json)\n";
-            return std::optional<record::MeasureResult>();
-        }
-        const std::string runner = measure::defaultGpuRunnerPath();
-        const std::filesystem::path tmp
-            = std::filesystem::temp_directory_path() / ("tunescope-bundle-" + std::to_string(::getpid()) + ".json");
-        {
-            std::ofstream out(tmp);
-            out << bundle << "\n";
-        }
-        std::string output;
-        if (FILE* pipe = ::popen(("'" + runner + "' '" + tmp.string() + "' 2>&1").c_str(), "r")) {
-            char buffer[4096];
-            while (size_t n = std::fread(buffer, 1, sizeof buffer, pipe))
-                output.append(buffer, n);
-            ::pclose(pipe);
-        }
-        std::filesystem::remove(tmp);
-        auto result = measure::parseGpuResult(output.substr(0, output.find('\n')));
-        if (!result)
-            return makeError(ErrorKind::Unsupported,
-                "tunescope-gpu-runner (" + runner + ") gave no result (is it built? it needs the CUDA toolkit at "
-                    + "build time; or measure elsewhere with --emit-bundle FILE): " + output.substr(0, 300));
-        if (!result->device.empty())
-            std::cout << "device:   " << result->device << "\n";
-        return std::optional<record::MeasureResult>(result->result);
+        auto bundle = measure::makeGpuBundle(scheduled.dag, scheduled.state, options.target, scheduled.title, record,
+            measure::gpuBundleOptions(options));
+        if (!bundle)
+            return fail(bundle.error().message);
+        const std::string path = args.value("emit-bundle");
+        std::ofstream out(path, std::ios::app);
+        if (!(out << *bundle << "\n"))
+            return fail("cannot write " + path);
+        std::cout << "bundle:   appended to " << path << " (on a GPU machine: tunescope-gpu-runner " << path
+                  << " > results.json; then here: tunescope-cli import-results results.json)\n";
+        return 0;
     }
 
     int measureSchedule(const Arguments& args, const store::ResolvedSchedule& scheduled)
@@ -207,26 +183,8 @@ namespace {
             std::cout << "target:   " << target::toString(options.target) << "\n";
         std::cout << std::flush;
 
-        if (args.has("emit-bundle") && !options.target.isGpu())
-            return fail("--emit-bundle makes bundles for GPU targets (--target 'cuda -arch=sm_90', or --target "
-                        "record on a CUDA record)");
-        if (options.target.isGpu()) {
-            auto gpu = measureOnGpu(args, scheduled, options);
-            if (!gpu)
-                return fail(gpu.error().message);
-            if (!*gpu)
-                return 0;
-            const record::MeasureResult& r = **gpu;
-            std::cout << "status:   " << record::toInt(r.status) << " (" << record::toString(r.status) << ")\n";
-            if (!r.ok()) {
-                std::cout << "message:  " << r.message << "\n";
-                return kExitFailure;
-            }
-            std::cout << "cost:     " << formatFixed(r.meanCost() * 1e3, 4) << " ms\n";
-            std::cout << "GFLOP/s:  " << formatFixed(scheduled.flops / r.meanCost() / 1e9, 1) << "\n";
-            std::cout << "checked:  outputs match the reference evaluator\n";
-            return 0;
-        }
+        if (args.has("emit-bundle"))
+            return emitBundle(args, scheduled, options);
 
         // Live: progress on a terminal, Ctrl-C stops the build or the run in flight (the runner is killed).
         std::optional<record::MeasureResult> result;

@@ -84,12 +84,6 @@ __device__ __forceinline__ int ts_floormod(int a, int b)
         return name;
     }
 
-    // A vectorized loop emitted as one vector access per buffer: the accesses that move with the loop.
-    struct VectorPlan {
-        int lanes = 0;
-        std::map<const ir::ExprNode*, std::string> loads; // BufferLoad node -> its vector local
-    };
-
     class CudaEmitter : public lower::StmtVisitor {
     public:
         CudaEmitter(const lower::GpuKernel& kernel, std::map<const ir::BufferVar*, std::string>& bufferNames,
@@ -235,9 +229,7 @@ __device__ __forceinline__ int ts_floormod(int a, int b)
             case ExprKind::Call:
                 return call(x);
             case ExprKind::BufferLoad: {
-                auto vec
-                    = m_vector ? m_vector->loads.find(e.get()) : std::map<const ir::ExprNode*, std::string>::iterator();
-                if (m_vector && vec != m_vector->loads.end())
+                if (auto vec = m_vectorLoads.find(e.get()); vec != m_vectorLoads.end())
                     return vec->second + "." + "xyzw"[m_lane];
                 return bufferName(x.buffer.get()) + "[" + expr(x.operands[0]) + "]";
             }
@@ -284,10 +276,10 @@ __device__ __forceinline__ int ts_floormod(int a, int b)
         {
             const std::string v = varName(s.var.get());
             m_analyzer.bind(s.var, 0, s.extent - 1);
-            if (s.forKind == ForKind::ThreadBinding && s.threadTag != "vthread") {
-                const bool thread = s.threadTag[0] == 't';
-                const auto d = static_cast<size_t>(s.threadTag.back() - 'x');
-                const int64_t launch = thread ? m_kernel.block[d] : m_kernel.grid[d];
+            const lower::GpuThreadTag tag = lower::threadTagOf(s.threadTag);
+            if (s.forKind == ForKind::ThreadBinding && tag.dim >= 0) {
+                const auto d = static_cast<size_t>(tag.dim);
+                const int64_t launch = tag.thread ? m_kernel.block[d] : m_kernel.grid[d];
                 m_os << pad() << "{\n";
                 ++m_indent;
                 m_os << pad() << "const int " << v << " = (int)" << s.threadTag << ";\n";
@@ -352,29 +344,25 @@ __device__ __forceinline__ int ts_floormod(int a, int b)
             const Expr value = prepared(body->value);
             if (!alignedRamp(index, v, lanes))
                 return false;
-            VectorPlan plan;
-            plan.lanes = lanes;
+            std::map<const ir::ExprNode*, std::string> loads; // BufferLoad node -> its vector local
             bool ok = true;
             std::vector<std::pair<std::string, std::string>> loadLines; // local, address
             ir::postOrderVisit(value, [&](const ir::ExprNode& n) {
                 if (n.kind != ExprKind::BufferLoad || !ok)
                     return;
-                bool uses = false;
-                ir::postOrderVisit(n.operands[0], [&](const ir::ExprNode& x) { uses = uses || &x == v; });
-                if (!uses)
+                if (!ir::usesVar(n.operands[0], v))
                     return; // the same value in every lane
                 if (n.dtype != ir::DType::Float32 || !alignedRamp(n.operands[0], v, lanes)) {
                     ok = false;
                     return;
                 }
-                if (plan.loads.count(&n))
+                if (loads.count(&n))
                     return;
                 const std::string local = "vec" + std::to_string(m_vectors++);
-                plan.loads[&n] = local;
+                loads[&n] = local;
                 loadLines.emplace_back(
                     local, bufferName(n.buffer.get()) + " + " + expr(laneZero(n.operands[0], s.var)));
             });
-            // Values that do not use v but sit under a select or guard that does are still per lane: fine.
             if (!ok)
                 return false;
             const std::string type = lanes == 4 ? "float4" : "float2";
@@ -384,12 +372,12 @@ __device__ __forceinline__ int ts_floormod(int a, int b)
                 m_os << pad() << "const " << type << " " << local << " = *(const " << type << "*)(" << address
                      << ");\n";
             std::vector<std::string> laneValues;
-            m_vector = &plan;
+            m_vectorLoads = std::move(loads);
             for (m_lane = 0; m_lane < lanes; ++m_lane) {
                 m_laneValues[v] = m_lane;
                 laneValues.push_back(expr(value));
             }
-            m_vector = nullptr;
+            m_vectorLoads.clear();
             m_laneValues.erase(v);
             const std::string store = bufferName(body->buffer.get()) + " + " + expr(laneZero(index, s.var));
             m_os << pad() << "*(" << type << "*)(" << store << ") = make_" << type << "(";
@@ -444,7 +432,7 @@ __device__ __forceinline__ int ts_floormod(int a, int b)
         std::map<const ir::ExprNode*, std::string> m_varNames;
         std::set<std::string> m_taken;
         std::map<const ir::ExprNode*, int64_t> m_laneValues; // a vectorized loop's var, per lane
-        const VectorPlan* m_vector = nullptr;
+        std::map<const ir::ExprNode*, std::string> m_vectorLoads; // in a vector store: loads -> vector locals
         int m_lane = 0;
         int m_vectors = 0;
         lower::arith::Analyzer m_analyzer;

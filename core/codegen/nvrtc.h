@@ -1,9 +1,9 @@
 // NVRTC, loaded at run time: CUDA C -> PTX for a GPU architecture.
 //
 // The library is opened with dlopen on first use (libnvrtc.so.13, .12, .11.2, libnvrtc.so, or the path in
-// TS_NVRTC_LIBRARY; TS_NVRTC_LIBRARY=none acts as a machine without it), never linked: a TuneScope built on a machine with the CUDA toolkit still starts on one
-// without it, and the package depends on no CUDA package. Without it, compiling is an Unsupported error that
-// says what was looked for; tests that need it skip.
+// TS_NVRTC_LIBRARY; TS_NVRTC_LIBRARY=none acts as a machine without it), never linked: a TuneScope built on a machine
+// with the CUDA toolkit still starts on one without it, and the package depends on no CUDA package. Without it,
+// compiling is an Unsupported error that says what was looked for; tests that need it skip.
 #pragma once
 
 #include "core/support/error.h"

@@ -13,21 +13,6 @@ namespace {
         return makeError(ErrorKind::InvalidArgument, "GPU kernel " + kernel + ": " + why);
     }
 
-    // "blockIdx.x" -> (false, 0); "threadIdx.z" -> (true, 2); vthread -> dimension -1.
-    struct ThreadTag {
-        bool thread = false;
-        int dim = -1;
-    };
-    ThreadTag parseTag(const std::string& tag)
-    {
-        ThreadTag t;
-        if (tag.rfind("blockIdx.", 0) == 0 || tag.rfind("threadIdx.", 0) == 0) {
-            t.thread = tag[0] == 't';
-            t.dim = tag.back() - 'x';
-        }
-        return t;
-    }
-
     // One pass over a kernel: its launch extents and memory, then (second pass) the checks that need them.
     class KernelScan : public StmtVisitor {
     public:
@@ -53,7 +38,7 @@ namespace {
                 StmtVisitor::visitFor(s);
                 return;
             }
-            const ThreadTag tag = parseTag(s.threadTag);
+            const GpuThreadTag tag = threadTagOf(s.threadTag);
             if (tag.dim < 0) { // vthread
                 if (!checking && m_target.maxVThreadExtent > 0 && s.extent > m_target.maxVThreadExtent)
                     problems.push_back("vthread " + s.var->name + " has extent " + std::to_string(s.extent)
@@ -164,9 +149,19 @@ namespace {
             return true;
         if (s->kind == StmtKind::Allocate)
             return boundToThreads(s->body);
-        return s->kind == StmtKind::For && s->forKind == ForKind::ThreadBinding && parseTag(s->threadTag).dim >= 0;
+        return s->kind == StmtKind::For && s->forKind == ForKind::ThreadBinding && threadTagOf(s->threadTag).dim >= 0;
     }
 } // namespace
+
+GpuThreadTag threadTagOf(const std::string& tag)
+{
+    GpuThreadTag t;
+    if (tag.rfind("blockIdx.", 0) == 0 || tag.rfind("threadIdx.", 0) == 0) {
+        t.thread = tag[0] == 't';
+        t.dim = tag.back() - 'x';
+    }
+    return t;
+}
 
 Expected<GpuModule> gpuKernels(const LoweredFunc& func, const target::Target& target)
 {

@@ -39,6 +39,14 @@ struct GpuModule {
     std::vector<ir::BufferRef> workspaces; // global buffers of stages at root that are not outputs
 };
 
+// A thread-binding loop's tag: "blockIdx.x" -> (block, dim 0), "threadIdx.z" -> (thread, dim 2); a vthread has
+// dim -1.
+struct GpuThreadTag {
+    bool thread = false; // threadIdx (else blockIdx)
+    int dim = -1;
+};
+GpuThreadTag threadTagOf(const std::string& tag);
+
 // The kernels of a function lowered for a GPU target, checked against its limits.
 Expected<GpuModule> gpuKernels(const LoweredFunc& func, const target::Target& target);
 

@@ -214,8 +214,7 @@ namespace {
                 std::vector<int> spatial;
                 for (size_t i = 0; i < s.iters.size() && s.iters[i].kind == IteratorKind::Spatial; ++i)
                     spatial.push_back(static_cast<int>(i));
-                TS_TRY(const int fused, fuse(spatial));
-                TS_TRY(state, lower::inferBound(state));
+                TS_TRY(const int fused, fuse(spatial)); // a root's extents are known: the fused one is their product
                 const int64_t extent = state.stage(stage).iters[static_cast<size_t>(fused)].extent;
                 if (extent <= warp) {
                     TS_CHECK(bind(fused, Annotation::ThreadX));
@@ -235,12 +234,10 @@ namespace {
                 TS_TRY(const int block, fuse(levelIters(s, 0, axes, ".0")));
                 TS_CHECK(bind(block, Annotation::BlockX));
                 TS_TRY(const int vthread, fuse(levelIters(state.stage(stage), 1, axes, ".1")));
-                TS_TRY(state, lower::inferBound(state));
                 if (state.stage(stage).iters[static_cast<size_t>(vthread)].extent > maxVThread)
                     return makeError(ErrorKind::InvalidArgument, "thread binding: vthread extent over the device's");
                 TS_CHECK(bind(vthread, Annotation::VThread));
                 TS_TRY(const int thread, fuse(levelIters(state.stage(stage), 2, axes, ".2")));
-                TS_TRY(state, lower::inferBound(state));
                 if (checkMinThreads && state.stage(stage).iters[static_cast<size_t>(thread)].extent < warp)
                     return makeError(ErrorKind::InvalidArgument, "thread binding: fewer threads than a warp");
                 TS_CHECK(bind(thread, Annotation::ThreadX));
@@ -252,6 +249,7 @@ namespace {
                 for (size_t i = 0; i < s.iters.size(); ++i)
                     all.push_back(static_cast<int>(i));
                 TS_TRY(const int fused, fuse(all));
+                // The copy's region spans the threads its consumer is now bound to: infer it again.
                 TS_TRY(state, lower::inferBound(state));
                 const int64_t extent = state.stage(stage).iters[static_cast<size_t>(fused)].extent;
                 TS_CHECK(state.apply(sched::SplitStep { stage, fused, extent, { 1 }, true }));
@@ -266,16 +264,15 @@ namespace {
     // InitUnroll: stages with a reduction get auto_unroll_max_step on their outermost loop, a value drawn from
     // unrollMaxSteps (gpuUnrollMaxSteps on a GPU). (Ansor's always_unroll_inner op attribute has no counterpart
     // in our ops.)
-    Expected<void> initUnroll(const SearchParams& params, State& state, Rng& rng)
+    Expected<void> initUnroll(const std::vector<int>& choices, State& state, Rng& rng)
     {
-        if (params.unrollMaxSteps.empty())
+        if (choices.empty())
             return {};
         for (int stage = 0; stage < state.numStages(); ++stage) {
             const sched::Stage& s = state.stage(stage);
             if (s.computeAt == ComputeAtKind::Inlined || s.isPlaceholder() || !hasReduceIter(s))
                 continue;
-            const int value = params.unrollMaxSteps[static_cast<size_t>(
-                rng.uniformInt(0, static_cast<int64_t>(params.unrollMaxSteps.size()) - 1))];
+            const int value = choices[static_cast<size_t>(rng.uniformInt(0, static_cast<int64_t>(choices.size()) - 1))];
             TS_CHECK(state.apply(
                 sched::PragmaStep { stage, 0, std::string(detail::kAutoUnrollPragma) + "$" + std::to_string(value) }));
         }
@@ -330,11 +327,10 @@ namespace {
 Expected<State> randomAnnotation(const SearchTask& task, const Sketch& sketch, const SearchParams& params, Rng& rng)
 {
     if (task.target.isGpu()) { // Ansor's GPU order: tile sizes, thread binding, unroll
-        const SearchParams gpu = forTarget(params, task.target);
-        TS_TRY(State state, initFillTileSize(sketch, gpu, rng));
+        TS_TRY(State state, initFillTileSize(sketch, params, rng));
         TS_TRY(state, lower::inferBound(state));
         TS_CHECK(initThreadBind(task, state));
-        TS_CHECK(initUnroll(gpu, state, rng));
+        TS_CHECK(initUnroll(unrollChoices(params, task.target), state, rng));
         return detail::checked(state);
     }
     TS_TRY(State state, initFillTileSize(sketch, params, rng));
@@ -345,7 +341,7 @@ Expected<State> randomAnnotation(const SearchTask& task, const Sketch& sketch, c
     // The later rules read loop extents, those of stages computed inside others included.
     TS_TRY(state, lower::inferBound(state));
     TS_CHECK(initParallel(task, state));
-    TS_CHECK(initUnroll(params, state, rng));
+    TS_CHECK(initUnroll(unrollChoices(params, task.target), state, rng));
     TS_CHECK(initVectorization(params, state, rng));
     return detail::checked(state);
 }

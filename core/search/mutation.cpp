@@ -131,7 +131,7 @@ namespace {
             return nothingToMutate(MutationKind::AutoUnroll, "no auto_unroll_max_step pragma");
         auto& pragma = std::get<sched::PragmaStep>(steps[static_cast<size_t>(pick(pragmas, rng))]);
         std::vector<std::string> others;
-        for (int value : params.unrollMaxSteps) {
+        for (int value : unrollChoices(params, task.target)) {
             std::string text = std::string(detail::kAutoUnrollPragma) + "$" + std::to_string(value);
             if (text != pragma.pragma)
                 others.push_back(std::move(text));
@@ -351,7 +351,7 @@ Expected<State> mutate(
         out = mutateTileSize(state, params, rng);
         break;
     case MutationKind::AutoUnroll:
-        out = mutateAutoUnroll(task, state, forTarget(params, task.target), rng);
+        out = mutateAutoUnroll(task, state, params, rng);
         break;
     case MutationKind::ComputeLocation:
         out = mutateComputeLocation(task, state, params, rng);

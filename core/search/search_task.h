@@ -63,8 +63,10 @@ struct SearchParams {
     int retrySearchOneRoundOnEmpty = 10;
 };
 
-// The parameters as a search for `target` uses them: on a GPU, gpuUnrollMaxSteps and gpuMutationWeights take
-// the place of the CPU's.
+// The auto_unroll_max_step values for the target: gpuUnrollMaxSteps on a GPU, else unrollMaxSteps.
+const std::vector<int>& unrollChoices(const SearchParams& params, const target::Target& target);
+// The parameters as a policy for `target` holds them: on a GPU, gpuUnrollMaxSteps and gpuMutationWeights take
+// the place of the CPU's (SketchPolicy does this once; the rules ask unrollChoices).
 SearchParams forTarget(SearchParams params, const target::Target& target);
 
 } // namespace ts::search

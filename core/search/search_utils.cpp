@@ -8,6 +8,11 @@
 
 namespace ts::search {
 
+const std::vector<int>& unrollChoices(const SearchParams& params, const target::Target& target)
+{
+    return target.isGpu() ? params.gpuUnrollMaxSteps : params.unrollMaxSteps;
+}
+
 SearchParams forTarget(SearchParams params, const target::Target& target)
 {
     if (target.isGpu()) {
