@@ -278,6 +278,7 @@ __device__ __forceinline__ int ts_floormod(int a, int b)
             m_analyzer.bind(s.var, 0, s.extent - 1);
             const lower::GpuThreadTag tag = lower::threadTagOf(s.threadTag);
             if (s.forKind == ForKind::ThreadBinding && tag.dim >= 0) {
+                m_threadLoops.push_back(&s);
                 const auto d = static_cast<size_t>(tag.dim);
                 const int64_t launch = tag.thread ? m_kernel.block[d] : m_kernel.grid[d];
                 m_os << pad() << "{\n";
@@ -294,6 +295,7 @@ __device__ __forceinline__ int ts_floormod(int a, int b)
                 }
                 --m_indent;
                 m_os << pad() << "}\n";
+                m_threadLoops.pop_back();
             } else if (s.forKind == ForKind::Vectorized && emitVector(s)) {
                 // one vector access per buffer
             } else {
@@ -427,10 +429,92 @@ __device__ __forceinline__ int ts_floormod(int a, int b)
 
         void visitBarrier(const StmtNode&) override { m_os << pad() << "__syncthreads();\n"; }
 
+        // The threads that differ only in the reduce thread combine their values (TVM's
+        // LowerThreadAllreduce): warp shuffles within a warp when allReduceByWarpShuffle says so, else a tree
+        // in a shared scratch array (lower/gpu_kernels.h, which counts its bytes). Every thread ends with
+        // the result.
+        void visitAllReduce(const StmtNode& s) override
+        {
+            const StmtNode* loop = nullptr;
+            for (const StmtNode* l : m_threadLoops)
+                if (s.reduceThreads.size() == 1 && l->var.sameAs(s.reduceThreads[0]))
+                    loop = l;
+            auto type = cType(s.buffer->dtype);
+            if (!loop || !type) {
+                fail(loop ? type.error().message : "a cross-thread reduction outside its thread loop");
+                return;
+            }
+            const bool isFloat = ir::isFloat(s.buffer->dtype);
+            auto combined = [&](const std::string& a, const std::string& b) {
+                switch (s.reducer) {
+                case ir::Reducer::Max:
+                    return std::string(isFloat ? "fmaxf(" : "max(") + a + ", " + b + ")";
+                case ir::Reducer::Min:
+                    return std::string(isFloat ? "fminf(" : "min(") + a + ", " + b + ")";
+                case ir::Reducer::Sum:
+                case ir::Reducer::None:
+                    break;
+                }
+                return a + " + " + b;
+            };
+            const lower::GpuThreadTag tag = lower::threadTagOf(loop->threadTag);
+            const int64_t extent = loop->extent;
+            const std::string result = bufferName(s.buffer.get()) + "[" + expr(prepared(s.indices.at(0))) + "]";
+            const std::string value = expr(prepared(s.value));
+            const std::string n = std::to_string(m_reductions++);
+            m_os << pad() << "{ // all-reduce over " << loop->threadTag << " (" << extent << " threads)\n";
+            ++m_indent;
+            if (lower::allReduceByWarpShuffle(m_kernel, tag, extent)) {
+                const std::string v = "red" + n;
+                const std::string mask = "mask" + n;
+                const std::string width = std::to_string(extent);
+                m_os << pad() << *type << " " << v << " = " << value << ";\n";
+                m_os << pad() << "const unsigned " << mask << " = __activemask();\n";
+                for (int64_t offset = extent / 2; offset >= 1; offset /= 2)
+                    m_os << pad() << v << " = "
+                         << combined(v,
+                                "__shfl_down_sync(" + mask + ", " + v + ", " + std::to_string(offset) + ", " + width
+                                    + ")")
+                         << ";\n";
+                m_os << pad() << result << " = __shfl_sync(" << mask << ", " << v << ", 0, " << width << ");\n";
+            } else {
+                const auto& b = m_kernel.block;
+                const std::string buf = "red_buf" + n;
+                const std::string t = "red_t" + n;
+                const std::string r = varName(loop->var.get());
+                const int64_t stride = tag.dim == 0 ? 1 : tag.dim == 1 ? b[0] : b[0] * b[1];
+                std::string linear = "(int)threadIdx.x";
+                if (b[1] > 1 || b[2] > 1)
+                    linear += " + " + std::to_string(b[0]) + " * (int)threadIdx.y";
+                if (b[2] > 1)
+                    linear += " + " + std::to_string(b[0] * b[1]) + " * (int)threadIdx.z";
+                int64_t span = 1;
+                while (span < extent)
+                    span *= 2;
+                m_os << pad() << "__shared__ " << *type << " " << buf << "[" << m_kernel.threads() << "];\n";
+                m_os << pad() << "const int " << t << " = " << linear << ";\n";
+                m_os << pad() << buf << "[" << t << "] = " << value << ";\n";
+                m_os << pad() << "__syncthreads();\n";
+                for (int64_t half = span / 2; half >= 1; half /= 2) {
+                    const std::string other = t + " + " + std::to_string(half * stride);
+                    m_os << pad() << "if (" << r << " < " << std::min(half, extent - half) << ") " << buf << "[" << t
+                         << "] = " << combined(buf + "[" + t + "]", buf + "[" + other + "]") << ";\n";
+                    m_os << pad() << "__syncthreads();\n";
+                }
+                m_os << pad() << result << " = " << buf << "[" << t << " - " << r
+                     << (stride == 1 ? "" : " * " + std::to_string(stride)) << "];\n";
+                m_os << pad() << "__syncthreads();\n";
+            }
+            --m_indent;
+            m_os << pad() << "}\n";
+        }
+
         const lower::GpuKernel& m_kernel;
         std::map<const ir::BufferVar*, std::string>& m_bufferNames;
         std::map<const ir::ExprNode*, std::string> m_varNames;
         std::set<std::string> m_taken;
+        std::vector<const StmtNode*> m_threadLoops; // blockIdx/threadIdx loops around the statement emitted
+        int m_reductions = 0;
         std::map<const ir::ExprNode*, int64_t> m_laneValues; // a vectorized loop's var, per lane
         std::map<const ir::ExprNode*, std::string> m_vectorLoads; // in a vector store: loads -> vector locals
         int m_lane = 0;

@@ -37,6 +37,8 @@ namespace {
             return 1;
         case StmtKind::Barrier: // GPU only; emits nothing here
             return 0;
+        case StmtKind::AllReduce: // GPU only; refused by the emitter
+            return 1;
         case StmtKind::Seq: {
             int64_t n = 0;
             for (const Stmt& c : s->seq) {
@@ -205,6 +207,11 @@ void Emitter::emitSerialLoop(const lower::StmtNode& s, llvm::Value* begin, llvm:
     i->addIncoming(next, m_b.GetInsertBlock());
     m_b.CreateCondBr(m_b.CreateICmpSLT(next, end), header, exit);
     m_b.SetInsertPoint(exit);
+}
+
+void Emitter::visitAllReduce(const lower::StmtNode& s)
+{
+    unsupported("a cross-thread reduction into " + s.buffer->name + " needs a GPU target's code generator");
 }
 
 void Emitter::visitAllocate(const lower::StmtNode& s)

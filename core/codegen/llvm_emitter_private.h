@@ -84,6 +84,7 @@ private:
     void visitStore(const lower::StmtNode& s) override;
     void visitAllocate(const lower::StmtNode& s) override;
     void visitIfThenElse(const lower::StmtNode& s) override;
+    void visitAllReduce(const lower::StmtNode& s) override;
     void emitSerialLoop(const lower::StmtNode& s, llvm::Value* begin, llvm::Value* end);
     // Buffer elements are of the buffer's dtype.
     llvm::Value* elementPtr(const ir::BufferVar* buffer, llvm::Value* index);

@@ -150,6 +150,7 @@ namespace {
             visitFor(*s);
             break;
         case StmtKind::Store:
+        case StmtKind::AllReduce: // a store of the reduced value
             visitStore(*s);
             break;
         case StmtKind::Allocate: {

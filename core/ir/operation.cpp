@@ -87,6 +87,20 @@ Tensor computeFromParts(std::string name, std::string tag, std::vector<IterVar> 
     return op;
 }
 
+Expr combine(Reducer reducer, Expr current, Expr value)
+{
+    switch (reducer) {
+    case Reducer::Max:
+        return max(std::move(current), std::move(value));
+    case Reducer::Min:
+        return min(std::move(current), std::move(value));
+    case Reducer::Sum:
+    case Reducer::None:
+        break;
+    }
+    return std::move(current) + std::move(value);
+}
+
 double reducerIdentity(Reducer reducer)
 {
     switch (reducer) {

@@ -86,6 +86,8 @@ Tensor computeFromParts(std::string name, std::string tag, std::vector<IterVar> 
     Reducer reducer, Expr body);
 // The value a reduction starts from: 0 for sum, lowest float for max, highest for min.
 double reducerIdentity(Reducer reducer);
+// The reduction's step: current + value, max(current, value) or min(current, value).
+Expr combine(Reducer reducer, Expr current, Expr value);
 
 // Names the axis vars of the next compute/computeReduce call on this thread (conv2d: nn, ff, yy, xx; rc, ry, rx).
 // Only cosmetic: vars are identified by pointer, names appear in printouts.

@@ -59,6 +59,15 @@ namespace {
             return makeStore(flat(s->buffer), { offset(s->buffer, indices) }, expr(s->value));
         }
 
+        Stmt visitAllReduce(const Stmt& s) override
+        {
+            std::vector<ir::Expr> indices;
+            for (const ir::Expr& i : s->indices)
+                indices.push_back(expr(i));
+            return makeAllReduce(
+                s->reducer, flat(s->buffer), { offset(s->buffer, indices) }, expr(s->value), s->reduceThreads);
+        }
+
         Stmt visitAllocate(const Stmt& s) override
         {
             Stmt body = mutate(s->body);

@@ -52,9 +52,9 @@ namespace {
                 extents[d] = std::max(extents[d], s.extent);
             const bool narrower = checking && tag.thread && s.extent < m_kernel.block[d];
             m_divergent += narrower ? 1 : 0;
-            m_threadVars.push_back(s.var.get());
+            m_threadLoops.push_back(&s);
             StmtVisitor::visitFor(s);
-            m_threadVars.pop_back();
+            m_threadLoops.pop_back();
             m_divergent -= narrower ? 1 : 0;
         }
 
@@ -75,8 +75,8 @@ namespace {
         void visitIfThenElse(const StmtNode& s) override
         {
             bool threadDependent = false;
-            for (const ir::ExprNode* v : m_threadVars)
-                threadDependent = threadDependent || ir::usesVar(s.condition, v);
+            for (const StmtNode* loop : m_threadLoops)
+                threadDependent = threadDependent || ir::usesVar(s.condition, loop->var.get());
             m_divergent += threadDependent ? 1 : 0;
             StmtVisitor::visitIfThenElse(s);
             m_divergent -= threadDependent ? 1 : 0;
@@ -89,6 +89,29 @@ namespace {
                                    "loop narrower than the block, or a guard on a thread index, encloses it");
                 m_reported = true;
             }
+        }
+
+        void visitAllReduce(const StmtNode& s) override
+        {
+            if (!checking)
+                return;
+            if (m_divergent > 0 && !m_reported) {
+                problems.push_back("the cross-thread reduction into " + s.buffer->name
+                    + " is reached by only some of the block's threads: a thread loop narrower than the block, or a "
+                      "guard on a thread index, encloses it");
+                m_reported = true;
+            }
+            const StmtNode* loop = nullptr;
+            for (const StmtNode* l : m_threadLoops)
+                if (s.reduceThreads.size() == 1 && l->var.sameAs(s.reduceThreads[0]))
+                    loop = l;
+            if (!loop) {
+                problems.push_back("the cross-thread reduction into " + s.buffer->name
+                    + " is not inside the one thread loop it reduces over");
+                return;
+            }
+            if (!allReduceByWarpShuffle(m_kernel, threadTagOf(loop->threadTag), loop->extent))
+                m_kernel.sharedBytes += m_kernel.threads() * ir::bytesOf(s.buffer->dtype);
         }
 
         // The widest element a statement stores, in bytes.
@@ -107,7 +130,7 @@ namespace {
 
         GpuKernel& m_kernel;
         const target::Target& m_target;
-        std::vector<const ir::ExprNode*> m_threadVars; // loops bound to a hardware thread, outside here
+        std::vector<const StmtNode*> m_threadLoops; // loops bound to a hardware thread, outside here
         int m_divergent = 0;
         bool m_reported = false;
     };
@@ -161,6 +184,11 @@ GpuThreadTag threadTagOf(const std::string& tag)
         t.dim = tag.back() - 'x';
     }
     return t;
+}
+
+bool allReduceByWarpShuffle(const GpuKernel& kernel, GpuThreadTag tag, int64_t extent)
+{
+    return tag.thread && tag.dim == 0 && extent == kernel.block[0] && extent <= 32 && (extent & (extent - 1)) == 0;
 }
 
 Expected<GpuModule> gpuKernels(const LoweredFunc& func, const target::Target& target)

@@ -11,7 +11,8 @@
 // per block, each block dimension (x, y <= 1024, z <= 64), grid dimensions, shared memory per block,
 // local memory per thread, vthread extents, vector width; and the shapes a GPU cannot run: a root nest not
 // bound to blockIdx/threadIdx (it would run on the host), and a barrier that not every thread of the block
-// reaches (under a narrower thread loop or a thread-dependent guard).
+// reaches (under a narrower thread loop or a thread-dependent guard); the same for a cross-thread
+// reduction (AllReduce), which may hold barriers.
 #pragma once
 
 #include "core/lower/stmt.h"
@@ -29,7 +30,7 @@ struct GpuKernel {
     Stmt body; // the root nest, thread loops included
     std::array<int64_t, 3> grid { 1, 1, 1 }; // blockIdx x, y, z
     std::array<int64_t, 3> block { 1, 1, 1 }; // threadIdx x, y, z
-    int64_t sharedBytes = 0; // every shared allocation of the kernel
+    int64_t sharedBytes = 0; // every shared allocation of the kernel, AllReduce scratch included
     int64_t localBytes = 0; // every local allocation, per thread
     int64_t threads() const { return block[0] * block[1] * block[2]; }
 };
@@ -46,6 +47,11 @@ struct GpuThreadTag {
     int dim = -1;
 };
 GpuThreadTag threadTagOf(const std::string& tag);
+
+// How an AllReduce over the thread loop `tag` of `extent` threads is combined: with warp shuffles when
+// it is threadIdx.x, as wide as the block and a power of two up to 32 (each warp then holds whole groups);
+// otherwise through a shared scratch array of one element per thread of the block, halved in a tree.
+bool allReduceByWarpShuffle(const GpuKernel& kernel, GpuThreadTag tag, int64_t extent);
 
 // The kernels of a function lowered for a GPU target, checked against its limits.
 Expected<GpuModule> gpuKernels(const LoweredFunc& func, const target::Target& target);

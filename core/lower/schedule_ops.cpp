@@ -8,6 +8,7 @@
 #include "core/lower/lower.h"
 
 #include <algorithm>
+#include <set>
 
 namespace ts::lower {
 
@@ -58,6 +59,46 @@ namespace {
         return wrong("is not supported (no tensor intrinsics yet)");
     }
 
+    bool isReduce(const sched::Iterator& it) { return it.kind != sched::IteratorKind::Spatial; }
+    bool isHardwareThread(const LoopKind& kind)
+    {
+        return kind.kind == ForKind::ThreadBinding && kind.threadTag.rfind("threadIdx.", 0) == 0;
+    }
+
+    // A stage is a cross-thread reduction when a reduce iterator is bound to threadIdx (TVM's
+    // MakeCrossThreadReduction): its other ("normal") reduce loops move inside the rest, so nothing may be
+    // computed at them or at a loop after the first of them.
+    Expected<void> checkCrossThread(const sched::State& state, int s, const std::vector<LoopKind>& kinds)
+    {
+        const Stage& st = state.stage(s);
+        std::set<std::string> threadTags;
+        int firstNormal = -1;
+        for (size_t p = 0; p < st.iters.size(); ++p) {
+            if (!isReduce(st.iters[p]))
+                continue;
+            if (isHardwareThread(kinds[p]))
+                threadTags.insert(kinds[p].threadTag);
+            else if (firstNormal < 0)
+                firstNormal = static_cast<int>(p);
+        }
+        if (threadTags.empty())
+            return {};
+        if (threadTags.size() > 1)
+            return stageError(
+                state, s, "a cross-thread reduction over more than one thread dimension is not supported");
+        if (firstNormal < 0)
+            return {};
+        for (int q = 0; q < state.numStages(); ++q) {
+            const Stage& other = state.stage(q);
+            if (other.computeAt == sched::ComputeAtKind::Iter && other.attachStage == s
+                && other.attachIter >= firstNormal)
+                return stageError(state, q,
+                    "is computed at " + st.iters[static_cast<size_t>(other.attachIter)].name + " of " + st.op->name()
+                        + ", a cross-thread reduction, at or inside a reduce loop that is not bound to a thread");
+        }
+        return {};
+    }
+
     // Consumers first, as bound inference reports its errors.
     Expected<StageLoopKinds> loopKinds(const sched::State& state, const target::Target& target)
     {
@@ -66,10 +107,18 @@ namespace {
             const Stage& st = state.stage(s);
             if (st.isPlaceholder() || st.computeAt == sched::ComputeAtKind::Inlined)
                 continue;
+            auto& stageKinds = kinds[static_cast<size_t>(s)];
             for (const sched::Iterator& it : st.iters) {
                 TS_TRY(LoopKind kind, loopKindOf(state, s, it, target));
-                kinds[static_cast<size_t>(s)].push_back(std::move(kind));
+                if (isReduce(it) && kind.kind == ForKind::ThreadBinding && kind.threadTag != "vthread"
+                    && (it.kind == sched::IteratorKind::Mixed || !isHardwareThread(kind)))
+                    return stageError(state, s,
+                        std::string("annotation ") + sched::toString(it.annotation) + " on " + it.name
+                            + ": a reduction can be spread over the threads of a block (threadIdx), not over blocks "
+                              "or a fused spatial-and-reduce iterator");
+                stageKinds.push_back(std::move(kind));
             }
+            TS_CHECK(checkCrossThread(state, s, stageKinds));
         }
         return kinds;
     }
@@ -93,6 +142,8 @@ namespace {
         ir::BufferRef makeBuffer(int s) const;
         Expr lowerValue(int s, const Expr& e);
         Stmt stageNest(int s);
+        Stmt crossThreadNest(int s, const std::vector<Expr>& index, const Expr& value);
+        Stmt loop(int s, size_t p, Stmt body) const;
         Stmt attachedNests(int s, size_t p, Stmt inner);
         bool repeats(int s, size_t p) const;
         Expr guard(int s, bool spatialOnly);
@@ -251,6 +302,14 @@ Stmt NestBuilder::attachedNests(int s, size_t p, Stmt inner)
     return inner;
 }
 
+Stmt NestBuilder::loop(int s, size_t p, Stmt body) const
+{
+    const StageBounds& si = m_bounds[s];
+    const LoopKind& kind = m_kinds[static_cast<size_t>(s)][p];
+    return makeFor(
+        si.leafVars[p], si.iterExtents[p], kind.kind, std::move(body), stage(s).autoUnrollMaxStep, kind.threadTag);
+}
+
 Stmt NestBuilder::stageNest(int s)
 {
     const StageBounds& si = m_bounds[s];
@@ -260,46 +319,109 @@ Stmt NestBuilder::stageNest(int s)
     for (size_t d = 0; d < op.axes().size(); ++d)
         index.push_back(m_bounds.analyzer.simplify(si.rootValues[d] - si.regionMin[d]));
     const Expr value = lowerValue(s, si.body);
+    const size_t n = st.iters.size();
+    for (size_t p = 0; p < n; ++p)
+        if (isReduce(st.iters[p]) && isHardwareThread(m_kinds[static_cast<size_t>(s)][p]))
+            return crossThreadNest(s, index, value);
+
     Stmt update;
     if (op.reducer() == ir::Reducer::None) {
         update = makeStore(buffer(s), index, value);
     } else {
         const Expr current = ir::bufferLoad(buffer(s), index);
-        const Expr combined = op.reducer() == ir::Reducer::Sum ? current + value
-            : op.reducer() == ir::Reducer::Max                 ? ir::max(current, value)
-                                                               : ir::min(current, value);
-        update = makeStore(buffer(s), index, combined);
+        update = makeStore(buffer(s), index, ir::combine(op.reducer(), current, value));
     }
     if (Expr g = guard(s, false); g.defined())
         update = makeIf(g, update);
 
-    const size_t n = st.iters.size();
     size_t firstReduce = n;
     for (size_t p = 0; p < n; ++p)
-        if (st.iters[p].kind != sched::IteratorKind::Spatial) {
+        if (isReduce(st.iters[p])) {
             firstReduce = p;
             break;
         }
-    auto loop = [&](size_t p, Stmt body) {
-        const LoopKind& kind = m_kinds[static_cast<size_t>(s)][p];
-        return makeFor(
-            si.leafVars[p], si.iterExtents[p], kind.kind, std::move(body), st.autoUnrollMaxStep, kind.threadTag);
-    };
     Stmt init;
     if (op.reducer() != ir::Reducer::None) {
         init = makeStore(buffer(s), index, ir::floatImm(ir::reducerIdentity(op.reducer()), op.dtype()));
         if (Expr g = guard(s, true); g.defined())
             init = makeIf(g, init);
         for (size_t p = n; p-- > firstReduce;)
-            if (st.iters[p].kind == sched::IteratorKind::Spatial)
-                init = loop(p, init);
+            if (!isReduce(st.iters[p]))
+                init = loop(s, p, init);
     }
     Stmt inner = update;
     for (size_t p = n; p-- > 0;) {
         inner = attachedNests(s, p, inner);
-        inner = loop(p, inner);
+        inner = loop(s, p, inner);
         if (p == firstReduce && init)
             inner = makeSeq({ init, inner });
+    }
+    return inner;
+}
+
+// A reduction spread over threadIdx (TVM's MakeCrossThreadReduction): the spatial loops and the
+// thread-bound reduce loops stay in their order; inside them, the other reduce loops accumulate each
+// thread's share in a local `<name>.partial`, an AllReduce combines the shares of the threads into
+// `<name>.red` (every thread of the group gets the result), and each thread stores it (the same value, as
+// TVM does: the buffer may be a thread's own local copy). The bounds guard selects the identity for values
+// outside the tensor, so every thread reaches the AllReduce.
+Stmt NestBuilder::crossThreadNest(int s, const std::vector<Expr>& index, const Expr& value)
+{
+    const Stage& st = stage(s);
+    const ir::Operation& op = *st.op;
+    const StageBounds& si = m_bounds[s];
+    const auto& kinds = m_kinds[static_cast<size_t>(s)];
+    const size_t n = st.iters.size();
+    const Expr identity = ir::floatImm(ir::reducerIdentity(op.reducer()), op.dtype());
+    auto local = [&](const std::string& suffix) {
+        auto b = std::make_shared<ir::BufferVar>();
+        b->name = op.name() + suffix;
+        b->dtype = op.dtype();
+        b->scope = "local";
+        b->shape = { 1 };
+        b->strides = { 1 };
+        return ir::BufferRef(b);
+    };
+    const Expr zero = ir::intImm(0);
+    const ir::BufferRef red = local(".red");
+    std::vector<size_t> normal;
+    std::vector<Expr> threads;
+    for (size_t p = 0; p < n; ++p) {
+        if (!isReduce(st.iters[p]))
+            continue;
+        if (isHardwareThread(kinds[p]))
+            threads.push_back(si.leafVars[p]);
+        else
+            normal.push_back(p);
+    }
+    const Expr inside = guard(s, false);
+    Stmt reduce;
+    ir::BufferRef partial;
+    if (normal.empty()) {
+        reduce = makeAllReduce(
+            op.reducer(), red, { zero }, inside.defined() ? ir::select(inside, value, identity) : value, threads);
+    } else {
+        partial = local(".partial");
+        const Expr current = ir::bufferLoad(partial, { zero });
+        Stmt update = makeStore(partial, { zero }, ir::combine(op.reducer(), current, value));
+        if (inside.defined())
+            update = makeIf(inside, update);
+        for (size_t k = normal.size(); k-- > 0;)
+            update = loop(s, normal[k], update);
+        reduce = makeSeq({ makeStore(partial, { zero }, identity), update,
+            makeAllReduce(op.reducer(), red, { zero }, current, threads) });
+    }
+    Stmt store = makeStore(buffer(s), index, ir::bufferLoad(red, { zero }));
+    if (Expr g = guard(s, true); g.defined())
+        store = makeIf(g, store);
+    Stmt inner = makeAllocate(red, makeSeq({ reduce, store }));
+    if (partial)
+        inner = makeAllocate(partial, inner);
+    for (size_t p = n; p-- > 0;) {
+        if (isReduce(st.iters[p]) && !isHardwareThread(kinds[p]))
+            continue;
+        inner = attachedNests(s, p, inner);
+        inner = loop(s, p, inner);
     }
     return inner;
 }

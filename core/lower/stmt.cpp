@@ -80,6 +80,19 @@ Stmt makeIf(ir::Expr condition, Stmt thenBody, Stmt elseBody)
 
 Stmt makeBarrier() { return newNode(StmtKind::Barrier); }
 
+Stmt makeAllReduce(ir::Reducer reducer, ir::BufferRef buffer, std::vector<ir::Expr> indices, ir::Expr value,
+    std::vector<ir::Expr> reduceThreads)
+{
+    TS_ASSERT(reducer != ir::Reducer::None && !reduceThreads.empty()) << "an all-reduce needs a reducer and threads";
+    auto node = newNode(StmtKind::AllReduce);
+    node->reducer = reducer;
+    node->buffer = std::move(buffer);
+    node->indices = std::move(indices);
+    node->value = std::move(value);
+    node->reduceThreads = std::move(reduceThreads);
+    return node;
+}
+
 Stmt makeSeq(std::vector<Stmt> stmts)
 {
     std::vector<Stmt> flat;
@@ -144,6 +157,15 @@ namespace {
         }
 
         void visitBarrier(const StmtNode&) override { m_os << pad() << "sync_threads();\n"; }
+
+        // out[0] = all_reduce_sum(value) over threads (k.1);
+        void visitAllReduce(const StmtNode& s) override
+        {
+            m_os << pad() << s.buffer->name << "["
+                 << join(s.indices, ", ", [](const ir::Expr& e) { return ir::toString(e); }) << "] = all_reduce_"
+                 << ir::toString(s.reducer) << "(" << ir::toString(s.value) << ") over threads ("
+                 << join(s.reduceThreads, ", ", [](const ir::Expr& e) { return e->name; }) << ");\n";
+        }
 
         void visitIfThenElse(const StmtNode& s) override
         {

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "core/ir/expr.h"
+#include "core/ir/operation.h"
 
 #include <memory>
 #include <string>
@@ -22,11 +23,15 @@ const char* toString(ForKind kind);
 
 // Barrier: every thread of a GPU block waits here until all have arrived and their shared-memory writes
 // are visible (__syncthreads); lowering places it around shared stages on GPU targets only.
-enum class StmtKind { For, Store, Allocate, IfThenElse, Seq, Barrier };
+// AllReduce: a cross-thread reduction (TVM's tvm_thread_allreduce). The threads of a block that differ only
+// in `reduceThreads` (variables of enclosing threadIdx loops) combine their `value` with `reducer`, and
+// every one of them stores the result to buffer[indices] (a local one-element buffer). Every thread of the
+// block must reach it: the code generator may put barriers inside. GPU targets only.
+enum class StmtKind { For, Store, Allocate, IfThenElse, Seq, Barrier, AllReduce };
 // Every StmtKind, in order, as a list for code written once per kind (as LLVM's Instruction.def): the
 // visitor and the mutator declare and dispatch their visitX methods from it. A kind missing here is a
 // -Wswitch warning in their dispatch.
-#define TS_STMT_KINDS(X) X(For) X(Store) X(Allocate) X(IfThenElse) X(Seq) X(Barrier)
+#define TS_STMT_KINDS(X) X(For) X(Store) X(Allocate) X(IfThenElse) X(Seq) X(Barrier) X(AllReduce)
 
 struct StmtNode;
 using Stmt = std::shared_ptr<const StmtNode>;
@@ -39,10 +44,13 @@ struct StmtNode {
     ForKind forKind = ForKind::Serial;
     int autoUnrollMaxStep = 0; // the stage's pragma, on its outermost loop
     std::string threadTag; // ThreadBinding: the thread the loop is bound to ("blockIdx.x", ...)
-    // Store (buffer, indices, value); Allocate (buffer, body)
+    // Store (buffer, indices, value); Allocate (buffer, body); AllReduce (buffer, indices, value and below)
     ir::BufferRef buffer;
     std::vector<ir::Expr> indices;
     ir::Expr value;
+    // AllReduce
+    ir::Reducer reducer = ir::Reducer::None;
+    std::vector<ir::Expr> reduceThreads;
     // IfThenElse
     ir::Expr condition;
     Stmt body; // For, Allocate, IfThenElse (then)
@@ -60,6 +68,9 @@ Stmt makeIf(ir::Expr condition, Stmt thenBody, Stmt elseBody = nullptr);
 // Flattens nested sequences; a sequence of one statement is that statement.
 Stmt makeSeq(std::vector<Stmt> stmts);
 Stmt makeBarrier();
+// `reduceThreads`: at least one thread-loop variable.
+Stmt makeAllReduce(ir::Reducer reducer, ir::BufferRef buffer, std::vector<ir::Expr> indices, ir::Expr value,
+    std::vector<ir::Expr> reduceThreads);
 
 // Passes walk and rewrite statements with StmtVisitor (stmt_visitor.h) and StmtMutator (stmt_mutator.h).
 

@@ -33,18 +33,23 @@ Stmt StmtMutator::visitFor(const Stmt& s)
     return body ? withBody(s, std::move(body)) : nullptr;
 }
 
-Stmt StmtMutator::visitStore(const Stmt& s)
+bool StmtMutator::mutateAccess(const Stmt& s, std::vector<ir::Expr>& indices, ir::Expr& value)
 {
     bool changed = false;
-    std::vector<ir::Expr> indices;
     indices.reserve(s->indices.size());
     for (const ir::Expr& index : s->indices) {
         indices.push_back(mutateExpr(index));
         changed |= !indices.back().sameAs(index);
     }
-    ir::Expr value = mutateExpr(s->value);
-    changed |= !value.sameAs(s->value);
-    return changed ? makeStore(s->buffer, std::move(indices), std::move(value)) : s;
+    value = mutateExpr(s->value);
+    return changed || !value.sameAs(s->value);
+}
+
+Stmt StmtMutator::visitStore(const Stmt& s)
+{
+    std::vector<ir::Expr> indices;
+    ir::Expr value;
+    return mutateAccess(s, indices, value) ? makeStore(s->buffer, std::move(indices), std::move(value)) : s;
 }
 
 Stmt StmtMutator::visitAllocate(const Stmt& s)
@@ -69,6 +74,15 @@ Stmt StmtMutator::mutateIf(const Stmt& s, ir::Expr condition)
 }
 
 Stmt StmtMutator::visitBarrier(const Stmt& s) { return s; }
+
+Stmt StmtMutator::visitAllReduce(const Stmt& s)
+{
+    std::vector<ir::Expr> indices;
+    ir::Expr value;
+    if (!mutateAccess(s, indices, value))
+        return s;
+    return makeAllReduce(s->reducer, s->buffer, std::move(indices), std::move(value), s->reduceThreads);
+}
 
 Stmt StmtMutator::visitSeq(const Stmt& s)
 {

@@ -23,7 +23,8 @@ public:
     Stmt mutate(const Stmt& s);
 
 protected:
-    // visitFor, visitStore, visitAllocate, visitIfThenElse, visitSeq, visitBarrier: one per StmtKind (TS_STMT_KINDS).
+    // visitFor, visitStore, visitAllocate, visitIfThenElse, visitSeq, visitBarrier, visitAllReduce: one per StmtKind
+    // (TS_STMT_KINDS).
 #define TS_DECLARE_STMT_MUTATE(Kind) virtual Stmt visit##Kind(const Stmt& s);
     TS_STMT_KINDS(TS_DECLARE_STMT_MUTATE)
 #undef TS_DECLARE_STMT_MUTATE
@@ -33,6 +34,8 @@ protected:
 
     // s with another body (every other field kept); s itself when the body is the same.
     static Stmt withBody(const Stmt& s, Stmt body);
+    // A store's or all-reduce's indices and value through mutateExpr; whether any changed.
+    bool mutateAccess(const Stmt& s, std::vector<ir::Expr>& indices, ir::Expr& value);
     // The if s with `condition` and its branches mutated, by the null rules above; s itself when nothing
     // changed.
     Stmt mutateIf(const Stmt& s, ir::Expr condition);

@@ -42,6 +42,13 @@ void StmtVisitor::visitSeq(const StmtNode& s)
 
 void StmtVisitor::visitBarrier(const StmtNode&) { }
 
+void StmtVisitor::visitAllReduce(const StmtNode& s)
+{
+    for (const ir::Expr& index : s.indices)
+        visitExpr(index);
+    visitExpr(s.value);
+}
+
 void StmtVisitor::visitExpr(const ir::Expr&) { }
 
 } // namespace ts::lower

@@ -21,7 +21,8 @@ public:
     void visit(const Stmt& s);
 
 protected:
-    // visitFor, visitStore, visitAllocate, visitIfThenElse, visitSeq, visitBarrier: one per StmtKind (TS_STMT_KINDS).
+    // visitFor, visitStore, visitAllocate, visitIfThenElse, visitSeq, visitBarrier, visitAllReduce: one per StmtKind
+    // (TS_STMT_KINDS).
 #define TS_DECLARE_STMT_VISIT(Kind) virtual void visit##Kind(const StmtNode& s);
     TS_STMT_KINDS(TS_DECLARE_STMT_VISIT)
 #undef TS_DECLARE_STMT_VISIT

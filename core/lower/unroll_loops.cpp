@@ -29,6 +29,13 @@ namespace {
             return s;
         }
 
+        // Code with loops and barriers of its own: the loops around it stay loops.
+        Stmt visitAllReduce(const Stmt& s) override
+        {
+            m_last = { 1, true };
+            return s;
+        }
+
         Stmt visitFor(const Stmt& s) override
         {
             const int outerMaxStep = m_maxStep;

@@ -50,6 +50,8 @@ bool parallelInsideParallel(const lower::Stmt& s, bool insideParallel)
     case lower::StmtKind::Allocate:
         return parallelInsideParallel(s->body, insideParallel);
     case lower::StmtKind::Store:
+    case lower::StmtKind::Barrier:
+    case lower::StmtKind::AllReduce:
         return false;
     }
     return false;

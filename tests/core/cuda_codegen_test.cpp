@@ -65,7 +65,10 @@ State sharedTiledMatmul(const ir::ComputeDAG& dag)
 
 // The GPU function with its threads run one after another on the CPU: thread loops become serial loops and
 // barriers go. Each thread then fetches the whole of a shared copy itself, so the result is right exactly
-// when the lowering's regions and indices are (not its barriers: those need a GPU).
+// when the lowering's regions and indices are (not its barriers: those need a GPU). A cross-thread
+// reduction accumulates in its one-element buffer across the threads in turn, the first of the group
+// starting from the identity; its buffer is allocated once for the function, so the last thread's store
+// holds the whole reduction.
 lower::LoweredFunc serialized(const lower::LoweredFunc& func)
 {
     class Serialize : public lower::StmtMutator {
@@ -76,6 +79,17 @@ lower::LoweredFunc serialized(const lower::LoweredFunc& func)
             return lower::makeFor(s->var, s->extent, lower::ForKind::Serial, mutate(s->body));
         }
         lower::Stmt visitBarrier(const lower::Stmt&) override { return nullptr; }
+        lower::Stmt visitAllReduce(const lower::Stmt& s) override
+        {
+            std::vector<ir::Expr> first;
+            for (const ir::Expr& t : s->reduceThreads)
+                first.push_back(ir::eq(t, ir::intImm(0)));
+            const ir::Expr identity = ir::floatImm(ir::reducerIdentity(s->reducer), s->buffer->dtype);
+            const ir::Expr current = ir::bufferLoad(s->buffer, s->indices);
+            return lower::makeSeq(
+                { lower::makeIf(ir::conjunction(first), lower::makeStore(s->buffer, s->indices, identity)),
+                    lower::makeStore(s->buffer, s->indices, ir::combine(s->reducer, current, s->value)) });
+        }
     };
     lower::LoweredFunc out = func;
     out.body = Serialize().mutate(func.body);
@@ -444,6 +458,178 @@ TEST(CudaCodegen, ABarrierSomeThreadsMissIsRefused)
     EXPECT_EQ(limitError(s, cuda()),
         "GPU kernel default_function_kernel0: a barrier (__syncthreads) is reached by only some of the block's "
         "threads: a thread loop narrower than the block, or a guard on a thread index, encloses it");
+}
+
+// --- Cross-thread reduction: a reduce iterator bound to threadIdx (Ansor's CrossThreadReduction sketch).
+
+namespace {
+// A conv2d with little spatial work (8 x 4 x 4 outputs) and a long reduction (16 x 3 x 3 = 144), as Ansor's
+// CrossThreadReduction rule and InitThreadBind leave it: the padding inlined, the reduction fused and split
+// by the warp (5 x 32 > 144: the last part is guarded), its inner part on threadIdx.x, the outputs on
+// blockIdx.x.
+State crossThreadConv2d(const ir::ComputeDAG& dag, int64_t threads = 32)
+{
+    const int64_t reduce = 16 * 3 * 3;
+    return fixtures::withSteps(dag,
+        {
+            ComputeInlineStep { 1 }, // data pad_temp weight conv2d
+            FuseStep { 3, { 4, 5, 6 } }, // nn ff yy xx rc@ry@rx@
+            SplitStep { 3, 4, reduce, { threads }, true }, // nn ff yy xx rc@ry@rx@.0 rc@ry@rx@.1
+            AnnotationStep { 3, 5, Annotation::ThreadX },
+            FuseStep { 3, { 0, 1, 2, 3 } }, // nn@ff@yy@xx@ rc@ry@rx@.0 rc@ry@rx@.1
+            AnnotationStep { 3, 0, Annotation::BlockX },
+        });
+}
+
+// matmul 4 x 300 x 4 with the whole of k on threadIdx.x (no loop left to each thread) or split so that
+// each thread also loops.
+State crossThreadMatmul(const ir::ComputeDAG& dag, int64_t threads, bool loopInEachThread)
+{
+    std::vector<Step> steps;
+    if (loopInEachThread) {
+        steps.push_back(SplitStep { 2, 2, 300, { threads }, true }); // i j k.0 k.1
+        steps.push_back(AnnotationStep { 2, 3, Annotation::ThreadX });
+    } else {
+        steps.push_back(AnnotationStep { 2, 2, Annotation::ThreadX });
+    }
+    steps.push_back(FuseStep { 2, { 0, 1 } });
+    steps.push_back(AnnotationStep { 2, 0, Annotation::BlockX });
+    return fixtures::withSteps(dag, steps);
+}
+} // namespace
+
+TEST(CrossThreadReduction, LowersToAnAllReduceOfEachThreadsPartialSum)
+{
+    const ir::ComputeDAG dag = fixtures::conv2dDag(16, 4, 8);
+    auto func = lower::lower(crossThreadConv2d(dag), on(cuda()));
+    ASSERT_TRUE(func) << func.error().message;
+    const std::string text = lower::toString(*func);
+    EXPECT_NE(text.find("conv2d_nchw.partial[0] = 0"), std::string::npos) << text;
+    EXPECT_NE(text.find("conv2d_nchw.red[0] = all_reduce_sum(conv2d_nchw.partial[0]) over threads (rc@ry@rx@.1)"),
+        std::string::npos)
+        << text;
+    EXPECT_NE(text.find("] = conv2d_nchw.red[0];"), std::string::npos) << text;
+}
+
+TEST(CrossThreadReduction, ComputesTheRightResultWithThreadsInSequence)
+{
+    const ir::ComputeDAG conv = fixtures::conv2dDag(16, 4, 8);
+    auto convReference = measure::computeReference(conv, 11, 512, 1e9);
+    ASSERT_TRUE(convReference) << convReference.error().message;
+    expectGpuLoweringMatches(*convReference, crossThreadConv2d(conv), cuda(), "conv2d, 32 threads");
+    expectGpuLoweringMatches(*convReference, crossThreadConv2d(conv, 48), cuda(), "conv2d, 48 threads");
+
+    const ir::ComputeDAG matmul = fixtures::matmulDag(4, 300, 4);
+    auto matmulReference = measure::computeReference(matmul, 11, 512, 1e9);
+    ASSERT_TRUE(matmulReference) << matmulReference.error().message;
+    for (const int64_t threads : { 16, 32, 64 })
+        expectGpuLoweringMatches(*matmulReference, crossThreadMatmul(matmul, threads, true), cuda(),
+            "matmul, " + std::to_string(threads) + " threads looping");
+    expectGpuLoweringMatches(
+        *matmulReference, crossThreadMatmul(matmul, 300, false), cuda(), "matmul, 300 threads, no loop");
+}
+
+TEST(CrossThreadReduction, Conv2dGoldenCudaC)
+{
+    const ir::ComputeDAG dag = fixtures::conv2dDag(16, 4, 8);
+    auto func = lower::lower(crossThreadConv2d(dag), on(cuda()));
+    ASSERT_TRUE(func) << func.error().message;
+    auto program = codegen::emitCuda(*func, cuda());
+    ASSERT_TRUE(program) << program.error().message;
+    EXPECT_EQ(program->source,
+        R"(// default_function: 1 kernel, generated by TuneScope for cuda -keys=cuda,gpu -arch=sm_80 -max_num_threads=1024 -max_shared_memory_per_block=49152 -thread_warp_size=32
+
+extern "C" __global__ void __launch_bounds__(32) default_function_kernel0(const float* __restrict__ data, const float* __restrict__ weight, float* __restrict__ conv2d_nchw)
+{
+    {
+        const int nn_ff_yy_xx_ = (int)blockIdx.x;
+        {
+            const int rc_ry_rx__1 = (int)threadIdx.x;
+            __align__(16) float conv2d_nchw_partial[1];
+            __align__(16) float conv2d_nchw_red[1];
+            conv2d_nchw_partial[0] = 0.0f;
+            for (int rc_ry_rx__0 = 0; rc_ry_rx__0 < 5; ++rc_ry_rx__0) {
+                if ((rc_ry_rx__0 * 32 + rc_ry_rx__1) / 9 < 16) {
+                    conv2d_nchw_partial[0] = conv2d_nchw_partial[0] + (nn_ff_yy_xx_ / 4 % 4 + (rc_ry_rx__0 * 32 + rc_ry_rx__1) / 3 % 3 >= 1 && nn_ff_yy_xx_ / 4 % 4 + (rc_ry_rx__0 * 32 + rc_ry_rx__1) / 3 % 3 < 5 && (nn_ff_yy_xx_ % 4 + (rc_ry_rx__0 * 32 + rc_ry_rx__1) % 3 >= 1 && nn_ff_yy_xx_ % 4 + (rc_ry_rx__0 * 32 + rc_ry_rx__1) % 3 < 5) ? data[(rc_ry_rx__0 * 32 + rc_ry_rx__1) / 9 * 16 + nn_ff_yy_xx_ / 4 % 4 * 4 + (rc_ry_rx__0 * 32 + rc_ry_rx__1) / 3 % 3 * 4 + nn_ff_yy_xx_ % 4 + (rc_ry_rx__0 * 32 + rc_ry_rx__1) % 3 - 5] : 0.0f) * weight[nn_ff_yy_xx_ / 16 * 144 + (rc_ry_rx__0 * 32 + rc_ry_rx__1) / 9 * 9 + (rc_ry_rx__0 * 32 + rc_ry_rx__1) / 3 % 3 * 3 + (rc_ry_rx__0 * 32 + rc_ry_rx__1) % 3];
+                }
+            }
+            { // all-reduce over threadIdx.x (32 threads)
+                float red0 = conv2d_nchw_partial[0];
+                const unsigned mask0 = __activemask();
+                red0 = red0 + __shfl_down_sync(mask0, red0, 16, 32);
+                red0 = red0 + __shfl_down_sync(mask0, red0, 8, 32);
+                red0 = red0 + __shfl_down_sync(mask0, red0, 4, 32);
+                red0 = red0 + __shfl_down_sync(mask0, red0, 2, 32);
+                red0 = red0 + __shfl_down_sync(mask0, red0, 1, 32);
+                conv2d_nchw_red[0] = __shfl_sync(mask0, red0, 0, 32);
+            }
+            conv2d_nchw[nn_ff_yy_xx_ / 16 * 16 + nn_ff_yy_xx_ / 4 % 4 * 4 + nn_ff_yy_xx_ % 4] = conv2d_nchw_red[0];
+        }
+    }
+}
+)");
+}
+
+TEST(CrossThreadReduction, WiderThanAWarpGoesThroughSharedMemory)
+{
+    const ir::ComputeDAG dag = fixtures::matmulDag(4, 300, 4);
+    for (const int64_t threads : { 64, 300 }) {
+        auto func = lower::lower(crossThreadMatmul(dag, threads, threads == 64), on(cuda()));
+        ASSERT_TRUE(func) << func.error().message;
+        auto module = lower::gpuKernels(*func, cuda());
+        ASSERT_TRUE(module) << module.error().message;
+        EXPECT_EQ(module->kernels[0].sharedBytes, threads * 4); // one float per thread of the block
+        auto program = codegen::emitCuda(*func, cuda());
+        ASSERT_TRUE(program) << program.error().message;
+        EXPECT_NE(
+            program->source.find("__shared__ float red_buf0[" + std::to_string(threads) + "];"), std::string::npos)
+            << program->source;
+        EXPECT_EQ(program->source.find("__shfl"), std::string::npos) << program->source;
+        if (!haveNvrtc())
+            continue;
+        auto ptx = codegen::compileToPtx(program->source, "compute_80", "allreduce");
+        EXPECT_TRUE(ptx) << ptx.error().message << "\n" << program->source;
+    }
+}
+
+TEST(CrossThreadReduction, NvrtcCompilesTheWarpShuffles)
+{
+    if (!haveNvrtc())
+        GTEST_SKIP() << "NVRTC is not installed: " << codegen::nvrtcVersion().error().message;
+    const ir::ComputeDAG dag = fixtures::conv2dDag(16, 4, 8);
+    for (const int64_t threads : { 16, 32 }) {
+        auto func = lower::lower(crossThreadConv2d(dag, threads), on(cuda()));
+        ASSERT_TRUE(func) << func.error().message;
+        auto ptx = codegen::emitAssembly(*func, cuda());
+        ASSERT_TRUE(ptx) << ptx.error().message;
+        EXPECT_NE(ptx->find("shfl.sync.down"), std::string::npos);
+    }
+}
+
+TEST(CrossThreadReduction, ReductionsOverBlocksOrTwoThreadDimensionsAreRefused)
+{
+    const ir::ComputeDAG dag = fixtures::matmulDag(4, 64, 4);
+    const State overBlocks = fixtures::withSteps(dag,
+        {
+            AnnotationStep { 2, 0, Annotation::ThreadX },
+            AnnotationStep { 2, 2, Annotation::BlockX },
+        });
+    auto refusal = [](const State& state) {
+        auto func = lower::lower(state, on(cuda()));
+        return func ? std::string("lowered") : func.error().message;
+    };
+    EXPECT_EQ(refusal(overBlocks),
+        "stage 2 (matmul): annotation blockIdx.x on k: a reduction can be spread over the threads of a block "
+        "(threadIdx), not over blocks or a fused spatial-and-reduce iterator");
+    const State twoDims = fixtures::withSteps(dag,
+        {
+            SplitStep { 2, 2, 64, { 8 }, true }, // i j k.0 k.1
+            AnnotationStep { 2, 0, Annotation::BlockX },
+            AnnotationStep { 2, 2, Annotation::ThreadY },
+            AnnotationStep { 2, 3, Annotation::ThreadX },
+        });
+    EXPECT_EQ(refusal(twoDims),
+        "stage 2 (matmul): a cross-thread reduction over more than one thread dimension is not supported");
 }
 
 // --- The GPU search: Ansor's GPU sketch rules and init rules (core/search).
