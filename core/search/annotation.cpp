@@ -185,7 +185,8 @@ namespace {
     // vthread (invalid past the device's vthread limit) and its .2 loops into threadIdx.x (invalid under a
     // warp, unless the whole space is under two); an untiled root fuses its spatial loops and binds them to
     // threadIdx.x, split by the warp size into blockIdx.x when longer; a shared copy fuses its loops, splits
-    // off a vector of 1 and follows its consumer's thread tiles (cooperative fetching).
+    // off a vector of 1 and follows its consumer's thread tiles (cooperative fetching); a root with a
+    // cross-thread reduction binds its outer spatial loops to blockIdx.x.
     Expected<void> initThreadBind(const SearchTask& task, State& state)
     {
         const int64_t warp = task.target.warpSize > 0 ? task.target.warpSize : 32;
@@ -199,9 +200,6 @@ namespace {
             const sched::Stage& s = state.stage(stage);
             if (s.computeAt == ComputeAtKind::Inlined || s.isPlaceholder())
                 continue;
-            if (std::any_of(s.iters.begin(), s.iters.end(),
-                    [](const sched::Iterator& it) { return it.annotation == Annotation::ThreadX; }))
-                continue;
             auto fuse = [&](const std::vector<int>& ids) -> Expected<int> {
                 if (ids.empty())
                     return makeError(ErrorKind::InvalidArgument, "thread binding: no loop to fuse");
@@ -210,6 +208,27 @@ namespace {
                 return ids.front();
             };
             auto bind = [&](int iter, Annotation a) { return state.apply(sched::AnnotationStep { stage, iter, a }); };
+            if (hasCrossThreadReduction(state, stage)) {
+                // A root with a cross-thread reduction (its own or one computed at it): its outer spatial loops,
+                // up to a reduction, an annotation or an attach point, on blockIdx.x.
+                if (s.computeAt != ComputeAtKind::Root)
+                    continue;
+                std::vector<int> outer;
+                for (size_t i = 0; i < s.iters.size(); ++i) {
+                    if (s.iters[i].kind != IteratorKind::Spatial || s.iters[i].annotation != Annotation::None
+                        || (i > 0 && !state.attachedAt(stage, static_cast<int>(i) - 1).empty()))
+                        break;
+                    outer.push_back(static_cast<int>(i));
+                }
+                if (!outer.empty()) {
+                    TS_TRY(const int fused, fuse(outer));
+                    TS_CHECK(bind(fused, Annotation::BlockX));
+                }
+                continue;
+            }
+            if (std::any_of(s.iters.begin(), s.iters.end(),
+                    [](const sched::Iterator& it) { return it.annotation == Annotation::ThreadX; }))
+                continue;
             if (s.computeAt == ComputeAtKind::Root && !tiledRoots.count(stage)) {
                 std::vector<int> spatial;
                 for (size_t i = 0; i < s.iters.size() && s.iters[i].kind == IteratorKind::Spatial; ++i)

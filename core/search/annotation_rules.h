@@ -1,4 +1,4 @@
-// Private to annotation.cpp and mutation.cpp: the helpers Ansor's init and mutation rules share
+// Private to annotation.cpp, mutation.cpp and sketch_rules.cpp: the helpers Ansor's init and mutation rules share
 // (search_policy/utils.h): divisors and split factorizations, the stage a step made now, and the legal
 // compute_at locations of a stage.
 #pragma once

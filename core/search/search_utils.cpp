@@ -4,6 +4,7 @@
 #include "core/search/search_task.h"
 #include "core/support/strings.h"
 
+#include <algorithm>
 #include <set>
 
 namespace ts::search {
@@ -144,6 +145,34 @@ bool needsRfactor(const StateAnalysis& analysis, const sched::State& state, int 
     if (analysis.needsMultiLevelTiling(stage))
         return space <= reduce && space <= int64_t { cores } * 16;
     return reduce > 1 && reduce > cores;
+}
+
+bool needsCrossThreadReduction(
+    const StateAnalysis& analysis, const sched::State& state, int stage, int64_t maxThreadsPerBlock, int64_t warp)
+{
+    const sched::Stage& s = state.stage(stage);
+    if (s.isPlaceholder() || hasCacheWriteStage(state, stage))
+        return false;
+    const auto [space, reduce] = cumulativeSpaceAndReduceLength(s);
+    if (analysis.needsMultiLevelTiling(stage))
+        return space <= maxThreadsPerBlock && space < reduce; // enough spatial parallelism otherwise
+    return reduce > 1 && reduce > warp;
+}
+
+bool hasCrossThreadReduction(const sched::State& state, int stage)
+{
+    auto reducesOverThreads = [](const sched::Stage& s) {
+        return std::any_of(s.iters.begin(), s.iters.end(), [](const sched::Iterator& it) {
+            return it.kind == sched::IteratorKind::Reduce && it.annotation == sched::Annotation::ThreadX;
+        });
+    };
+    if (reducesOverThreads(state.stage(stage)))
+        return true;
+    for (size_t i = 0; i < state.stage(stage).iters.size(); ++i)
+        for (int attached : state.attachedAt(stage, static_cast<int>(i)))
+            if (reducesOverThreads(state.stage(attached)))
+                return true;
+    return false;
 }
 
 uint64_t stepsHash(const std::string& stepsJsonText) { return fnv1a64(stepsJsonText); }

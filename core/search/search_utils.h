@@ -48,6 +48,14 @@ bool hasCacheWriteStage(const sched::State& state, int stage);
 // <= cores * 16), or another reduction longer than `cores`.
 bool needsRfactor(const StateAnalysis& analysis, const sched::State& state, int stage, int cores);
 
+// Ansor's condition for RuleCrossThreadReduction (GPU): a multi-level-tiled stage with at most a block of
+// spatial work that is shorter than its reduction, or another reduction longer than a warp.
+bool needsCrossThreadReduction(
+    const StateAnalysis& analysis, const sched::State& state, int stage, int64_t maxThreadsPerBlock, int64_t warp);
+// Ansor's HasCrossThreadReduction: the stage, or a stage computed at one of its loops, has a reduce
+// iterator bound to threadIdx.x.
+bool hasCrossThreadReduction(const sched::State& state, int stage);
+
 // The identity of a state for deduplication and "never measure the same state twice": a 64-bit hash of its
 // step history as JSON text, the form the store keeps (so a resumed session rebuilds the set from records).
 uint64_t stateHash(const sched::State& state);

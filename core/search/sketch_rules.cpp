@@ -1,4 +1,6 @@
-// Ansor's sketch derivation rules for the CPU, in its order (sketch.h), and the worklist that applies them.
+// Ansor's sketch derivation rules for the CPU and the GPU, in its orders (sketch.h), and the worklist that applies
+// them.
+#include "core/search/annotation_rules.h"
 #include "core/search/sketch.h"
 #include "core/support/assert.h"
 
@@ -162,7 +164,8 @@ namespace {
             int stage) const override
         {
             const std::set<int> consumers = analysis.consumersThroughInlined(state, stage);
-            if (consumers.size() != 1 || !analysis.needsMultiLevelTiling(*consumers.begin()))
+            if (consumers.size() != 1 || !analysis.needsMultiLevelTiling(*consumers.begin())
+                || hasCrossThreadReduction(state, *consumers.begin()))
                 return RuleResult::Skip;
             // Only a direct producer: the consumer's own body reads it.
             bool direct = false;
@@ -275,6 +278,95 @@ namespace {
                     s = withStep(s, sched::ReorderStep { stage, order }, "AddRfactor");
                 }
                 out.emplace_back(std::move(s), stage - 1);
+            }
+            return out;
+        }
+    };
+
+    // GPU: a reduction with little spatial work is spread over a warp of threads (Ansor's
+    // RuleCrossThreadReduction): its reduce iterators fused and split, the inner part bound to threadIdx.x.
+    // When its one consumer is not tiled and shares outer loops with it, the split follows the consumer's
+    // (split by the warp and bound to threadIdx.x first, if it had none) and the reduction is computed at
+    // the last shared loop, in the same kernel. Other rules apply to the stage too (more sketches).
+    class CrossThreadReduction final : public SketchRule {
+    public:
+        std::string name() const override { return "CrossThreadReduction"; }
+        RuleResult condition(const SearchTask& task, const SearchParams&, const State& state,
+            const StateAnalysis& analysis, int stage) const override
+        {
+            return needsCrossThreadReduction(analysis, state, stage, maxThreads(task), warp(task)) ? RuleResult::Apply
+                                                                                                   : RuleResult::Skip;
+        }
+        Derived apply(const SearchTask& task, const SearchParams&, const State& state, const StateAnalysis& analysis,
+            int stage) const override
+        {
+            State s = state;
+            std::vector<int> reduceIds;
+            for (size_t i = 0; i < s.stage(stage).iters.size(); ++i)
+                if (s.stage(stage).iters[i].kind == sched::IteratorKind::Reduce)
+                    reduceIds.push_back(static_cast<int>(i));
+            if (reduceIds.size() > 1)
+                s = withStep(s, sched::FuseStep { stage, reduceIds }, "CrossThreadReduction");
+            const int fused = reduceIds.front();
+
+            const int target = detail::singleConsumerRoot(analysis, s, stage);
+            int common = 0;
+            std::vector<int> splits;
+            if (target >= 0 && !analysis.needsMultiLevelTiling(target)) {
+                common = analysis.dag().access().numCommonOuterIterators(
+                    analysis.opIndex(stage), analysis.opIndex(target));
+                splits = splitStepsOf(s, target);
+                // One split to follow, or none in a consumer without reduction that gets one (Ansor asserts
+                // as much; anything else stays a kernel of its own here).
+                if (splits.size() > 1 || (splits.empty() && hasReduceIter(s.stage(target))))
+                    common = 0;
+            }
+            if (common <= 0) {
+                const int64_t extent = s.stage(stage).iters[static_cast<size_t>(fused)].extent;
+                s = withStep(
+                    s, sched::SplitStep { stage, fused, extent, { warp(task) }, true }, "CrossThreadReduction");
+                s = withStep(
+                    s, sched::AnnotationStep { stage, fused + 1, sched::Annotation::ThreadX }, "CrossThreadReduction");
+                return { { s, stage - 1 } };
+            }
+            if (splits.empty()) { // an element-wise consumer: split its last loop by the warp
+                const int last = static_cast<int>(s.stage(target).iters.size()) - 1;
+                const int64_t extent = s.stage(target).iters.back().extent;
+                s = withStep(
+                    s, sched::SplitStep { target, last, extent, { warp(task) }, true }, "CrossThreadReduction");
+                splits.push_back(static_cast<int>(s.steps().size()) - 1);
+                s = withStep(
+                    s, sched::AnnotationStep { target, last + 1, sched::Annotation::ThreadX }, "CrossThreadReduction");
+            }
+            s = withStep(s, sched::FollowSplitStep { stage, fused, splits.front(), 1 }, "CrossThreadReduction");
+            s = withStep(
+                s, sched::AnnotationStep { stage, fused + 1, sched::Annotation::ThreadX }, "CrossThreadReduction");
+            s = withStep(s, sched::ComputeAtStep { stage, target, common - 1 }, "CrossThreadReduction");
+            return { { s, stage - 1 } };
+        }
+
+    private:
+        static int64_t warp(const SearchTask& task) { return task.target.warpSize > 0 ? task.target.warpSize : 32; }
+        static int64_t maxThreads(const SearchTask& task)
+        {
+            return task.target.maxThreadsPerBlock > 0 ? task.target.maxThreadsPerBlock : 1024;
+        }
+        // The split steps of the stage's spatial iterators (Ansor's GetSplitStepIds; those of its reduce
+        // iterators come last and are left out).
+        static std::vector<int> splitStepsOf(const State& state, int stage)
+        {
+            std::vector<int> out;
+            size_t reduceSplits = state.stage(stage).op->reduceAxes().size();
+            const auto& steps = state.steps();
+            for (size_t i = steps.size(); i-- > 0;) {
+                const auto* split = std::get_if<sched::SplitStep>(&steps[i]);
+                if (!split || detail::stageIdNow(state, static_cast<int>(i), split->stageId) != stage)
+                    continue;
+                if (reduceSplits > 0) {
+                    --reduceSplits;
+                    continue;
+                }
+                out.push_back(static_cast<int>(i));
             }
             return out;
         }
@@ -396,13 +488,14 @@ const std::vector<std::unique_ptr<SketchRule>>& sketchRules(const target::Target
         r.push_back(std::make_unique<SkipStage>());
         return r;
     }();
-    // Ansor's GPU order. Not yet: SpecialComputeLocationGPU (winograd's const tensors; no op here has them)
-    // and CrossThreadReduction (the lowering has no cross-thread reduction yet), docs/gpu.md.
+    // Ansor's GPU order. Not yet: SpecialComputeLocationGPU (winograd's const tensors; no op here has them),
+    // docs/gpu.md.
     static const std::vector<std::unique_ptr<SketchRule>> gpu = [] {
         std::vector<std::unique_ptr<SketchRule>> r;
         r.push_back(std::make_unique<AddCacheRead>());
         r.push_back(std::make_unique<AlwaysInline>());
         r.push_back(std::make_unique<SimplifyComputeWithConstTensor>());
+        r.push_back(std::make_unique<CrossThreadReduction>());
         r.push_back(std::make_unique<AddCacheWrite>());
         r.push_back(std::make_unique<MultiLevelTilingWithFusion>());
         r.push_back(std::make_unique<MultiLevelTiling>());

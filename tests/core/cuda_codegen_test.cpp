@@ -11,6 +11,7 @@
 #include "core/lower/gpu_kernels.h"
 #include "core/lower/stmt_mutator.h"
 #include "core/measure/measurer.h"
+#include "core/ops/normalization.h"
 #include "core/search/annotation.h"
 #include "core/search/sketch.h"
 #include "core/store/schedule_source.h"
@@ -667,14 +668,53 @@ TEST(GpuSketches, Conv2dInlinesItsPaddingAndReadsThroughSharedCopies)
     EXPECT_NE(sketches->front().rules.find("AddCacheRead(weight)"), std::string::npos) << sketches->front().rules;
 }
 
-// Initial populations of the GPU search for matmul and conv2d: every state the init rules give either lowers
+namespace {
+ir::ComputeDAG softmaxDag(int64_t rows, int64_t columns)
+{
+    ir::Tensor x = ir::placeholder("x", { rows, columns });
+    return ir::ComputeDAG::create({ x, ops::softmax(x).value() });
+}
+} // namespace
+
+TEST(GpuSketches, ALongReductionOfFewOutputsIsSpreadOverAWarp)
+{
+    // matmul 8 x 1024 x 8: 64 outputs, 1024 terms each. Ansor's GPU rules give the cross-thread sketch and the
+    // tiled one.
+    auto sketches = search::generateSketches(gpuTask(fixtures::matmulDag(8, 1024, 8)));
+    ASSERT_TRUE(sketches) << sketches.error().message;
+    ASSERT_EQ(sketches->size(), 2u);
+    EXPECT_EQ(sketches->at(0).rules, "CrossThreadReduction(matmul)");
+    EXPECT_EQ(sched::stepsToText(sketches->at(0).state.steps()), R"([["SP",2,2,1024,[32],1],["AN",2,3,6]])");
+    EXPECT_EQ(sketches->at(1).rules.substr(0, 14), "AddCacheWrite(") << sketches->at(1).rules;
+}
+
+TEST(GpuSketches, SoftmaxReductionsAreComputedInTheirConsumersKernel)
+{
+    // Each reduction is spread over a warp or not (CrossThreadReduction applies, and so do the rules after
+    // it): four sketches. In the first, both reductions follow the normalization's split of its rows by the
+    // warp and are computed at its row loop: one kernel per row block, as TVM schedules softmax.
+    auto sketches = search::generateSketches(gpuTask(softmaxDag(64, 1000)));
+    ASSERT_TRUE(sketches) << sketches.error().message;
+    ASSERT_EQ(sketches->size(), 4u);
+    EXPECT_EQ(sketches->at(0).rules,
+        "CrossThreadReduction(T_softmax_expsum), AlwaysInline(T_softmax_exp), CrossThreadReduction(T_softmax_maxelem)");
+    EXPECT_EQ(sched::stepsToText(sketches->at(0).state.steps()),
+        R"([["SP",4,1,1000,[32],1],["AN",4,2,6],["FSP",3,1,0,1],["AN",3,2,6],["CA",3,4,0],["CI",2],)"
+        R"(["FSP",1,1,0,1],["AN",1,2,6],["CA",1,4,0]])");
+    EXPECT_EQ(sketches->at(3).rules, "AlwaysInline(T_softmax_exp)");
+}
+
+// Initial populations of the GPU search for matmul, conv2d, and two cross-thread reductions (a matmul with
+// few outputs, softmax): every state the init rules give either lowers
 // within the device's limits and compiles with NVRTC, or is refused with the limit it breaks; a sample of
 // each computes the right result with its threads run one after another.
 class SampledGpuSearchStates : public ::testing::TestWithParam<int> { };
 
 TEST_P(SampledGpuSearchStates, CompileOrAreRefusedAndComputeTheRightResult)
 {
-    const ir::ComputeDAG dag = GetParam() == 0 ? fixtures::matmulDag(256, 256, 256) : fixtures::conv2dDag(32, 14, 64);
+    const ir::ComputeDAG dags[] = { fixtures::matmulDag(256, 256, 256), fixtures::conv2dDag(32, 14, 64),
+        fixtures::matmulDag(8, 1024, 8), softmaxDag(64, 1000) };
+    const ir::ComputeDAG& dag = dags[GetParam()];
     const search::SearchTask task = gpuTask(dag);
     auto sketches = search::generateSketches(task);
     ASSERT_TRUE(sketches) << sketches.error().message;
@@ -716,7 +756,7 @@ TEST_P(SampledGpuSearchStates, CompileOrAreRefusedAndComputeTheRightResult)
     ASSERT_TRUE(ptx) << ptx.error().message;
 }
 
-INSTANTIATE_TEST_SUITE_P(GpuSketches, SampledGpuSearchStates, ::testing::Values(0, 1));
+INSTANTIATE_TEST_SUITE_P(GpuSketches, SampledGpuSearchStates, ::testing::Values(0, 1, 2, 3));
 
 // The measurer on a GPU target: candidates become bundles and go through tunescope-gpu-runner; one beyond
 // the device's limits is an instantiation error before any runner. Without a GPU the runner answers each
