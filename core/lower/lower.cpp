@@ -25,6 +25,10 @@ Expected<LoweredFunc> lower(const sched::State& state, const LowerOptions& optio
     after("unrollLoops");
     func = flattenStorage(func);
     after("flattenStorage");
+    if (options.target.isGpu()) {
+        func.body = injectVirtualThreads(func.body);
+        after("injectVirtualThreads");
+    }
     func.body = simplify(func.body);
     after("simplify");
     if (options.target.isGpu())

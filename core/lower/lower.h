@@ -8,6 +8,8 @@
 //                    (partition_tails.cpp)
 //   unrollLoops      auto_unroll_max_step: small constant nests become unrolled loops (unroll_loops.cpp)
 //   flattenStorage   multi-dimensional buffer indices -> one offset, storage_align strides (flatten_storage.cpp)
+//   injectVirtualThreads  (GPU targets) vthread loops pushed down to the statements that depend on them,
+//                    buffers they write copied per virtual thread (inject_virtual_threads.cpp)
 //   simplify         again, on the flat indices
 // On a GPU target the result is then checked against the device's limits (gpu_kernels.h).
 // Each pass is one free function in its own file, written on StmtMutator (stmt_mutator.h). LowerOptions::onPass sees
@@ -46,5 +48,6 @@ Stmt hoistGuards(const Stmt& s);
 Stmt partitionTails(const Stmt& s);
 Stmt unrollLoops(const Stmt& s);
 LoweredFunc flattenStorage(const LoweredFunc& func);
+Stmt injectVirtualThreads(const Stmt& s);
 
 } // namespace ts::lower

@@ -23,6 +23,7 @@
 #include <iostream>
 #include <map>
 #include <random>
+#include <sstream>
 
 using namespace ts;
 using namespace ts::sched;
@@ -250,6 +251,83 @@ extern "C" __global__ void __launch_bounds__(128) default_function_kernel0(const
     }
 }
 )");
+}
+
+namespace {
+// The same matmul with two virtual threads along i (Ansor's second tiling level): 8 blocks of 64 threads,
+// each thread 2 x (2 x 2) outputs, one tile per virtual thread.
+State virtualThreadMatmul(const ir::ComputeDAG& dag)
+{
+    return fixtures::withSteps(dag,
+        {
+            CacheWriteStep { 2, "local" },
+            CacheReadStep { 0, "shared", { 2 } },
+            CacheReadStep { 2, "shared", { 3 } }, // A A.shared B B.shared matmul.local matmul
+            SplitStep { 5, 0, 64, { 2, 4, 2 }, true }, // i.0 i.1 i.2 i.3 j
+            SplitStep { 5, 4, 64, { 16, 2 }, true }, // i.0 i.1 i.2 i.3 j.0 j.1 j.2
+            ReorderStep { 5, { 0, 4, 1, 2, 5, 3, 6 } }, // i.0 j.0 i.1 i.2 j.1 i.3 j.2
+            FuseStep { 5, { 0, 1 } }, // i.0@j.0@ i.1 i.2 j.1 i.3 j.2
+            FuseStep { 5, { 2, 3 } }, // i.0@j.0@ i.1 i.2@j.1@ i.3 j.2
+            AnnotationStep { 5, 0, Annotation::BlockX },
+            AnnotationStep { 5, 1, Annotation::VThread },
+            AnnotationStep { 5, 2, Annotation::ThreadX },
+            ComputeAtStep { 4, 5, 2 }, // matmul.local per (virtual) thread
+            SplitStep { 4, 2, 64, { 8 }, true }, // i j k.0 k.1
+            ReorderStep { 4, { 2, 3, 0, 1 } }, // k.0 k.1 i j
+            ComputeAtStep { 1, 4, 0 },
+            ComputeAtStep { 3, 4, 0 },
+            FuseStep { 1, { 0, 1 } }, // A.shared: 16 x 8 = 128 = 64 threads x 2 lanes
+            SplitStep { 1, 0, 128, { 2 }, true },
+            AnnotationStep { 1, 0, Annotation::ThreadX },
+            AnnotationStep { 1, 1, Annotation::Vectorize },
+            FuseStep { 3, { 0, 1 } }, // B.shared: 8 x 32 = 256 = 64 threads x 4 lanes
+            SplitStep { 3, 0, 256, { 4 }, true },
+            AnnotationStep { 3, 0, Annotation::ThreadX },
+            AnnotationStep { 3, 1, Annotation::Vectorize },
+        });
+}
+
+// The loops (by thread tag, "" for others) around the first line of `text` that contains `what`.
+std::vector<std::string> loopsAround(const std::string& text, const std::string& what)
+{
+    std::vector<std::string> open;
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);) {
+        if (line.find(what) != std::string::npos)
+            return open;
+        if (line.find("for (") != std::string::npos) {
+            const size_t tag = line.find("// ");
+            open.push_back(tag == std::string::npos ? "" : line.substr(tag + 3));
+        } else if (line.find_first_not_of(' ') != std::string::npos && line[line.find_first_not_of(' ')] == '}'
+            && !open.empty()) {
+            open.pop_back();
+        }
+    }
+    return { "(not found)" };
+}
+} // namespace
+
+// TVM's InjectVirtualThread: the shared copies, which do not depend on the virtual thread, are fetched once
+// per k step, not once per virtual thread; the register tile is one per virtual thread.
+TEST(CudaCodegen, VirtualThreadsShareTheFetchAndKeepTheirOwnRegisters)
+{
+    const ir::ComputeDAG dag = fixtures::matmulDag(64, 64, 64);
+    auto func = lower::lower(virtualThreadMatmul(dag), on(cuda()));
+    ASSERT_TRUE(func) << func.error().message;
+    const std::string text = lower::toString(*func);
+    EXPECT_NE(text.find("float32 matmul.local[8]; // local"), std::string::npos) << text;
+    const std::vector<std::string> fetch = loopsAround(text, "A.shared[");
+    EXPECT_EQ(std::count(fetch.begin(), fetch.end(), "vthread"), 0) << text;
+    const std::vector<std::string> update = loopsAround(text, "matmul.local[i*2 + j + i.1*4] = matmul.local");
+    EXPECT_EQ(std::count(update.begin(), update.end(), "vthread"), 1) << text;
+
+    auto reference = measure::computeReference(dag, 11, 512, 1e9);
+    ASSERT_TRUE(reference) << reference.error().message;
+    expectGpuLoweringMatches(*reference, virtualThreadMatmul(dag), cuda(), "matmul with virtual threads");
+    if (haveNvrtc()) {
+        auto ptx = codegen::emitAssembly(*func, cuda());
+        EXPECT_TRUE(ptx) << ptx.error().message;
+    }
 }
 
 TEST(CudaCodegen, GpuLoweringComputesTheRightResultWithThreadsInSequence)
