@@ -1315,218 +1315,243 @@ Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
 <context>
     <name>ts::app::SessionDialog</name>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="56"/>
+        <location filename="../app/gui/session_dialog.cpp" line="57"/>
         <source>New tuning session</source>
         <translation>Neue Tuning-Sitzung</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="60"/>
+        <location filename="../app/gui/session_dialog.cpp" line="61"/>
         <source>What to tune</source>
         <translation>Was getunt wird</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="61"/>
+        <location filename="../app/gui/session_dialog.cpp" line="62"/>
         <source>&amp;Network</source>
         <translation>&amp;Netz</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="62"/>
+        <location filename="../app/gui/session_dialog.cpp" line="63"/>
         <source>&amp;Operator</source>
         <translation>&amp;Operator</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="71"/>
+        <location filename="../app/gui/session_dialog.cpp" line="72"/>
         <source>all tasks, or ids such as 0,3,5</source>
         <translation>alle Aufgaben oder IDs wie 0,3,5</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="78"/>
+        <location filename="../app/gui/session_dialog.cpp" line="79"/>
         <source>Network:</source>
         <translation>Netz:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="79"/>
+        <location filename="../app/gui/session_dialog.cpp" line="80"/>
         <source>Batch:</source>
         <translation>Batchgröße:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="80"/>
+        <location filename="../app/gui/session_dialog.cpp" line="81"/>
         <source>Tasks:</source>
         <translation>Aufgaben:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="82"/>
+        <location filename="../app/gui/session_dialog.cpp" line="83"/>
         <source>Operator:</source>
         <translation>Operator:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="83"/>
+        <location filename="../app/gui/session_dialog.cpp" line="84"/>
         <source>Shape:</source>
         <translation>Shape:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="84"/>
+        <location filename="../app/gui/session_dialog.cpp" line="85"/>
         <source>Layout:</source>
         <translation>Layout:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="87"/>
+        <location filename="../app/gui/session_dialog.cpp" line="88"/>
         <source>Search</source>
         <translation>Suche</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="89"/>
+        <location filename="../app/gui/session_dialog.cpp" line="90"/>
         <source>Ansor (sketches + evolution)</source>
         <translation>Ansor (Sketches + Evolution)</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="90"/>
+        <location filename="../app/gui/session_dialog.cpp" line="91"/>
         <source>Random sampling</source>
         <translation>Zufallsstichproben</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="91"/>
+        <location filename="../app/gui/session_dialog.cpp" line="92"/>
         <source>AutoTVM: XGBoost + simulated annealing</source>
         <translation>AutoTVM: XGBoost + Simulated Annealing</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="92"/>
+        <location filename="../app/gui/session_dialog.cpp" line="93"/>
         <source>AutoTVM: genetic algorithm</source>
         <translation>AutoTVM: genetischer Algorithmus</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="93"/>
+        <location filename="../app/gui/session_dialog.cpp" line="94"/>
         <source>AutoTVM: random configs</source>
         <translation>AutoTVM: zufällige Konfigurationen</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="94"/>
+        <location filename="../app/gui/session_dialog.cpp" line="95"/>
         <source>AutoTVM: grid search</source>
         <translation>AutoTVM: Gittersuche</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="95"/>
+        <location filename="../app/gui/session_dialog.cpp" line="96"/>
         <source>AutoTVM policies tune the tasks one of its hand-written templates fits; the cost model below is Ansor&apos;s and is not used by them.</source>
         <translation>AutoTVM-Strategien optimieren die Aufgaben, zu denen eine seiner handgeschriebenen Vorlagen passt; das Kostenmodell unten ist das von Ansor und wird von ihnen nicht verwendet.</translation>
     </message>
     <message>
         <location filename="../app/gui/session_dialog.cpp" line="104"/>
+        <source>This machine&apos;s CPU (%1)</source>
+        <translation>Die CPU dieses Rechners (%1)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="107"/>
+        <source>A CUDA target (or any TVM target string) searches with Ansor&apos;s GPU rules; its candidates are compiled with NVRTC and measured by tunescope-gpu-runner on this machine&apos;s GPU.</source>
+        <translation>Ein CUDA-Ziel (oder jede TVM-Zielangabe) sucht mit Ansors GPU-Regeln; die Kandidaten werden mit NVRTC übersetzt und von tunescope-gpu-runner auf der GPU dieses Rechners gemessen.</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="113"/>
         <source>all cores (%1)</source>
         <translation>alle Kerne (%1)</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="106"/>
+        <location filename="../app/gui/session_dialog.cpp" line="115"/>
         <source>Policy:</source>
         <translation>Strategie:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="107"/>
+        <location filename="../app/gui/session_dialog.cpp" line="116"/>
         <source>Cost model:</source>
         <translation>Kostenmodell:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="108"/>
+        <location filename="../app/gui/session_dialog.cpp" line="117"/>
+        <source>Target:</source>
+        <translation>Ziel:</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="118"/>
         <source>Trials (all sessions of these tasks):</source>
         <translation>Versuche (alle Sitzungen dieser Aufgaben):</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="109"/>
+        <location filename="../app/gui/session_dialog.cpp" line="119"/>
         <source>Measures per round:</source>
         <translation>Messungen pro Runde:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="110"/>
+        <location filename="../app/gui/session_dialog.cpp" line="120"/>
         <source>Seed:</source>
         <translation>Seed:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="111"/>
+        <location filename="../app/gui/session_dialog.cpp" line="121"/>
         <source>Threads:</source>
         <translation>Threads:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="114"/>
+        <location filename="../app/gui/session_dialog.cpp" line="124"/>
         <source>Measurement</source>
         <translation>Messung</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="118"/>
+        <location filename="../app/gui/session_dialog.cpp" line="128"/>
         <source>Flush caches before each repeat</source>
         <translation>Caches vor jeder Wiederholung leeren</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="122"/>
-        <location filename="../app/gui/session_dialog.cpp" line="126"/>
+        <location filename="../app/gui/session_dialog.cpp" line="132"/>
+        <location filename="../app/gui/session_dialog.cpp" line="136"/>
         <source> s</source>
         <translation> s</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="128"/>
+        <location filename="../app/gui/session_dialog.cpp" line="138"/>
         <source>Number:</source>
         <translation>Anzahl:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="129"/>
+        <location filename="../app/gui/session_dialog.cpp" line="139"/>
         <source>Repeat:</source>
         <translation>Wiederholungen:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="130"/>
+        <location filename="../app/gui/session_dialog.cpp" line="140"/>
         <source>min_repeat_ms:</source>
         <translation>min_repeat_ms:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="132"/>
+        <location filename="../app/gui/session_dialog.cpp" line="142"/>
         <source>Build timeout:</source>
         <translation>Build-Timeout:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="133"/>
+        <location filename="../app/gui/session_dialog.cpp" line="143"/>
         <source>Run timeout:</source>
         <translation>Ausführungs-Timeout:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="137"/>
+        <location filename="../app/gui/session_dialog.cpp" line="147"/>
         <source>Browse…</source>
         <translation>Durchsuchen…</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="139"/>
+        <location filename="../app/gui/session_dialog.cpp" line="149"/>
         <source>Workspace</source>
         <translation>Arbeitsbereich</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="140"/>
+        <location filename="../app/gui/session_dialog.cpp" line="150"/>
         <source>TuneScope workspaces (*.tunescope);;All files (*)</source>
         <translation>TuneScope-Arbeitsbereiche (*.tunescope);;Alle Dateien (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="145"/>
+        <location filename="../app/gui/session_dialog.cpp" line="155"/>
         <source>Workspace:</source>
         <translation>Arbeitsbereich:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="153"/>
+        <location filename="../app/gui/session_dialog.cpp" line="163"/>
         <source>&amp;Start</source>
         <translation>&amp;Starten</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="243"/>
+        <location filename="../app/gui/session_dialog.cpp" line="262"/>
+        <source>Target: %1</source>
+        <translation>Ziel: %1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="265"/>
+        <source>Policy: AutoTVM&apos;s templates here are CPU templates; tune a GPU target with Ansor or random sampling.</source>
+        <translation>Strategie: AutoTVMs Vorlagen sind hier CPU-Vorlagen; eine GPU mit Ansor oder Zufallsauswahl tunen.</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="269"/>
         <source>Tasks: give task ids separated by commas (such as 0,3,5), or nothing for all tasks.</source>
         <translation>Aufgaben: Geben Sie durch Kommas getrennte Aufgaben-IDs an (etwa 0,3,5) oder nichts für alle Aufgaben.</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="247"/>
+        <location filename="../app/gui/session_dialog.cpp" line="273"/>
         <source>Shape: %1 takes %2.</source>
         <translation>Shape: %1 erwartet %2.</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="256"/>
+        <location filename="../app/gui/session_dialog.cpp" line="282"/>
         <source>Policy: %1</source>
         <translation>Strategie: %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="259"/>
+        <location filename="../app/gui/session_dialog.cpp" line="285"/>
         <source>Choose a workspace file.</source>
         <translation>Wählen Sie eine Arbeitsbereichsdatei.</translation>
     </message>
@@ -2231,12 +2256,12 @@ Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
         <translation>Sitzung %1 kann nicht geladen werden: %2</translation>
     </message>
     <message>
-        <location filename="../widgets/session_hub.cpp" line="269"/>
+        <location filename="../widgets/session_hub.cpp" line="275"/>
         <source>Session %1 did not record what it tuned, so it cannot be resumed.</source>
         <translation>Sitzung %1 hat nicht gespeichert, was sie getunt hat, und kann daher nicht fortgesetzt werden.</translation>
     </message>
     <message>
-        <location filename="../widgets/session_hub.cpp" line="276"/>
+        <location filename="../widgets/session_hub.cpp" line="282"/>
         <source>Session %1 cannot be resumed: %2</source>
         <translation>Sitzung %1 kann nicht fortgesetzt werden: %2</translation>
     </message>

@@ -199,9 +199,15 @@ bool SessionHub::start(const session::TuneOrigin& origin, session::TuneOptions o
         // AutoTVM tunes the tasks a template fits; a network's others are left out (an operator the dialog
         // already checked).
         if (tasks && search::isAutotvm(options.policy)) {
-            std::erase_if(*tasks, [&](const graph::Task& t) { return !search::policySupports(options.policy, t.dag); });
+            std::string why;
+            std::erase_if(*tasks, [&](const graph::Task& t) {
+                auto supported = search::policySupports(options.policy, t.dag, options.measure.target);
+                if (!supported)
+                    why = supported.error().message;
+                return !supported;
+            });
             if (tasks->empty())
-                tasks = makeError(ErrorKind::Unsupported, "no task of " + origin.title() + " has an AutoTVM template");
+                tasks = makeError(ErrorKind::Unsupported, "no task of " + origin.title() + " can be tuned: " + why);
         }
         std::vector<std::shared_ptr<const graph::Task>> graphTasks;
         if (tasks)

@@ -184,10 +184,18 @@ namespace {
             return fail("--scheduler must be gradient or round-robin, got '" + scheduler + "'");
 
         session::TuneOptions options;
+        if (args.has("target")) { // a GPU: Ansor's GPU rules, candidates measured by tunescope-gpu-runner
+            auto target = target::fromTvm(args.value("target"));
+            if (!target)
+                return fail(target.error().message);
+            options.measure.target = *target;
+        }
         std::vector<int> ids;
         std::vector<std::string> skipped; // AutoTVM: tasks no template fits
+        std::string whyNot;
         for (const graph::Task& task : selection->tasks) {
-            if (auto supported = search::policySupports(*policy, task.dag); !supported) {
+            if (auto supported = search::policySupports(*policy, task.dag, options.measure.target); !supported) {
+                whyNot = supported.error().message;
                 if (!selection->network || args.has("tasks"))
                     return fail("--policy " + std::string(search::toString(*policy)) + ": task "
                         + std::to_string(task.id) + " (" + task.name + "): " + supported.error().message);
@@ -199,7 +207,7 @@ namespace {
         }
         if (options.tasks.empty())
             return fail("--policy " + std::string(search::toString(*policy)) + ": no task of " + selection->title
-                + " has an AutoTVM template");
+                + " can be tuned: " + whyNot);
         if (selection->network) {
             options.network = selection->network->name;
             options.batch = selection->network->batch;
@@ -230,12 +238,6 @@ namespace {
         options.search.crossoverProb = crossover;
         options.search.prefilterKeep = prefilter;
         options.workspace = args.value("workspace", store::Store::defaultWorkspacePath());
-        if (args.has("target")) { // a GPU: Ansor's GPU rules, candidates measured by tunescope-gpu-runner
-            auto target = target::fromTvm(args.value("target"));
-            if (!target)
-                return fail(target.error().message);
-            options.measure.target = *target;
-        }
 
         TunePrinter printer(std::move(ids));
         const int trialsTotal = options.trials;

@@ -6,6 +6,7 @@
 #include "core/graph/op_tasks.h"
 #include "core/search/task_policy.h"
 #include "core/support/strings.h"
+#include "core/target/target.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -97,6 +98,14 @@ SessionDialog::SessionDialog(QWidget* parent)
     m_model = new QComboBox(how);
     for (const cost::CostModelKind& k : cost::costModelKinds())
         m_model->addItem(QString::fromStdString(k.kind), QString::fromStdString(k.kind));
+    m_target = new QComboBox(how);
+    m_target->setEditable(true);
+    m_target->setInsertPolicy(QComboBox::NoInsert);
+    m_target->addItem(tr("This machine's CPU (%1)").arg(QString::fromStdString(target::Target::host().cpuName)));
+    for (const char* arch : { "sm_80", "sm_86", "sm_89", "sm_90" })
+        m_target->addItem(QStringLiteral("cuda -arch=%1").arg(QLatin1String(arch)));
+    m_target->setToolTip(tr("A CUDA target (or any TVM target string) searches with Ansor's GPU rules; its candidates "
+                            "are compiled with NVRTC and measured by tunescope-gpu-runner on this machine's GPU."));
     m_trials = spin(1, 1000000, 200, how);
     m_perRound = spin(1, 1024, 64, how);
     m_seed = spin(0, 1 << 30, 1, how);
@@ -105,6 +114,7 @@ SessionDialog::SessionDialog(QWidget* parent)
     auto* howForm = new QFormLayout(how);
     howForm->addRow(tr("Policy:"), m_policy);
     howForm->addRow(tr("Cost model:"), m_model);
+    howForm->addRow(tr("Target:"), m_target);
     howForm->addRow(tr("Trials (all sessions of these tasks):"), m_trials);
     howForm->addRow(tr("Measures per round:"), m_perRound);
     howForm->addRow(tr("Seed:"), m_seed);
@@ -233,11 +243,27 @@ session::TuneOptions SessionDialog::options() const
     o.measure.buildTimeoutMs = static_cast<int>(m_buildTimeout->value() * 1000);
     o.measure.runTimeoutMs = static_cast<int>(m_runTimeout->value() * 1000);
     o.workspace = workspace().toStdString();
+    if (auto t = target())
+        o.measure.target = *t;
     return o;
+}
+
+Expected<target::Target> SessionDialog::target() const
+{
+    if (m_target->currentText() == m_target->itemText(0))
+        return target::Target::host();
+    return target::fromTvm(m_target->currentText().trimmed().toStdString());
 }
 
 QString SessionDialog::validate() const
 {
+    const Expected<target::Target> t = target();
+    if (!t)
+        return tr("Target: %1").arg(QString::fromStdString(t.error().message));
+    const auto chosen = search::policyKindFromString(m_policy->currentData().toString().toStdString());
+    if (chosen && t->isGpu() && search::isAutotvm(*chosen))
+        return tr("Policy: AutoTVM's templates here are CPU templates; tune a GPU target with Ansor or random "
+                  "sampling.");
     std::vector<int> ids;
     if (m_byNetwork->isChecked() && !parseIds(m_taskIds->text(), ids))
         return tr("Tasks: give task ids separated by commas (such as 0,3,5), or nothing for all tasks.");
@@ -251,8 +277,8 @@ QString SessionDialog::validate() const
         if (!task)
             return QString::fromStdString(task.error().message);
         const auto policy = search::policyKindFromString(m_policy->currentData().toString().toStdString());
-        if (policy)
-            if (auto supported = search::policySupports(*policy, task->dag); !supported)
+        if (policy && t)
+            if (auto supported = search::policySupports(*policy, task->dag, *t); !supported)
                 return tr("Policy: %1").arg(QString::fromStdString(supported.error().message));
     }
     if (workspace().isEmpty())
@@ -285,6 +311,8 @@ void SessionDialog::restoreValues()
     m_policy->setCurrentIndex(m_policy->findData(settings.value(QStringLiteral("policy"), QStringLiteral("ansor"))));
     m_model->setCurrentIndex(
         std::max(0, m_model->findData(settings.value(QStringLiteral("model"), QStringLiteral("random")))));
+    const QString target = settings.value(QStringLiteral("target")).toString(); // empty: this machine's CPU
+    m_target->setCurrentText(target.isEmpty() ? m_target->itemText(0) : target);
     m_trials->setValue(settings.value(QStringLiteral("trials"), 200).toInt());
     m_perRound->setValue(settings.value(QStringLiteral("perRound"), 64).toInt());
     m_seed->setValue(settings.value(QStringLiteral("seed"), 1).toInt());
@@ -310,6 +338,8 @@ void SessionDialog::saveValues() const
     settings.setValue(QStringLiteral("shape"), m_shape->text());
     settings.setValue(QStringLiteral("policy"), m_policy->currentData());
     settings.setValue(QStringLiteral("model"), m_model->currentData());
+    settings.setValue(QStringLiteral("target"),
+        m_target->currentText() == m_target->itemText(0) ? QString() : m_target->currentText());
     settings.setValue(QStringLiteral("trials"), m_trials->value());
     settings.setValue(QStringLiteral("perRound"), m_perRound->value());
     settings.setValue(QStringLiteral("seed"), m_seed->value());

@@ -1,5 +1,5 @@
 // "New tuning session": what to tune (a network with batch, layout and some of its tasks, or one operator
-// with its shape), how (policy, cost model, trial budget, measures per round, seed, threads) and how to
+// with its shape), how (policy, cost model, target, trial budget, measures per round, seed, threads) and how to
 // measure (number, repeat, min_repeat_ms, cache flush, build and run timeouts), and the workspace. The
 // dialog only collects and checks values; SessionHub::start runs them. The last values are kept in QSettings.
 #pragma once
@@ -42,6 +42,8 @@ private:
     void updateEnabled();
     void restoreValues();
     void saveValues() const;
+    // The target as entered: this machine's CPU, or the TVM target string parsed.
+    Expected<target::Target> target() const;
 
     QRadioButton* m_byNetwork;
     QRadioButton* m_byOperator;
@@ -53,6 +55,7 @@ private:
     QLineEdit* m_shape;
     QComboBox* m_policy;
     QComboBox* m_model;
+    QComboBox* m_target; // editable: this CPU (item 0), a CUDA target, or any TVM target string
     QSpinBox* m_trials;
     QSpinBox* m_perRound;
     QSpinBox* m_seed;

@@ -17,6 +17,10 @@ namespace {
 
     Expected<std::unique_ptr<TaskPolicy>> makeAutotvm(PolicyKind kind, PolicyContext c)
     {
+        if (c.task.target.isGpu())
+            return makeError(ErrorKind::Unsupported,
+                "AutoTVM's templates here are its x86 CPU templates; tune a GPU target with the ansor or random "
+                "policy");
         TS_TRY(std::unique_ptr<AutotvmPolicy> policy, AutotvmPolicy::make(kind, std::move(c)));
         return std::unique_ptr<TaskPolicy>(std::move(policy));
     }
@@ -80,12 +84,13 @@ Expected<std::unique_ptr<TaskPolicy>> makeTaskPolicy(PolicyKind kind, PolicyCont
     return policyInfo(kind).make(std::move(context));
 }
 
-Expected<void> policySupports(PolicyKind kind, const ir::ComputeDAG& dag)
+Expected<void> policySupports(PolicyKind kind, const ir::ComputeDAG& dag, const target::Target& target)
 {
     if (!isAutotvm(kind))
         return {};
     PolicyContext probe;
     probe.task.dag = dag;
+    probe.task.target = target;
     probe.task.flops = dag.flopCount();
     TS_CHECK(makeTaskPolicy(kind, std::move(probe)));
     return {};

@@ -140,7 +140,9 @@ struct PolicyInfo {
 const std::vector<PolicyInfo>& policies();
 const PolicyInfo& policyInfo(PolicyKind kind);
 Expected<std::unique_ptr<TaskPolicy>> makeTaskPolicy(PolicyKind kind, PolicyContext context);
-// Whether the policy can tune this DAG (AutoTVM: a template fits it). The error says why not.
-Expected<void> policySupports(PolicyKind kind, const ir::ComputeDAG& dag);
+// Whether the policy can tune this DAG for this target (AutoTVM: a template fits it, on a CPU). The error
+// says why not.
+Expected<void> policySupports(
+    PolicyKind kind, const ir::ComputeDAG& dag, const target::Target& target = target::Target::host());
 
 } // namespace ts::search

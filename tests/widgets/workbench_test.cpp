@@ -24,6 +24,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QAction>
+#include <QComboBox>
 #include <QCoreApplication>
 #include <QLineEdit>
 #include <QProgressBar>
@@ -58,6 +59,30 @@ private Q_SLOTS:
         QCOMPARE(origin.taskIds, std::vector<int> { 2 });
         QCOMPARE(dialog.options().workspace, std::string("/tmp/x.tunescope"));
         QCOMPARE(dialog.options().measure.timing.minRepeatMs, 100);
+
+        // The target: this CPU by default, a CUDA target from the list or typed, a bad string refused; AutoTVM's
+        // CPU templates are refused for a GPU.
+        QComboBox* target = nullptr;
+        for (QComboBox* c : dialog.findChildren<QComboBox*>())
+            if (c->isEditable())
+                target = c;
+        QVERIFY(target);
+        QVERIFY(!dialog.options().measure.target.isGpu());
+        target->setCurrentText(QStringLiteral("cuda -arch=sm_90"));
+        QVERIFY(dialog.validate().isEmpty());
+        QVERIFY(dialog.options().measure.target.isGpu());
+        QCOMPARE(dialog.options().measure.target.arch, std::string("sm_90"));
+        target->setCurrentText(QStringLiteral("warp-drive -fast"));
+        QVERIFY(dialog.validate().startsWith(QStringLiteral("Target:")));
+        target->setCurrentText(QStringLiteral("cuda -arch=sm_80"));
+        QComboBox* policy = dialog.findChildren<QComboBox*>().at(0);
+        for (QComboBox* c : dialog.findChildren<QComboBox*>())
+            if (c->findData(QStringLiteral("autotvm-ga")) >= 0)
+                policy = c;
+        policy->setCurrentIndex(policy->findData(QStringLiteral("autotvm-ga")));
+        QVERIFY(dialog.validate().startsWith(QStringLiteral("Policy:")));
+        policy->setCurrentIndex(policy->findData(QStringLiteral("ansor")));
+        target->setCurrentIndex(0);
 
         // An operator with a shape of the wrong arity is refused with what it takes.
         auto* byOperator = dialog.findChild<QRadioButton*>();
