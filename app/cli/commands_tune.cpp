@@ -8,6 +8,7 @@
 #include "app/cli/tune_printer.h"
 #include "core/graph/op_tasks.h"
 #include "core/lower/lower.h"
+#include "core/measure/gpu_bundle.h"
 #include "core/schedule/step_json.h"
 #include "core/schedule/step_printer.h"
 #include "core/search/annotation.h"
@@ -19,8 +20,11 @@
 #include "core/support/strings.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
+#include <map>
 #include <optional>
 
 namespace ts::cli {
@@ -34,6 +38,20 @@ namespace {
             if (!line.empty())
                 out += prefix + line + "\n";
         return out;
+    }
+
+    // What kind of refusal a message is, for counting: without the kernel's name, each number an N.
+    std::string refusalKind(std::string message)
+    {
+        if (message.rfind("GPU kernel ", 0) == 0 && message.find(": ") != std::string::npos)
+            message = message.substr(message.find(": ") + 2);
+        std::string kind;
+        for (char c : message)
+            if (!std::isdigit(static_cast<unsigned char>(c)))
+                kind += c;
+            else if (kind.empty() || kind.back() != 'N')
+                kind += 'N';
+        return kind;
     }
 
     int runSketches(const Arguments& args)
@@ -62,6 +80,24 @@ namespace {
         std::cout << "# " << selection->title << ", task " << task.id << " (" << task.name << "): " << task.shapes
                   << "\n# " << sketches->size() << (sketches->size() == 1 ? " sketch" : " sketches") << " for "
                   << store::deviceOf(searchTask.target).name << "\n";
+        // --emit-bundle: each annotation a kernel bundle for tunescope-gpu-runner, the reference computed once.
+        const std::string bundlePath = args.value("emit-bundle");
+        std::optional<measure::Reference> reference;
+        std::ofstream bundles;
+        const measure::GpuBundleOptions bundleOptions;
+        if (!bundlePath.empty()) {
+            if (!target.isGpu())
+                return fail("--emit-bundle makes bundles for GPU targets (--target 'cuda -arch=sm_90')");
+            auto computed = measure::computeReference(task.dag, bundleOptions.seed, bundleOptions.samples);
+            if (!computed)
+                return fail(computed.error().message);
+            reference = std::move(computed).value();
+            bundles.open(bundlePath, std::ios::app);
+            if (!bundles)
+                return fail("cannot write " + bundlePath);
+        }
+        int emitted = 0;
+        std::map<std::string, int> refused;
         Rng rng(static_cast<uint64_t>(*seed));
         for (size_t i = 0; i < sketches->size(); ++i) {
             const search::Sketch& sketch = (*sketches)[i];
@@ -69,8 +105,19 @@ namespace {
                       << search::toString(sketch) << "steps:\n"
                       << indented(sched::printStepsAsCalls(task.dag, sketch.state.steps()), "  ");
             for (int64_t k = 0; k < *samples; ++k) {
-                std::cout << "\n### sketch " << i + 1 << ", annotation " << k + 1;
                 auto state = search::randomAnnotation(searchTask, sketch, params, rng);
+                if (reference) {
+                    const std::string id = "sketch " + std::to_string(i + 1) + " annotation " + std::to_string(k + 1);
+                    const measure::GpuBuild built = state
+                        ? measure::buildGpuBundle(*state, target, *reference, id, "", bundleOptions)
+                        : measure::GpuBuild { "", record::MeasureStatus::InstantiationError, state.error().message };
+                    if (built.status == record::MeasureStatus::Ok && (bundles << built.line << "\n"))
+                        ++emitted;
+                    else
+                        ++refused[refusalKind(built.message)];
+                    continue;
+                }
+                std::cout << "\n### sketch " << i + 1 << ", annotation " << k + 1;
                 if (!state) {
                     std::cout << ": failed: " << state.error().message << "\n";
                     continue;
@@ -80,6 +127,20 @@ namespace {
                           << (bound ? bound->toString() : state->toString()) << "steps:\n"
                           << indented(sched::printStepsAsCalls(task.dag, state->steps()), "  ");
             }
+        }
+        if (reference) {
+            std::cout << "\nbundles: " << emitted << " appended to " << bundlePath;
+            int total = 0;
+            for (const auto& [why, n] : refused)
+                total += n;
+            std::cout << "; " << total << " refused before any GPU" << (total ? ":" : "") << "\n";
+            for (const auto& [why, n] : refused)
+                std::cout << "  " << n << " x " << why << "\n";
+            std::cout << "on a GPU machine: tunescope-gpu-runner " << bundlePath
+                      << " > results.jsonl; tunescope-gpu-bench --results results.jsonl compares the best with "
+                         "cuBLAS (matmul)\n";
+            if (!bundles)
+                return fail("writing " + bundlePath + " failed");
         }
         return 0;
     }
@@ -307,11 +368,14 @@ std::vector<Command> tuneCommands()
     return {
         { "sketches", "print Ansor's sketches of a task and random annotations of each",
             "tunescope-cli sketches (--network NAME [--batch N] [--layout L] --task ID | --op OP --shape S "
-            "[--layout L]) [--samples K] [--seed S] [--target T]",
+            "[--layout L]) [--samples K] [--seed S] [--target T] [--emit-bundle FILE]",
             { kNetworkOption, kBatchOption, kLayoutOption, kTaskOption, kOpOption, kShapeOption,
                 { "target", "TVM_TARGET",
                     "the sketches for this target, e.g. 'cuda -arch=sm_90' (GPU rules); default: this machine" },
                 { "samples", "K", "random annotations printed per sketch (default 0)" },
+                { "emit-bundle", "FILE",
+                    "a GPU target's annotations as kernel bundles appended to FILE, for tunescope-gpu-runner on a GPU "
+                    "machine (instead of printing them)" },
                 { "seed", "S", "seed of the annotations (default 1)" }, kHelpOption },
             runSketches },
         { "best", "print the best schedule stored for each task on this machine",
