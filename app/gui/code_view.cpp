@@ -112,7 +112,7 @@ CodeView::CodeView(ViewContext& context, QWidget* parent)
     using widgets::SelectionContext;
     connect(&m_selection, &SelectionContext::taskChanged, this, &CodeView::onSelectionChanged);
     connect(&m_selection, &SelectionContext::stateChanged, this, &CodeView::onSelectionChanged);
-    connect(&m_selection, &SelectionContext::recordChanged, this, &CodeView::updateTitle);
+    connect(&m_selection, &SelectionContext::recordChanged, this, &CodeView::onRecordChanged);
     connect(&m_sessions, &widgets::SessionHub::currentChanged, this, &CodeView::onSessionChanged);
     start();
 }
@@ -226,6 +226,15 @@ void CodeView::onSelectionChanged()
     start();
 }
 
+// A measured record is selected after its state: list it again for the target of its device (a record of
+// a GPU shows CUDA C and PTX).
+void CodeView::onRecordChanged()
+{
+    updateTitle();
+    if (m_selection.recordId() && m_selection.recordId() != m_recordId && m_selection.state() == m_state && m_state)
+        start();
+}
+
 void CodeView::onSessionChanged()
 {
     // The model that scores changes with the shown session, and once it ends (its final model is saved).
@@ -316,6 +325,9 @@ void CodeView::start()
     models::CodeRequest request;
     request.task = m_task;
     request.state = m_state;
+    m_recordId = m_selection.recordId();
+    request.recordId = m_recordId;
+    request.workspace = m_sessions.workspace().toStdString();
     if (session) {
         request.scoreSource.workspace
             = session->workspace.empty() ? m_sessions.workspace().toStdString() : session->workspace;

@@ -20,6 +20,7 @@
 #include <QWidget>
 
 #include <memory>
+#include <optional>
 
 class QAction;
 class QLabel;
@@ -100,6 +101,7 @@ private:
     void applyListing(std::shared_ptr<const models::CodeListing> listing);
     void showPlaceholders(const QString& text);
     void updateTitle();
+    void onRecordChanged();
     void updateDiff();
     QString stepsText(bool numbered) const;
 
@@ -131,6 +133,7 @@ private:
     std::shared_ptr<const sched::State> m_state;
     std::shared_ptr<const models::CodeListing> m_listing;
     QString m_scoreKey; // the shown session's model, as the last job saw it
+    std::optional<int64_t> m_recordId; // the record the last job listed (its device gives the target)
     std::unique_ptr<Pinned> m_pin;
     QString m_diff;
     session::JobTracker m_job;

@@ -11,6 +11,7 @@
 #include "app/gui/view_registry.h"
 #include "core/lower/lower.h"
 #include "core/schedule/step_json.h"
+#include "core/store/importer.h"
 #include "core/store/schedule_source.h"
 #include "core/store/store.h"
 #include "widgets/models/code_listing.h"
@@ -281,6 +282,37 @@ private Q_SLOTS:
         QVERIFY(QString::fromStdString(listing.llvmIr.text).contains(QLatin1String("__global__ void")));
         QVERIFY(listing.assembly.error.empty() ? listing.assembly.text.find(".entry") != std::string::npos
                                                : listing.assembly.error.find("NVRTC") != std::string::npos);
+    }
+
+    // A record selected in a workspace lists for the device it was measured on: TVM's CUDA record of
+    // conv2d_layer, imported, gives CUDA C without the request naming a target.
+    void aRecordListsForItsDevice()
+    {
+        QTemporaryDir dir;
+        const std::string ws = dir.filePath(QStringLiteral("ws.tunescope")).toStdString();
+        {
+            auto store = store::Store::open(ws);
+            QVERIFY(store);
+            auto report = store::importLog(*store, dataPath("tvm-logs/conv2d.json"));
+            QVERIFY2(report, report ? "" : report.error().message.c_str());
+        }
+        store::ScheduleSource source;
+        source.what = store::RecordRef { dataPath("tvm-logs/conv2d.json"), 2 };
+        auto resolved = store::resolveSchedule(source);
+        QVERIFY(resolved);
+        const Schedule conv = fromResolved(std::move(resolved).value());
+        const auto target = models::recordTarget(ws, 1); // line 1 is a comment
+        QVERIFY2(target, target ? "" : target.error().message.c_str());
+        QVERIFY(target->isGpu());
+        models::CodeRequest request;
+        request.task = conv.task;
+        request.state = conv.state;
+        request.recordId = 1;
+        request.workspace = ws;
+        const models::CodeListing listing = models::buildCodeListing(request, {});
+        QVERIFY(listing.gpu);
+        QVERIFY(QString::fromStdString(listing.llvmIr.text).contains(QLatin1String("__global__ void")));
+        QVERIFY(!models::recordTarget(ws, 999));
     }
 
     void tabsFillFromAJob()

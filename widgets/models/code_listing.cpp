@@ -196,6 +196,24 @@ std::string annotateScores(const std::string& loopIr, const StageScores& scores)
     return out;
 }
 
+Expected<target::Target> recordTarget(const std::string& workspace, int64_t recordId)
+{
+    store::OpenOptions options;
+    options.readOnly = true;
+    TS_TRY(store::Store store, store::Store::open(workspace, options));
+    TS_TRY(const std::vector<store::Record> page, store.recordPage({}, recordId - 1, 1)); // one lookup by key
+    std::optional<int64_t> deviceId;
+    if (!page.empty() && page.front().id == recordId)
+        deviceId = page.front().deviceId;
+    if (!deviceId)
+        return makeError(ErrorKind::NotFound, workspace + ": no record " + std::to_string(recordId));
+    TS_TRY(const std::vector<store::Device> devices, store.devices());
+    for (const store::Device& d : devices)
+        if (d.id == *deviceId)
+            return store::targetOf(d);
+    return makeError(ErrorKind::NotFound, workspace + ": no device " + std::to_string(*deviceId));
+}
+
 CodeListing buildCodeListing(const CodeRequest& request, const std::stop_token& stop)
 {
     CodeListing out;
@@ -205,8 +223,12 @@ CodeListing buildCodeListing(const CodeRequest& request, const std::stop_token& 
     out.frames = stepThrough(task.dag, state.steps(), stop);
     if (stop.stop_requested())
         return out;
+    target::Target target = request.target;
+    if (request.recordId && !request.workspace.empty())
+        if (auto measuredOn = recordTarget(request.workspace, *request.recordId))
+            target = *measuredOn;
     lower::LowerOptions options;
-    options.target = request.target;
+    options.target = target;
     auto func = lower::lower(state, options);
     if (!func) {
         out.loopIr.error = func.error().message;
@@ -214,19 +236,18 @@ CodeListing buildCodeListing(const CodeRequest& request, const std::stop_token& 
         return out;
     }
     out.loopIr.text = lower::toString(*func);
-    out.scores = scoreStages(task, state, request.target, request.scoreSource);
+    out.scores = scoreStages(task, state, target, request.scoreSource);
     out.loopIrScored = annotateScores(out.loopIr.text, out.scores);
     if (stop.stop_requested())
         return out;
-    out.gpu = request.target.isGpu();
-    if (auto ir
-        = out.gpu ? codegen::emitCudaC(*func, request.target) : codegen::emitLlvmIr(*func, true, request.target))
+    out.gpu = target.isGpu();
+    if (auto ir = out.gpu ? codegen::emitCudaC(*func, target) : codegen::emitLlvmIr(*func, true, target))
         out.llvmIr.text = std::move(ir).value();
     else
         out.llvmIr.error = ir.error().message;
     if (stop.stop_requested())
         return out;
-    if (auto assembly = codegen::emitAssembly(*func, request.target))
+    if (auto assembly = codegen::emitAssembly(*func, target))
         out.assembly.text = std::move(assembly).value();
     else
         out.assembly.error = assembly.error().message;

@@ -19,6 +19,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <stop_token>
 #include <string>
 #include <vector>
@@ -77,6 +78,10 @@ struct CodeRequest {
     std::shared_ptr<const sched::State> state; // of task's DAG
     target::Target target = target::Target::host();
     ScoreSource scoreSource;
+    // A measured record of `workspace`: the target of the device it was measured on replaces `target` (a
+    // record of a GPU lists CUDA C and PTX).
+    std::optional<int64_t> recordId;
+    std::string workspace;
 };
 
 // One schedule call per step, as printStepsAsCalls prints them (a step that does not apply is the last line).
@@ -102,6 +107,8 @@ StageScores scoreStages(
 // (a second buffer whose first store is the same line gets none), indented as the store.
 std::string annotateScores(const std::string& loopIr, const StageScores& scores);
 
+// The target of the device a workspace's record was measured on.
+Expected<target::Target> recordTarget(const std::string& workspace, int64_t recordId);
 // Everything above for the request. Returns early (partly filled) when `stop` is requested.
 CodeListing buildCodeListing(const CodeRequest& request, const std::stop_token& stop = {});
 
