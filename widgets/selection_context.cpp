@@ -59,8 +59,19 @@ void SelectionContext::selectMeasured(std::shared_ptr<const graph::Task> task,
 {
     if (task != m_task)
         selectTask(network ? std::move(network) : nullptr, std::move(task));
-    selectState(std::move(state));
-    selectRecord(recordId);
+    if (state == m_state) {
+        selectRecord(recordId);
+        return;
+    }
+    // All at once: a view that reacts to the new state already sees its record (the code view lists it for
+    // the record's device, once).
+    TS_ASSERT(m_task || !state) << "a schedule state is selected for a task";
+    m_state = std::move(state);
+    const bool recordChangedNow = recordId != m_recordId;
+    m_recordId = recordId;
+    Q_EMIT stateChanged();
+    if (recordChangedNow)
+        Q_EMIT recordChanged();
 }
 
 void SelectionContext::clear() { selectTask(nullptr, nullptr); }

@@ -260,8 +260,8 @@ QString SessionDialog::validate() const
     const Expected<target::Target> t = target();
     if (!t)
         return tr("Target: %1").arg(QString::fromStdString(t.error().message));
-    const auto chosen = search::policyKindFromString(m_policy->currentData().toString().toStdString());
-    if (chosen && t->isGpu() && search::isAutotvm(*chosen))
+    const auto policy = search::policyKindFromString(m_policy->currentData().toString().toStdString());
+    if (policy && t->isGpu() && search::isAutotvm(*policy))
         return tr("Policy: AutoTVM's templates here are CPU templates; tune a GPU target with Ansor or random "
                   "sampling.");
     std::vector<int> ids;
@@ -276,8 +276,7 @@ QString SessionDialog::validate() const
         auto task = graph::operatorTask(m_op->currentText().toStdString(), values, *layout);
         if (!task)
             return QString::fromStdString(task.error().message);
-        const auto policy = search::policyKindFromString(m_policy->currentData().toString().toStdString());
-        if (policy && t)
+        if (policy)
             if (auto supported = search::policySupports(*policy, task->dag, *t); !supported)
                 return tr("Policy: %1").arg(QString::fromStdString(supported.error().message));
     }

@@ -435,10 +435,7 @@ __device__ __forceinline__ int ts_floormod(int a, int b)
         // the result.
         void visitAllReduce(const StmtNode& s) override
         {
-            const StmtNode* loop = nullptr;
-            for (const StmtNode* l : m_threadLoops)
-                if (s.reduceThreads.size() == 1 && l->var.sameAs(s.reduceThreads[0]))
-                    loop = l;
+            const StmtNode* loop = lower::allReduceLoop(s, m_threadLoops);
             auto type = cType(s.buffer->dtype);
             if (!loop || !type) {
                 fail(loop ? type.error().message : "a cross-thread reduction outside its thread loop");

@@ -101,10 +101,7 @@ namespace {
                       "guard on a thread index, encloses it");
                 m_reported = true;
             }
-            const StmtNode* loop = nullptr;
-            for (const StmtNode* l : m_threadLoops)
-                if (s.reduceThreads.size() == 1 && l->var.sameAs(s.reduceThreads[0]))
-                    loop = l;
+            const StmtNode* loop = allReduceLoop(s, m_threadLoops);
             if (!loop) {
                 problems.push_back("the cross-thread reduction into " + s.buffer->name
                     + " is not inside the one thread loop it reduces over");
@@ -189,6 +186,16 @@ GpuThreadTag threadTagOf(const std::string& tag)
 bool allReduceByWarpShuffle(const GpuKernel& kernel, GpuThreadTag tag, int64_t extent)
 {
     return tag.thread && tag.dim == 0 && extent == kernel.block[0] && extent <= 32 && (extent & (extent - 1)) == 0;
+}
+
+const StmtNode* allReduceLoop(const StmtNode& allReduce, const std::vector<const StmtNode*>& threadLoops)
+{
+    if (allReduce.reduceThreads.size() != 1)
+        return nullptr;
+    for (const StmtNode* loop : threadLoops)
+        if (loop->var.sameAs(allReduce.reduceThreads[0]))
+            return loop;
+    return nullptr;
 }
 
 Expected<GpuModule> gpuKernels(const LoweredFunc& func, const target::Target& target)

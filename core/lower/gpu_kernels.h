@@ -52,6 +52,9 @@ GpuThreadTag threadTagOf(const std::string& tag);
 // it is threadIdx.x, as wide as the block and a power of two up to 32 (each warp then holds whole groups);
 // otherwise through a shared scratch array of one element per thread of the block, halved in a tree.
 bool allReduceByWarpShuffle(const GpuKernel& kernel, GpuThreadTag tag, int64_t extent);
+// The thread loop an AllReduce reduces over, among the thread loops around it (outermost first); null when
+// it is not among them or the AllReduce spans more than one.
+const StmtNode* allReduceLoop(const StmtNode& allReduce, const std::vector<const StmtNode*>& threadLoops);
 
 // The kernels of a function lowered for a GPU target, checked against its limits.
 Expected<GpuModule> gpuKernels(const LoweredFunc& func, const target::Target& target);

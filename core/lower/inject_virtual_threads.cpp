@@ -110,7 +110,7 @@ namespace {
     // One vthread loop's body with the loop pushed down to the statements that depend on it.
     class Injector {
     public:
-        Injector(const StmtNode& loop)
+        explicit Injector(const StmtNode& loop)
             : m_loop(loop)
             , m_dependent(dependentBuffers(loop.body, loop.var.get()))
         {
@@ -145,7 +145,7 @@ namespace {
             case StmtKind::IfThenElse:
                 if (touches(s->condition, m_loop.var.get(), m_dependent))
                     return replicate(s);
-                return makeIf(s->condition, inject(s->body), s->elseBody ? inject(s->elseBody) : nullptr);
+                return makeIf(s->condition, inject(s->body), inject(s->elseBody));
             case StmtKind::Store:
             case StmtKind::AllReduce:
             case StmtKind::Barrier:
@@ -222,8 +222,7 @@ namespace {
             const Stmt node = StmtMutator::visitFor(s); // inner virtual threads first
             if (!node || node->forKind != ForKind::ThreadBinding || node->threadTag != "vthread")
                 return node;
-            Stmt body = Injector(*node).inject(node->body);
-            return body;
+            return Injector(*node).inject(node->body);
         }
     };
 } // namespace

@@ -189,7 +189,7 @@ namespace {
     // cross-thread reduction binds its outer spatial loops to blockIdx.x.
     Expected<void> initThreadBind(const SearchTask& task, State& state)
     {
-        const int64_t warp = task.target.warpSize > 0 ? task.target.warpSize : 32;
+        const int64_t warp = detail::warpSize(task.target);
         const int64_t maxVThread = task.target.maxVThreadExtent > 0 ? task.target.maxVThreadExtent : 8;
         const StateAnalysis analysis(state);
         std::set<int> tiledRoots;

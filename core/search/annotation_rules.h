@@ -5,6 +5,7 @@
 
 #include "core/schedule/state.h"
 #include "core/search/search_utils.h"
+#include "core/target/target.h"
 
 #include <cstdint>
 #include <string>
@@ -37,6 +38,9 @@ inline bool endsWith(const std::string& s, const std::string& suffix)
 {
     return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
+
+// The target's warp, or TVM's default (32) where the target leaves it unset.
+inline int64_t warpSize(const target::Target& target) { return target.warpSize > 0 ? target.warpSize : 32; }
 
 inline constexpr const char* kAutoUnrollPragma = "auto_unroll_max_step";
 

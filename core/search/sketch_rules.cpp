@@ -154,6 +154,21 @@ namespace {
         return state;
     }
 
+    // Ansor's FuseAllReductionIterators: the stage's reduce iterators fused into one (when there are several);
+    // its id.
+    int fuseAllReduceIterators(State& state, int stage, const char* rule)
+    {
+        std::vector<int> reduceIds;
+        for (size_t i = 0; i < state.stage(stage).iters.size(); ++i)
+            if (state.stage(stage).iters[i].kind == sched::IteratorKind::Reduce)
+                reduceIds.push_back(static_cast<int>(i));
+        if (reduceIds.empty())
+            throw InternalError(std::string("sketch rule ") + rule + ": no reduce iterator to fuse");
+        if (reduceIds.size() > 1)
+            state = withStep(state, sched::FuseStep { stage, reduceIds }, rule);
+        return reduceIds.front();
+    }
+
     // GPU (first): a direct producer of a multi-level-tiled stage, its only consumer, is read through a
     // shared copy computed at that consumer's last reduce loop of the outermost reduce tile (Ansor's
     // RuleAddCacheRead); the derivation stays at the producer, whose consumer is now the copy.
@@ -247,21 +262,11 @@ namespace {
         Derived apply(
             const SearchTask&, const SearchParams&, const State& state, const StateAnalysis&, int stage) const override
         {
+            const auto& iters = state.stage(stage).iters;
+            const int numSpace = static_cast<int>(std::count_if(iters.begin(), iters.end(),
+                [](const sched::Iterator& i) { return i.kind == sched::IteratorKind::Spatial; }));
             State base = state;
-            std::vector<int> reduceIds;
-            int numSpace = 0;
-            for (size_t i = 0; i < state.stage(stage).iters.size(); ++i) {
-                if (state.stage(stage).iters[i].kind == sched::IteratorKind::Reduce)
-                    reduceIds.push_back(static_cast<int>(i));
-                else if (state.stage(stage).iters[i].kind == sched::IteratorKind::Spatial)
-                    ++numSpace;
-            }
-            if (reduceIds.size() > 1)
-                base = withStep(base, sched::FuseStep { stage, reduceIds }, "AddRfactor");
-            int fused = -1;
-            for (size_t i = 0; i < base.stage(stage).iters.size(); ++i)
-                if (base.stage(stage).iters[i].kind == sched::IteratorKind::Reduce)
-                    fused = static_cast<int>(i);
+            const int fused = fuseAllReduceIterators(base, stage, "AddRfactor");
             const sched::Iterator& it = base.stage(stage).iters[static_cast<size_t>(fused)];
             // Length 1 holds the place of the factor the initial population samples (Sketch::openSplits).
             base = withStep(base, sched::SplitStep { stage, fused, it.extent, { 1 }, true }, "AddRfactor");
@@ -301,13 +306,7 @@ namespace {
             int stage) const override
         {
             State s = state;
-            std::vector<int> reduceIds;
-            for (size_t i = 0; i < s.stage(stage).iters.size(); ++i)
-                if (s.stage(stage).iters[i].kind == sched::IteratorKind::Reduce)
-                    reduceIds.push_back(static_cast<int>(i));
-            if (reduceIds.size() > 1)
-                s = withStep(s, sched::FuseStep { stage, reduceIds }, "CrossThreadReduction");
-            const int fused = reduceIds.front();
+            const int fused = fuseAllReduceIterators(s, stage, "CrossThreadReduction");
 
             const int target = detail::singleConsumerRoot(analysis, s, stage);
             int common = 0;
@@ -346,7 +345,7 @@ namespace {
         }
 
     private:
-        static int64_t warp(const SearchTask& task) { return task.target.warpSize > 0 ? task.target.warpSize : 32; }
+        static int64_t warp(const SearchTask& task) { return detail::warpSize(task.target); }
         static int64_t maxThreads(const SearchTask& task)
         {
             return task.target.maxThreadsPerBlock > 0 ? task.target.maxThreadsPerBlock : 1024;
