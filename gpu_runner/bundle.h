@@ -48,6 +48,10 @@ struct Bundle {
     std::string record; // opaque to the runner, echoed (the engine's record of what was measured)
     std::string ptx; // either PTX ...
     std::string source; // ... or CUDA C, compiled here with NVRTC for this GPU
+    // Not in the file: the source compiled ahead for this GPU (a cubin, main.cpp compiles a file's bundles on
+    // several threads before any runs), or why it did not compile.
+    std::string cubin;
+    std::string compileError;
     std::vector<BundleKernel> kernels; // launched in order
     std::vector<BundleBuffer> buffers; // every kernel's parameters, in order
     uint64_t seed = 0;

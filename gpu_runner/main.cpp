@@ -2,7 +2,9 @@
 // JSON line (bundle.h). Its only dependencies are the CUDA driver and NVRTC, both opened at run time, so it
 // builds with CMake and the CUDA toolkit alone and runs on a GPU machine that has nothing else installed.
 //
-//   tunescope-gpu-runner [--output FILE] BUNDLES   measure every bundle (one JSON object per line; - = stdin)
+//   tunescope-gpu-runner [--output FILE] [--jobs N] BUNDLES
+//                                                  measure every bundle (one JSON object per line; - = stdin),
+//                                                  their CUDA C compiled first for this GPU on N threads
 //   tunescope-gpu-runner --check BUNDLES           read them (and compile CUDA C with NVRTC where present), run nothing
 //   tunescope-gpu-runner --info                    the GPU, as JSON
 //
@@ -16,6 +18,7 @@
 #include "core/codegen/nvrtc.h"
 #include "core/support/child_process.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -27,6 +30,7 @@
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
 #include <vector>
 
@@ -162,10 +166,121 @@ private:
     int m_toWorker = -1, m_fromWorker = -1;
 };
 
+// This GPU's architecture ("sm_90"), asked in a child process so that this one never touches CUDA before it
+// forks its workers; empty where there is no GPU.
+std::string probeArch()
+{
+    int reply[2];
+    if (pipe(reply) != 0)
+        return "";
+    std::fflush(nullptr);
+    const pid_t pid = fork();
+    if (pid < 0)
+        return "";
+    if (pid == 0) {
+        close(reply[0]);
+        auto arch = deviceArch();
+        const std::string text = arch ? *arch : "";
+        [[maybe_unused]] ssize_t n = write(reply[1], text.data(), text.size());
+        _exit(0);
+    }
+    close(reply[1]);
+    std::string arch;
+    char buffer[64];
+    for (ssize_t n; (n = read(reply[0], buffer, sizeof buffer)) > 0;)
+        arch.append(buffer, static_cast<size_t>(n));
+    close(reply[0]);
+    endChild(pid);
+    return arch;
+}
+
+std::string readWhole(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+// Compiles every bundle's CUDA C to a cubin for `arch` in `jobs` child processes, so that the worker only
+// loads and runs: a file of a few hundred bundles compiles in seconds on a many-core GPU machine rather than
+// one after another. Children, not threads of this process: NVRTC may initialize the CUDA driver (a driver
+// initialized here before the fork leaves every worker's cuInit failing), and it runs one compile at a time
+// per process. Each child writes its cubins (or NVRTC's errors) to a temporary folder. A compile still going after
+// `deadlineSeconds` is left to the worker, under its bundle's timeout.
+void compileAhead(std::vector<Line>& lines, const std::string& arch, int jobs, int deadlineSeconds)
+{
+    char dirTemplate[] = "/tmp/tunescope-gpu-runner-XXXXXX";
+    if (!mkdtemp(dirTemplate))
+        return;
+    const std::string dir = dirTemplate;
+    auto fileOf = [&](size_t i, const char* ext) { return dir + "/" + std::to_string(i) + ext; };
+    // One process per job: NVRTC serializes compiles within a process (16 threads compiled no faster than one).
+    std::vector<pid_t> children;
+    for (int job = 0; job < jobs; ++job) {
+        std::fflush(nullptr);
+        const pid_t pid = fork();
+        if (pid < 0)
+            break;
+        if (pid > 0) {
+            children.push_back(pid);
+            continue;
+        }
+        for (size_t i = static_cast<size_t>(job); i < lines.size(); i += static_cast<size_t>(jobs)) {
+            if (!lines[i].bundle || lines[i].bundle->source.empty())
+                continue;
+            const Bundle& b = *lines[i].bundle;
+            auto cubin = codegen::compileToCubin(b.source, arch, b.id.empty() ? "bundle" : b.id);
+            if (!cubin && cubin.error().kind != ErrorKind::InvalidArgument)
+                continue; // not the code: no NVRTC here, or one that cannot write cubins
+            const std::string text = cubin ? cubin->ptx : cubin.error().message;
+            const std::string path = fileOf(i, cubin ? ".cubin" : ".error");
+            std::ofstream(path + ".part", std::ios::binary) << text;
+            std::rename((path + ".part").c_str(), path.c_str()); // whole files only
+        }
+        _exit(0);
+    }
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(deadlineSeconds);
+    for (pid_t pid : children) {
+        int status = 0;
+        while (waitpid(pid, &status, WNOHANG) == 0) {
+            if (std::chrono::steady_clock::now() > deadline) {
+                std::cerr << "tunescope-gpu-runner: compiling ahead took over " << deadlineSeconds
+                          << " s; the bundles not compiled yet compile when they run\n";
+                for (pid_t other : children)
+                    kill(other, SIGKILL);
+                waitpid(pid, &status, 0);
+                break;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+    }
+    for (pid_t pid : children)
+        waitpid(pid, nullptr, WNOHANG);
+    for (size_t i = 0; i < lines.size(); ++i) {
+        if (!lines[i].bundle)
+            continue;
+        for (const char* ext : { ".cubin", ".error", ".cubin.part", ".error.part" }) {
+            const std::string path = fileOf(i, ext);
+            if (access(path.c_str(), F_OK) != 0)
+                continue;
+            if (std::string(ext) == ".cubin")
+                lines[i].bundle->cubin = readWhole(path);
+            else if (std::string(ext) == ".error")
+                lines[i].bundle->compileError = readWhole(path);
+            std::remove(path.c_str());
+        }
+    }
+    rmdir(dir.c_str());
+}
+
 int usage()
 {
-    std::cerr << "usage: tunescope-gpu-runner [--output FILE] BUNDLES | --check BUNDLES | --info\n"
-                 "  BUNDLES: a file of kernel bundles, one JSON object per line (- for standard input)\n";
+    std::cerr << "usage: tunescope-gpu-runner [--output FILE] [--jobs N] BUNDLES | --check BUNDLES | --info\n"
+                 "  BUNDLES: a file of kernel bundles, one JSON object per line (- for standard input)\n"
+                 "  --arch sm_XX: compile ahead for this architecture (default: this machine's GPU's)\n"
+                 "  --jobs N: processes compiling the bundles' CUDA C before the runs (default: every core; 0: none,\n"
+                 "            each bundle's PTX or CUDA C is then compiled when it runs)\n";
     return 2;
 }
 } // namespace
@@ -176,7 +291,8 @@ int main(int argc, char** argv)
     std::vector<std::string> args(argv + 1, argv + argc);
     bool check = false;
     std::optional<std::string> output;
-    std::string input;
+    int jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    std::string input, arch;
     for (size_t i = 0; i < args.size(); ++i) {
         if (args[i] == "--info") {
             auto info = deviceInfoJson();
@@ -191,7 +307,15 @@ int main(int argc, char** argv)
             check = true;
         else if (args[i] == "--output" && i + 1 < args.size())
             output = args[++i];
-        else if (args[i] == "--help" || args[i] == "-h")
+        else if (args[i] == "--arch" && i + 1 < args.size())
+            arch = args[++i];
+        else if (args[i] == "--jobs" && i + 1 < args.size()) {
+            char* end = nullptr;
+            const long n = std::strtol(args[++i].c_str(), &end, 10);
+            if (*end || n < 0 || n > 1024)
+                return usage();
+            jobs = static_cast<int>(n);
+        } else if (args[i] == "--help" || args[i] == "-h")
             return usage(), 0;
         else if (input.empty() && (args[i] == "-" || args[i][0] != '-'))
             input = args[i];
@@ -244,6 +368,12 @@ int main(int argc, char** argv)
         }
     }
     std::ostream& out = output ? static_cast<std::ostream&>(file) : std::cout;
+    if (jobs > 0) {
+        if (arch.empty())
+            arch = probeArch();
+        if (!arch.empty())
+            compileAhead(lines, arch, jobs, 120);
+    }
     WorkerProcess worker(lines);
     for (size_t i = 0; i < lines.size(); ++i) {
         if (lines[i].bundle) {

@@ -112,17 +112,32 @@ Outcome runBundle(const Bundle& b)
     const CudaDriver* d = cudaDriver().value();
     r.device = (*dev)->name + " (" + archOf(**dev) + ")";
 
-    // Code: PTX through the driver's JIT; CUDA C through NVRTC for this very GPU.
-    std::string ptx = b.ptx;
-    if (ptx.empty()) {
-        auto compiled = codegen::compileToPtx(b.source, archOf(**dev), b.id.empty() ? "bundle" : "bundle");
+    // Code: a cubin compiled ahead for this GPU; else PTX through the driver's JIT; else (or where the driver
+    // is older than the NVRTC that wrote the PTX) CUDA C through NVRTC for this very GPU.
+    if (!b.compileError.empty())
+        return finish(RunError::CompileDevice, b.compileError);
+    CUmodule module = nullptr;
+    auto load
+        = [&](const std::string& image) { return d->moduleLoadDataEx(&module, image.c_str(), 0, nullptr, nullptr); };
+    CUresult loaded = CUDA_ERROR_INVALID_IMAGE;
+    std::string loadError;
+    if (!b.cubin.empty())
+        loaded = load(b.cubin);
+    if (loaded != CUDA_SUCCESS && !b.ptx.empty()) {
+        loaded = load(b.ptx);
+        if (loaded != CUDA_SUCCESS)
+            loadError = d->message("cuModuleLoadDataEx", loaded) + " (the bundle's PTX)";
+    }
+    if (loaded != CUDA_SUCCESS && !b.source.empty()) {
+        auto compiled = codegen::compileToPtx(b.source, archOf(**dev), b.id.empty() ? "bundle" : b.id);
         if (!compiled)
             return finish(RunError::CompileDevice, compiled.error().message);
-        ptx = std::move(compiled->ptx);
+        loaded = load(compiled->ptx);
+        if (loaded != CUDA_SUCCESS)
+            loadError = d->message("cuModuleLoadDataEx", loaded);
     }
-    CUmodule module = nullptr;
-    if (CUresult e = d->moduleLoadDataEx(&module, ptx.c_str(), 0, nullptr, nullptr); e != CUDA_SUCCESS)
-        return finish(RunError::CompileDevice, d->message("cuModuleLoadDataEx", e));
+    if (loaded != CUDA_SUCCESS)
+        return finish(RunError::CompileDevice, loadError.empty() ? "the bundle has no code" : loadError);
     struct Unload {
         const CudaDriver* d;
         CUmodule m;

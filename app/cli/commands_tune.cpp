@@ -22,10 +22,12 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
 #include <optional>
+#include <unistd.h>
 
 namespace ts::cli {
 
@@ -251,6 +253,16 @@ namespace {
                 return fail(target.error().message);
             options.measure.target = *target;
         }
+        if (args.has("gpu-exchange")) { // measured on a GPU machine elsewhere, through files
+            if (!options.measure.target.isGpu())
+                return fail("--gpu-exchange needs a GPU --target, e.g. 'cuda -arch=sm_90'");
+            const std::string dir = args.value("gpu-exchange");
+            std::error_code error;
+            std::filesystem::create_directories(dir, error);
+            if (error || !std::filesystem::is_directory(dir))
+                return fail("--gpu-exchange: cannot make the directory " + dir);
+            options.measure.gpuExchangeDir = dir;
+        }
         std::vector<int> ids;
         std::vector<std::string> skipped; // AutoTVM: tasks no template fits
         std::string whyNot;
@@ -307,6 +319,7 @@ namespace {
             + std::to_string(options.measuresPerRound) + " per round), policy " + search::toString(options.policy)
             + ", model " + options.model + ", seed " + std::to_string(options.seed);
         const std::string workspacePath = options.workspace;
+        const std::string exchange = options.measure.gpuExchangeDir;
         session::TuningSession session(std::move(options), [&](const session::TuneEvent& e) { printer.print(e); });
         // Ctrl-C: the first stops after the batch in flight (its records are kept), the second aborts it.
         InterruptCount interrupt([&](int count, int) {
@@ -334,6 +347,10 @@ namespace {
             if (session.restoredTrials() > 0)
                 std::cout << "resuming: " << session.restoredTrials() << " of " << trialsTotal
                           << " trials already in the workspace\n";
+            if (!exchange.empty())
+                std::cout << "measuring through " << exchange << ": each batch is written there as batch-" << ::getpid()
+                          << "-K.jsonl; run it on the GPU machine (tunescope-gpu-runner BATCH > "
+                          << "RESULTS) and move RESULTS to batch-" << ::getpid() << "-K.results.jsonl\n";
             std::cout << std::flush;
         }
         auto finished = session.wait();
@@ -388,7 +405,7 @@ std::vector<Command> tuneCommands()
             "tunescope-cli tune (--network NAME [--batch N] [--layout L] [--tasks IDS] | --op OP --shape S "
             "[--layout L]) --trials T [--measures-per-round B] [--policy P] [--model M] [--seed S] "
             "[--threads K] [--early-stopping N] [--crossover P] [--prefilter F] [--scheduler gradient|round-robin] "
-            "[--target T] [--workspace PATH]",
+            "[--target T [--gpu-exchange DIR]] [--workspace PATH]",
             { kNetworkOption, kBatchOption, kLayoutOption,
                 { "tasks", "IDS", "only these tasks, e.g. 0,3,5 (default: every task)" }, kOpOption, kShapeOption,
                 { "trials", "T", "measurements in all, over every task (Ansor's num_measure_trials)" },
@@ -409,6 +426,10 @@ std::vector<Command> tuneCommands()
                 { "target", "TVM_TARGET",
                     "tune for this target instead of this CPU: 'cuda -arch=sm_90' searches with Ansor's GPU rules "
                     "and measures in tunescope-gpu-runner on this machine's GPU" },
+                { "gpu-exchange", "DIR",
+                    "measure a GPU target on another machine: each batch's kernel bundles are written to "
+                    "DIR/batch-PID-K.jsonl and the session waits for DIR/batch-PID-K.results.jsonl (the runner's "
+                    "output there, moved in whole)" },
                 kWorkspaceOption, kHelpOption },
             runTune },
     };

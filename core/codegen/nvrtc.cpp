@@ -24,6 +24,8 @@ namespace {
         nvrtcResult (*compileProgram)(nvrtcProgram, int, const char* const*) = nullptr;
         nvrtcResult (*getPtxSize)(nvrtcProgram, size_t*) = nullptr;
         nvrtcResult (*getPtx)(nvrtcProgram, char*) = nullptr;
+        nvrtcResult (*getCubinSize)(nvrtcProgram, size_t*) = nullptr; // CUDA 11.1 on; null before
+        nvrtcResult (*getCubin)(nvrtcProgram, char*) = nullptr;
         nvrtcResult (*getProgramLogSize)(nvrtcProgram, size_t*) = nullptr;
         nvrtcResult (*getProgramLog)(nvrtcProgram, char*) = nullptr;
         nvrtcResult (*destroyProgram)(nvrtcProgram*) = nullptr;
@@ -72,6 +74,10 @@ namespace {
             if (!ok) {
                 n.error = "the NVRTC library found lacks a function TuneScope calls (too old?)";
                 n.handle = nullptr;
+            } else if (!bind(n.handle, "nvrtcGetCUBINSize", n.getCubinSize)
+                || !bind(n.handle, "nvrtcGetCUBIN", n.getCubin)) {
+                n.getCubinSize = nullptr;
+                n.getCubin = nullptr;
             }
             return n;
         }();
@@ -98,42 +104,68 @@ Expected<std::string> nvrtcVersion()
     return std::to_string(major) + "." + std::to_string(minor);
 }
 
+namespace {
+    enum class Output { Ptx, Cubin };
+
+    Expected<PtxResult> compile(
+        const std::string& source, const std::string& arch, const std::string& name, Output output)
+    {
+        const Nvrtc& n = nvrtc();
+        if (!n.handle)
+            return makeError(ErrorKind::Unsupported, n.error);
+        if (output == Output::Cubin && (!n.getCubin || arch.rfind("sm_", 0) != 0))
+            return makeError(ErrorKind::Unsupported,
+                n.getCubin ? "a cubin needs a real architecture (sm_XX), not '" + arch + "'"
+                           : std::string("this NVRTC cannot write cubins (older than CUDA 11.1)"));
+        nvrtcProgram program = nullptr;
+        if (nvrtcResult r = n.createProgram(&program, source.c_str(), (name + ".cu").c_str(), 0, nullptr, nullptr);
+            r != kNvrtcSuccess)
+            return makeError(ErrorKind::Internal, std::string("nvrtcCreateProgram: ") + n.getErrorString(r));
+        struct Destroy {
+            const Nvrtc& n;
+            nvrtcProgram& p;
+            ~Destroy() { n.destroyProgram(&p); }
+        } destroy { n, program };
+        // PTX for the virtual architecture (the driver's JIT finishes it); a cubin for the real one.
+        const std::string archOption = "--gpu-architecture=" + (output == Output::Cubin ? arch : computeArch(arch));
+        const char* options[] = { archOption.c_str(), "--std=c++17", "-default-device" };
+        const nvrtcResult compiled = n.compileProgram(program, 3, options);
+        size_t logSize = 0;
+        std::string log;
+        if (n.getProgramLogSize(program, &logSize) == kNvrtcSuccess && logSize > 1) {
+            log.resize(logSize);
+            n.getProgramLog(program, log.data());
+            log.resize(logSize - 1);
+        }
+        if (compiled != kNvrtcSuccess)
+            return makeError(ErrorKind::InvalidArgument,
+                std::string("NVRTC could not compile ") + name + " (" + n.getErrorString(compiled) + "):\n" + log);
+        size_t size = 0;
+        PtxResult out;
+        if (output == Output::Cubin) {
+            n.getCubinSize(program, &size);
+            out.ptx.resize(size);
+            n.getCubin(program, out.ptx.data());
+        } else {
+            n.getPtxSize(program, &size);
+            out.ptx.resize(size);
+            n.getPtx(program, out.ptx.data());
+            while (!out.ptx.empty() && out.ptx.back() == '\0') // the size counts the NUL (ptxas rejects it)
+                out.ptx.pop_back();
+        }
+        out.log = std::move(log);
+        return out;
+    }
+} // namespace
+
 Expected<PtxResult> compileToPtx(const std::string& source, const std::string& arch, const std::string& name)
 {
-    const Nvrtc& n = nvrtc();
-    if (!n.handle)
-        return makeError(ErrorKind::Unsupported, n.error);
-    nvrtcProgram program = nullptr;
-    if (nvrtcResult r = n.createProgram(&program, source.c_str(), (name + ".cu").c_str(), 0, nullptr, nullptr);
-        r != kNvrtcSuccess)
-        return makeError(ErrorKind::Internal, std::string("nvrtcCreateProgram: ") + n.getErrorString(r));
-    struct Destroy {
-        const Nvrtc& n;
-        nvrtcProgram& p;
-        ~Destroy() { n.destroyProgram(&p); }
-    } destroy { n, program };
-    const std::string archOption = "--gpu-architecture=" + computeArch(arch);
-    const char* options[] = { archOption.c_str(), "--std=c++17", "-default-device" };
-    const nvrtcResult compiled = n.compileProgram(program, 3, options);
-    size_t logSize = 0;
-    std::string log;
-    if (n.getProgramLogSize(program, &logSize) == kNvrtcSuccess && logSize > 1) {
-        log.resize(logSize);
-        n.getProgramLog(program, log.data());
-        log.resize(logSize - 1);
-    }
-    if (compiled != kNvrtcSuccess)
-        return makeError(ErrorKind::InvalidArgument,
-            std::string("NVRTC could not compile ") + name + " (" + n.getErrorString(compiled) + "):\n" + log);
-    size_t size = 0;
-    n.getPtxSize(program, &size);
-    PtxResult out;
-    out.ptx.resize(size);
-    n.getPtx(program, out.ptx.data());
-    while (!out.ptx.empty() && out.ptx.back() == '\0') // the size counts the NUL (ptxas rejects it)
-        out.ptx.pop_back();
-    out.log = std::move(log);
-    return out;
+    return compile(source, arch, name, Output::Ptx);
+}
+
+Expected<PtxResult> compileToCubin(const std::string& source, const std::string& arch, const std::string& name)
+{
+    return compile(source, arch, name, Output::Cubin);
 }
 
 } // namespace ts::codegen

@@ -25,4 +25,9 @@ struct PtxResult {
 // ErrorKind::InvalidArgument with NVRTC's log (a measurement records it as status 3, compile device).
 Expected<PtxResult> compileToPtx(const std::string& source, const std::string& arch, const std::string& name);
 
+// The same source compiled to a cubin (ELF, in PtxResult::ptx) for the real architecture `arch` ("sm_90"):
+// the driver loads it without a JIT step. Unsupported where NVRTC is older than CUDA 11.1 or `arch` is not sm_XX.
+// NVRTC compiles programs on several threads at once (the runner compiles a file of bundles that way).
+Expected<PtxResult> compileToCubin(const std::string& source, const std::string& arch, const std::string& name);
+
 } // namespace ts::codegen

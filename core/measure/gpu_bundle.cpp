@@ -42,7 +42,7 @@ GpuBuild buildGpuBundle(const sched::State& state, const target::Target& target,
     bundle["target"] = target::toString(target);
     bundle["source"] = program->source;
     // PTX where NVRTC is here (for the target's architecture; the driver JIT-compiles it for newer GPUs).
-    if (codegen::nvrtcVersion()) {
+    if (options.ptx && codegen::nvrtcVersion()) {
         auto ptx = codegen::compileToPtx(program->source, target.arch, func->name);
         if (!ptx)
             return failed(record::MeasureStatus::CompileDeviceError, ptx.error().message);

@@ -24,6 +24,10 @@ struct GpuBundleOptions {
     uint64_t seed = 1;
     int samples = 512; // expected values per output
     double rtol = 1e-3, atol = 1e-3;
+    // Compile the CUDA C to PTX here (NVRTC, about a second a kernel on one core) so that a compile error is
+    // found before the GPU machine sees it. False: CUDA C alone; the runner compiles it for its own GPU, on
+    // all of that machine's cores (tunescope-gpu-runner --jobs), and a compile error comes back as status 3.
+    bool ptx = true;
 };
 
 // A bundle built for a reference computed once per DAG (the measurer's way): `line` when status is Ok, else

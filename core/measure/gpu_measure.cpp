@@ -3,6 +3,7 @@
 #include "core/measure/measurer.h"
 #include "core/support/child_process.h"
 
+#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
@@ -10,6 +11,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
 
 namespace ts::measure {
@@ -80,6 +82,25 @@ namespace {
         int m_fd = -1;
         std::string m_buffer;
     };
+
+    // The exchange file of a batch: <dir>/batch-<pid>-<k>, k counting this process's batches.
+    std::filesystem::path exchangeStem(const std::string& dir)
+    {
+        static std::atomic<int> batches { 0 };
+        return std::filesystem::path(dir) / ("batch-" + std::to_string(::getpid()) + "-" + std::to_string(++batches));
+    }
+
+    // Waits, in slices of 200 ms, until `path` exists; false on a stop.
+    bool waitForFile(const std::filesystem::path& path, const std::stop_token& stop)
+    {
+        std::error_code ignored;
+        while (!std::filesystem::exists(path, ignored)) {
+            if (stop.stop_requested())
+                return false;
+            std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        }
+        return true;
+    }
 } // namespace
 
 GpuBundleOptions gpuBundleOptions(const MeasureOptions& m)
@@ -90,6 +111,7 @@ GpuBundleOptions gpuBundleOptions(const MeasureOptions& m)
     options.seed = m.seed;
     options.rtol = m.rtol;
     options.atol = m.atol;
+    options.ptx = false; // the runner compiles a batch's CUDA C for its own GPU, on all its machine's cores
     return options;
 }
 
@@ -130,6 +152,43 @@ int Measurer::measureOnGpu(const ir::ComputeDAG& task, const std::vector<sched::
     if (stop.stop_requested() || queued.empty())
         return delivered;
 
+    std::vector<bool> done(total, false);
+    auto take = [&](const std::string& line) {
+        auto result = parseGpuResult(line);
+        if (!result)
+            return;
+        const size_t index = static_cast<size_t>(std::strtoul(result->id.c_str(), nullptr, 10));
+        if (index >= total || done[index])
+            return;
+        done[index] = true;
+        deliver(index, std::move(result->result));
+    };
+    auto failMissing = [&](const std::string& why) {
+        for (size_t i : queued)
+            if (!done[i])
+                deliver(i, record::failedResult(MeasureStatus::RuntimeDeviceError, why, 0.0));
+    };
+
+    // Measured elsewhere: the bundles go to the exchange directory, the results come back as a file.
+    if (!m_options.gpuExchangeDir.empty()) {
+        const std::filesystem::path stem = exchangeStem(m_options.gpuExchangeDir);
+        const std::filesystem::path bundles = stem.string() + ".jsonl", results = stem.string() + ".results.jsonl";
+        {
+            std::ofstream out(bundles);
+            if (!(out << lines)) {
+                failMissing("cannot write the exchange file " + bundles.string());
+                return delivered;
+            }
+        }
+        if (!waitForFile(results, stop))
+            return delivered;
+        std::ifstream in(results);
+        for (std::string line; std::getline(in, line);)
+            take(line);
+        failMissing("no result for this bundle in " + results.string());
+        return delivered;
+    }
+
     // Run: the runner measures the batch; each result line is delivered as it comes.
     const std::filesystem::path file = std::filesystem::temp_directory_path()
         / ("tunescope-gpu-" + std::to_string(::getpid()) + "-" + std::to_string(reinterpret_cast<uintptr_t>(this))
@@ -140,30 +199,16 @@ int Measurer::measureOnGpu(const ir::ComputeDAG& task, const std::vector<sched::
     }
     const std::string path = m_options.gpuRunnerPath.empty() ? defaultGpuRunnerPath() : m_options.gpuRunnerPath;
     GpuRunnerChild runner;
-    std::vector<bool> done(total, false);
     if (runner.start(path, file.string())) {
-        while (auto line = runner.nextLine(stop)) {
-            auto result = parseGpuResult(*line);
-            if (!result)
-                continue;
-            const size_t index = static_cast<size_t>(std::strtoul(result->id.c_str(), nullptr, 10));
-            if (index >= total || done[index])
-                continue;
-            done[index] = true;
-            deliver(index, std::move(result->result));
-        }
+        while (auto line = runner.nextLine(stop))
+            take(*line);
     }
     const std::string ended = runner.stop();
     std::filesystem::remove(file);
     if (stop.stop_requested())
         return delivered;
-    for (size_t i : queued)
-        if (!done[i])
-            deliver(i,
-                record::failedResult(MeasureStatus::RuntimeDeviceError,
-                    "tunescope-gpu-runner (" + path + ") gave no result"
-                        + (ended.empty() ? std::string() : ": it " + ended),
-                    0.0));
+    failMissing(
+        "tunescope-gpu-runner (" + path + ") gave no result" + (ended.empty() ? std::string() : ": it " + ended));
     return delivered;
 }
 

@@ -63,6 +63,11 @@ struct MeasureOptions {
     bool isolate = true; // run in tunescope-runner; false: in this process (benchmarks of trusted code)
     std::string runnerPath; // empty: defaultRunnerPath()
     std::string gpuRunnerPath; // GPU targets; empty: defaultGpuRunnerPath()
+    // GPU targets measured on another machine: each batch's bundles are written to
+    // <dir>/batch-<pid>-<k>.jsonl, and its results are read from <dir>/batch-<pid>-<k>.results.jsonl once that
+    // file appears (moved there whole: a result missing from it is a failed measurement). Empty: run the
+    // runner here.
+    std::string gpuExchangeDir;
     target::Target target = target::Target::host(); // what candidates are lowered and compiled for
 };
 

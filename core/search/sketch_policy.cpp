@@ -1,6 +1,7 @@
 #include "core/search/sketch_policy.h"
 
 #include "core/cost/analytical_model.h"
+#include "core/lower/lower.h"
 #include "core/search/annotation.h"
 #include "core/support/thread_pool.h"
 
@@ -107,6 +108,86 @@ void SketchPolicy::parallelFor(int64_t n, const std::function<void(int64_t)>& bo
     m_stats.internalErrors += internalErrors.load();
 }
 
+namespace {
+    // The device limits a state breaks that its inferred bounds already show, without lowering it (a
+    // lowering costs milliseconds, this microseconds): each stage's threads and vthreads, and the shared
+    // copies' bytes under each kernel root. The full check (lower::gpuKernels) decides for the states picked.
+    bool withinGpuLimitsBeforeLowering(const sched::State& state, const target::Target& t)
+    {
+        auto inferred = lower::inferBound(state);
+        if (!inferred)
+            return false;
+        std::map<int, int64_t> sharedBytes; // by kernel root stage
+        for (int id = 0; id < inferred->numStages(); ++id) {
+            const sched::Stage& stage = inferred->stage(id);
+            int64_t threads = 1, vthreads = 1;
+            for (const sched::Iterator& it : stage.iters) {
+                if (it.extent < 0)
+                    continue;
+                switch (it.annotation) {
+                case sched::Annotation::ThreadX:
+                case sched::Annotation::ThreadY:
+                case sched::Annotation::ThreadZ:
+                    threads *= it.extent;
+                    break;
+                case sched::Annotation::VThread:
+                    vthreads *= it.extent;
+                    break;
+                default:
+                    break;
+                }
+            }
+            if ((t.maxThreadsPerBlock > 0 && threads > t.maxThreadsPerBlock)
+                || (t.maxVThreadExtent > 0 && vthreads > t.maxVThreadExtent))
+                return false;
+            if (stage.scope != "shared" || stage.computeAt != sched::ComputeAtKind::Iter)
+                continue;
+            int64_t elements = 1;
+            for (const sched::Iterator& it : stage.iters)
+                elements *= std::max<int64_t>(1, it.extent);
+            int root = stage.attachStage;
+            for (int hops = 0; root >= 0 && hops < inferred->numStages()
+                 && inferred->stage(root).computeAt == sched::ComputeAtKind::Iter;
+                 ++hops)
+                root = inferred->stage(root).attachStage;
+            sharedBytes[root] += elements * ir::bytesOf(stage.op->dtype());
+        }
+        for (const auto& [root, bytes] : sharedBytes)
+            if (t.maxSharedMemoryPerBlock > 0 && bytes > t.maxSharedMemoryPerBlock)
+                return false;
+        return true;
+    }
+} // namespace
+
+std::vector<bool> SketchPolicy::launchable(std::span<const sched::State> states, bool lowered)
+{
+    std::vector<bool> out(states.size(), true);
+    if (!m_task.target.isGpu())
+        return out;
+    auto& cache = lowered ? m_launchable : m_withinLimits;
+    std::vector<uint64_t> hashes(states.size());
+    std::vector<size_t> unknown;
+    for (size_t i = 0; i < states.size(); ++i) {
+        hashes[i] = stateHash(states[i]);
+        if (auto known = cache.find(hashes[i]); known != cache.end())
+            out[i] = known->second;
+        else
+            unknown.push_back(i);
+    }
+    std::vector<char> ok(unknown.size(), 0);
+    const lower::LowerOptions options { "default_function", m_task.target, {} };
+    parallelFor(static_cast<int64_t>(unknown.size()), [&](int64_t k) {
+        const sched::State& state = states[unknown[static_cast<size_t>(k)]];
+        ok[static_cast<size_t>(k)]
+            = lowered ? lower::lower(state, options).hasValue() : withinGpuLimitsBeforeLowering(state, m_task.target);
+    });
+    for (size_t k = 0; k < unknown.size(); ++k) {
+        out[unknown[k]] = ok[k] != 0;
+        cache[hashes[unknown[k]]] = ok[k] != 0;
+    }
+    return out;
+}
+
 std::vector<double> SketchPolicy::predict(std::span<const sched::State> states)
 {
     const auto start = std::chrono::steady_clock::now();
@@ -134,6 +215,10 @@ std::vector<double> SketchPolicy::predict(std::span<const sched::State> states)
         scores = m_model.predict(m_costTask, states);
     }
     scores.resize(states.size(), -std::numeric_limits<double>::infinity());
+    const std::vector<bool> canLaunch = launchable(states, false);
+    for (size_t i = 0; i < states.size(); ++i)
+        if (!canLaunch[i])
+            scores[i] = -std::numeric_limits<double>::infinity();
     m_stats.predicted += static_cast<int>(states.size());
     m_stats.predictSeconds += secondsSince(start);
     return scores;
@@ -310,8 +395,10 @@ Expected<std::vector<Candidate>> SketchPolicy::searchOneRound(int numMeasures, s
     };
     if (m_kind == PolicyKind::Random) {
         m_rng.shuffle(init);
-        for (const sched::State& state : init)
-            take(state, 0.0, true);
+        const std::vector<bool> canLaunch = launchable(init, true);
+        for (size_t i = 0; i < init.size(); ++i)
+            if (canLaunch[i])
+                take(init[i], 0.0, true);
         return out;
     }
 
@@ -338,10 +425,24 @@ Expected<std::vector<Candidate>> SketchPolicy::searchOneRound(int numMeasures, s
     for (int i = 0; i < numRandom * 3 && !init.empty(); ++i)
         randomStates.push_back(init[static_cast<size_t>(m_rng.uniformInt(0, static_cast<int64_t>(init.size()) - 1))]);
 
-    const auto best = evolutionarySearch(std::move(init), numMeasures * 2, roundSeed, stop);
+    // A GPU target: more than asked, as the full limits check (after lowering) may still refuse some.
+    const int gpuMargin = m_task.target.isGpu() ? 2 : 1;
+    auto best = evolutionarySearch(std::move(init), numMeasures * 2 * gpuMargin, roundSeed, stop);
     if (stop.stop_requested())
         return std::vector<Candidate> {};
+    if (m_task.target.isGpu()) {
+        std::vector<sched::State> bestStates;
+        for (const auto& [state, score] : best)
+            bestStates.push_back(state);
+        const std::vector<bool> canLaunch = launchable(bestStates, true);
+        size_t kept = 0;
+        for (size_t i = 0; i < best.size(); ++i)
+            if (canLaunch[i])
+                best[kept++] = std::move(best[i]);
+        best.resize(kept);
+    }
     const std::vector<double> randomScores = predict(randomStates);
+    const std::vector<bool> randomLaunchable = launchable(randomStates, true);
     const int numGood = numMeasures - numRandom;
     size_t nextBest = 0;
     size_t nextRandom = 0;
@@ -353,7 +454,8 @@ Expected<std::vector<Candidate>> SketchPolicy::searchOneRound(int numMeasures, s
             take(best[nextBest].first, best[nextBest].second, false);
             ++nextBest;
         } else if (hasRandom) {
-            take(randomStates[nextRandom], randomScores[nextRandom], true);
+            if (randomLaunchable[nextRandom])
+                take(randomStates[nextRandom], randomScores[nextRandom], true);
             ++nextRandom;
         } else {
             break;
