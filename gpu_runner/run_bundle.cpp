@@ -106,6 +106,8 @@ Outcome runBundle(const Bundle& b)
         r.allCost = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
         return out;
     };
+    if (!b.compileError.empty()) // compiled ahead (main.cpp): the code's own error, whatever the machine
+        return finish(RunError::CompileDevice, b.compileError);
     auto dev = device();
     if (!dev)
         return finish(RunError::RuntimeDevice, dev.error().message);
@@ -114,8 +116,6 @@ Outcome runBundle(const Bundle& b)
 
     // Code: a cubin compiled ahead for this GPU; else PTX through the driver's JIT; else (or where the driver
     // is older than the NVRTC that wrote the PTX) CUDA C through NVRTC for this very GPU.
-    if (!b.compileError.empty())
-        return finish(RunError::CompileDevice, b.compileError);
     CUmodule module = nullptr;
     auto load
         = [&](const std::string& image) { return d->moduleLoadDataEx(&module, image.c_str(), 0, nullptr, nullptr); };

@@ -320,6 +320,7 @@ namespace {
             + ", model " + options.model + ", seed " + std::to_string(options.seed);
         const std::string workspacePath = options.workspace;
         const std::string exchange = options.measure.gpuExchangeDir;
+        const target::Target measuredOn = options.measure.target;
         session::TuningSession session(std::move(options), [&](const session::TuneEvent& e) { printer.print(e); });
         // Ctrl-C: the first stops after the batch in flight (its records are kept), the second aborts it.
         InterruptCount interrupt([&](int count, int) {
@@ -343,7 +344,7 @@ namespace {
                           << (skipped.size() == 1 ? "" : "s") << " (" << join(skipped, ", ") << "); tuning the other "
                           << ids.size() << "\n";
             std::cout << "workspace " << workspacePath << ", session " << session.sessionId() << ", on "
-                      << store::deviceOf(target::Target::host()).name << "\n";
+                      << store::deviceOf(measuredOn).name << "\n";
             if (session.restoredTrials() > 0)
                 std::cout << "resuming: " << session.restoredTrials() << " of " << trialsTotal
                           << " trials already in the workspace\n";

@@ -174,8 +174,10 @@ int Measurer::measureOnGpu(const ir::ComputeDAG& task, const std::vector<sched::
         const std::filesystem::path stem = exchangeStem(m_options.gpuExchangeDir);
         const std::filesystem::path bundles = stem.string() + ".jsonl", results = stem.string() + ".results.jsonl";
         {
-            std::ofstream out(bundles);
-            if (!(out << lines)) {
+            const std::string part = bundles.string() + ".part"; // whole files only, for whoever watches
+            std::ofstream out(part);
+            std::error_code renamed;
+            if (!(out << lines) || (out.close(), std::filesystem::rename(part, bundles, renamed), renamed)) {
                 failMissing("cannot write the exchange file " + bundles.string());
                 return delivered;
             }

@@ -110,8 +110,9 @@ void SketchPolicy::parallelFor(int64_t n, const std::function<void(int64_t)>& bo
 
 namespace {
     // The device limits a state breaks that its inferred bounds already show, without lowering it (a
-    // lowering costs milliseconds, this microseconds): each stage's threads and vthreads, and the shared
-    // copies' bytes under each kernel root. The full check (lower::gpuKernels) decides for the states picked.
+    // lowering costs milliseconds, this microseconds): each stage's threads, vthreads and vector width, and
+    // the shared copies' bytes under each kernel root. The full check (lower::gpuKernels) decides for the states
+    // picked.
     bool withinGpuLimitsBeforeLowering(const sched::State& state, const target::Target& t)
     {
         auto inferred = lower::inferBound(state);
@@ -132,6 +133,10 @@ namespace {
                     break;
                 case sched::Annotation::VThread:
                     vthreads *= it.extent;
+                    break;
+                case sched::Annotation::Vectorize:
+                    if (t.vectorBytes > 0 && it.extent * ir::bytesOf(stage.op->dtype()) > t.vectorBytes)
+                        return false;
                     break;
                 default:
                     break;
@@ -236,13 +241,17 @@ std::vector<sched::State> SketchPolicy::sampleInitPopulation(uint64_t roundSeed,
     int minPopulation = std::max(1, m_params.sampleInitMinPopulation);
     int unchanged = 0;
     const int batch = std::max(1, m_params.population);
+    const bool gpu = m_task.target.isGpu();
     for (int64_t iteration = 0; static_cast<int>(out.size()) < minPopulation && !stop.stop_requested(); ++iteration) {
         std::vector<std::optional<sched::State>> drawn(static_cast<size_t>(batch));
         const uint64_t batchSeed = roundSeed + static_cast<uint64_t>(iteration) * 0xD1B54A32D192ED03ULL;
         parallelFor(batch, [&](int64_t i) {
             Rng rng = itemRng(batchSeed, i);
             const Sketch& sketch = all[static_cast<size_t>(rng.uniformInt(0, static_cast<int64_t>(all.size()) - 1))];
-            if (auto state = randomAnnotation(m_task, sketch, m_params, rng))
+            auto state = randomAnnotation(m_task, sketch, m_params, rng);
+            // A GPU target: an annotation past the device's limits is dropped here, as Ansor drops an
+            // invalid one, so that the population is made of states the device can launch.
+            if (state && (!gpu || withinGpuLimitsBeforeLowering(*state, m_task.target)))
                 drawn[static_cast<size_t>(i)] = std::move(state).value();
         });
         m_stats.sampled += batch;

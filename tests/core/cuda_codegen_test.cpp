@@ -8,14 +8,17 @@
 #include "core/codegen/code_generator.h"
 #include "core/codegen/cuda_source.h"
 #include "core/codegen/nvrtc.h"
+#include "core/cost/cost_model.h"
 #include "core/lower/gpu_kernels.h"
 #include "core/lower/stmt_mutator.h"
 #include "core/measure/measurer.h"
 #include "core/ops/normalization.h"
 #include "core/search/annotation.h"
 #include "core/search/sketch.h"
+#include "core/search/sketch_policy.h"
 #include "core/store/schedule_source.h"
 #include "core/support/rng.h"
+#include "core/support/thread_pool.h"
 
 #include <gtest/gtest.h>
 
@@ -835,6 +838,31 @@ TEST_P(SampledGpuSearchStates, CompileOrAreRefusedAndComputeTheRightResult)
 }
 
 INSTANTIATE_TEST_SUITE_P(GpuSketches, SampledGpuSearchStates, ::testing::Values(0, 1, 2, 3));
+
+// A search round on a GPU target proposes only states the device can launch: those that break a limit
+// (vthreads, threads or shared memory past the device's, after a mutation of tile sizes) score -inf and are
+// neither bred from nor measured. Without the filter, 60 of the 64 first candidates for matmul 4096^3 on
+// sm_90 were refused by the limits check at build time, each a wasted trial.
+TEST(GpuSearch, EveryProposedCandidateLaunches)
+{
+    ThreadPool pool(2);
+    for (const auto& [dag, kind] : { std::pair { fixtures::matmulDag(4096, 4096, 4096), search::PolicyKind::Ansor },
+             std::pair { fixtures::matmulDag(4096, 4096, 4096), search::PolicyKind::Random },
+             std::pair { fixtures::conv2dDag(32, 14, 64), search::PolicyKind::Ansor } }) {
+        search::SearchTask task = gpuTask(dag);
+        search::SearchParams params;
+        params.population = 256;
+        auto model = cost::makeCostModel("random", 1).value();
+        search::SketchPolicy policy(task, kind, params, *model, 7, &pool);
+        auto candidates = policy.searchOneRound(32);
+        ASSERT_TRUE(candidates) << candidates.error().message;
+        EXPECT_GE(candidates->size(), 16u);
+        for (const search::Candidate& c : *candidates) {
+            auto func = lower::lower(c.state, on(task.target));
+            EXPECT_TRUE(func) << func.error().message;
+        }
+    }
+}
 
 // The measurer on a GPU target: candidates become bundles and go through tunescope-gpu-runner; one beyond
 // the device's limits is an instantiation error before any runner. Without a GPU the runner answers each
