@@ -47,7 +47,13 @@ Expected<LogRecord> toLogRecord(const Record& record, const TaskInfo& task, cons
         r.tvmVersion = "0.19.0"; // the TVM whose templates ours follow
         return r;
     }
-    const Json key = Json::parse(task.key, nullptr, false);
+    Json key = Json::parse(task.key, nullptr, false);
+    // A DAG TuneScope tuned itself (an operator or a network task) is keyed by its hash alone; TVM's key
+    // for a DAG-defined task starts with the DAG's hash, so the hash goes out as that key's first element.
+    if (key.is_discarded() && !task.key.empty() && task.key.find_first_not_of("0123456789abcdef") == std::string::npos) {
+        key = Json::array({ task.key });
+        r.workloadKey = key.dump();
+    }
     if (extra.is_discarded() || !extra.is_object() || key.is_discarded() || !key.is_array() || key.empty()
         || !key[0].is_string())
         return makeError(

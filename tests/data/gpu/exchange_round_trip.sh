@@ -25,3 +25,7 @@ mv "$dir/results.part" "${batch%.jsonl}.results.jsonl"
 wait "$pid" || { cat "$dir/tune.log"; exit 1; }
 cat "$dir/tune.log"
 "$cli" stats --workspace "$dir/ws.tunescope"
+# The session's records go out as a TVM log: the task, an operator TuneScope keyed by its DAG's hash, as
+# TVM keys a DAG-defined task (the hash first).
+"$cli" export --out "$dir/exported.json" --workspace "$dir/ws.tunescope" || exit 1
+head -c 40 "$dir/exported.json"; echo
