@@ -224,7 +224,8 @@ namespace {
         auto seed = boundedInt(args, "seed", 1, 0, INT64_MAX);
         auto threads = boundedInt(args, "threads", 0, 0, 4096);
         auto earlyStopping = boundedInt(args, "early-stopping", 0, 0, INT32_MAX);
-        for (const auto* v : { &trials, &perRound, &seed, &threads, &earlyStopping })
+        auto minRepeatMs = boundedInt(args, "min-repeat-ms", measure::TimingOptions {}.minRepeatMs, 0, 60000);
+        for (const auto* v : { &trials, &perRound, &seed, &threads, &earlyStopping, &minRepeatMs })
             if (!*v)
                 return fail(v->error().message);
         if (*trials > INT32_MAX)
@@ -305,6 +306,7 @@ namespace {
         options.seed = static_cast<uint64_t>(*seed);
         options.searchThreads = static_cast<int>(*threads);
         options.measure.buildParallelism = static_cast<int>(*threads);
+        options.measure.timing.minRepeatMs = static_cast<int>(*minRepeatMs);
         options.scheduler.earlyStoppingTrials = static_cast<int>(*earlyStopping);
         options.scheduler.strategy
             = scheduler == "gradient" ? search::SchedulerStrategy::Gradient : search::SchedulerStrategy::RoundRobin;
@@ -405,7 +407,8 @@ std::vector<Command> tuneCommands()
         { "tune", "tune a network's tasks or one operator on this machine (Ansor or AutoTVM); resumes where it stopped",
             "tunescope-cli tune (--network NAME [--batch N] [--layout L] [--tasks IDS] | --op OP --shape S "
             "[--layout L]) --trials T [--measures-per-round B] [--policy P] [--model M] [--seed S] "
-            "[--threads K] [--early-stopping N] [--crossover P] [--prefilter F] [--scheduler gradient|round-robin] "
+            "[--threads K] [--early-stopping N] [--min-repeat-ms MS] [--crossover P] [--prefilter F] [--scheduler "
+            "gradient|round-robin] "
             "[--target T [--gpu-exchange DIR]] [--workspace PATH]",
             { kNetworkOption, kBatchOption, kLayoutOption,
                 { "tasks", "IDS", "only these tasks, e.g. 0,3,5 (default: every task)" }, kOpOption, kShapeOption,
@@ -417,6 +420,9 @@ std::vector<Command> tuneCommands()
                 { "seed", "S", "random seed (default 1)" },
                 { "threads", "K", "threads of the search and of compiling candidates (default: all cores)" },
                 { "early-stopping", "N", "stop a task after N trials without improvement (default: never)" },
+                { "min-repeat-ms", "MS",
+                    "grow each measurement's number of runs until it lasts this long (TVM's min_repeat_ms, "
+                    "default 100; less spends less of a lent GPU's time on each candidate)" },
                 { "crossover", "P",
                     "probability that an individual is the node-based crossover of two parents (the paper's; "
                     "default 0, as TVM)" },

@@ -50,7 +50,8 @@ Expected<LogRecord> toLogRecord(const Record& record, const TaskInfo& task, cons
     Json key = Json::parse(task.key, nullptr, false);
     // A DAG TuneScope tuned itself (an operator or a network task) is keyed by its hash alone; TVM's key
     // for a DAG-defined task starts with the DAG's hash, so the hash goes out as that key's first element.
-    if (key.is_discarded() && !task.key.empty() && task.key.find_first_not_of("0123456789abcdef") == std::string::npos) {
+    if (key.is_discarded() && !task.key.empty()
+        && task.key.find_first_not_of("0123456789abcdef") == std::string::npos) {
         key = Json::array({ task.key });
         r.workloadKey = key.dump();
     }
