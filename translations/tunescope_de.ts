@@ -90,14 +90,14 @@
     </message>
     <message>
         <location filename="../app/gui/code_view.cpp" line="100"/>
-        <location filename="../app/gui/code_view.cpp" line="346"/>
-        <location filename="../app/gui/code_view.cpp" line="348"/>
+        <location filename="../app/gui/code_view.cpp" line="358"/>
+        <location filename="../app/gui/code_view.cpp" line="360"/>
         <source>LLVM IR</source>
         <translation>LLVM IR</translation>
     </message>
     <message>
         <location filename="../app/gui/code_view.cpp" line="101"/>
-        <location filename="../app/gui/code_view.cpp" line="347"/>
+        <location filename="../app/gui/code_view.cpp" line="359"/>
         <source>Assembly</source>
         <translation>Assembler</translation>
     </message>
@@ -152,156 +152,156 @@
         <translation>Vergleichen:</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="259"/>
+        <location filename="../app/gui/code_view.cpp" line="268"/>
         <source>Select a task, then a schedule state (a trial, a record, a sketch) to see its code.</source>
         <translation>Wählen Sie eine Aufgabe und dann einen Schedule-Zustand (einen Versuch, einen Datensatz, einen Sketch), um seinen Code zu sehen.</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="263"/>
+        <location filename="../app/gui/code_view.cpp" line="272"/>
         <source>%1: select a schedule state (a trial, a record, a sketch) to see its code.</source>
         <translation>%1: Wählen Sie einen Schedule-Zustand (einen Versuch, einen Datensatz, einen Sketch), um seinen Code zu sehen.</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="269"/>
+        <location filename="../app/gui/code_view.cpp" line="278"/>
         <source>%1: a schedule of one step</source>
         <translation>%1: ein Schedule aus einem Schritt</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="270"/>
+        <location filename="../app/gui/code_view.cpp" line="279"/>
         <source>%1: a schedule of %2 steps</source>
         <translation>%1: ein Schedule aus %2 Schritten</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="272"/>
+        <location filename="../app/gui/code_view.cpp" line="281"/>
         <source>, record %1</source>
         <translation>, Datensatz %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="312"/>
+        <location filename="../app/gui/code_view.cpp" line="321"/>
         <source>(no steps: the default schedule)</source>
         <translation>(keine Schritte: der Standard-Schedule)</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="313"/>
-        <location filename="../app/gui/code_view.cpp" line="496"/>
+        <location filename="../app/gui/code_view.cpp" line="322"/>
+        <location filename="../app/gui/code_view.cpp" line="508"/>
         <source>computing…</source>
         <translation>wird berechnet…</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="331"/>
+        <location filename="../app/gui/code_view.cpp" line="343"/>
         <source>Failed: %1</source>
         <translation>Fehlgeschlagen: %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="342"/>
+        <location filename="../app/gui/code_view.cpp" line="354"/>
         <source>loop nest</source>
         <translation>Schleifennest</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="344"/>
-        <location filename="../app/gui/code_view.cpp" line="504"/>
+        <location filename="../app/gui/code_view.cpp" line="356"/>
+        <location filename="../app/gui/code_view.cpp" line="516"/>
         <source>loop IR</source>
         <translation>Loop-IR</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="346"/>
-        <location filename="../app/gui/code_view.cpp" line="348"/>
+        <location filename="../app/gui/code_view.cpp" line="358"/>
+        <location filename="../app/gui/code_view.cpp" line="360"/>
         <source>CUDA C</source>
         <translation>CUDA C</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="347"/>
-        <location filename="../app/gui/code_view.cpp" line="349"/>
+        <location filename="../app/gui/code_view.cpp" line="359"/>
+        <location filename="../app/gui/code_view.cpp" line="361"/>
         <source>PTX</source>
         <translation>PTX</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="349"/>
+        <location filename="../app/gui/code_view.cpp" line="361"/>
         <source>assembly</source>
         <translation>Assembler</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="354"/>
+        <location filename="../app/gui/code_view.cpp" line="366"/>
         <source>No per-stage scores: %1</source>
         <translation>Keine Scores pro Stufe: %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="356"/>
+        <location filename="../app/gui/code_view.cpp" line="368"/>
         <source>Per-stage scores (higher is better) of the %1 model, %2.</source>
         <translation>Scores pro Stufe (höher ist besser) des Modells %1, %2.</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="359"/>
+        <location filename="../app/gui/code_view.cpp" line="371"/>
         <source>Per-stage estimated time in µs of the %1 model, %2.</source>
         <translation>Geschätzte Zeit pro Stufe in µs des Modells %1, %2.</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="362"/>
+        <location filename="../app/gui/code_view.cpp" line="374"/>
         <source>(Not the session&apos;s own model: %1.)</source>
         <translation>(Nicht das eigene Modell der Sitzung: %1.)</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="393"/>
+        <location filename="../app/gui/code_view.cpp" line="405"/>
         <source>%1 / %2</source>
         <translation>%1 / %2</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="394"/>
+        <location filename="../app/gui/code_view.cpp" line="406"/>
         <source>%1 / %2   +%3 −%4 lines</source>
         <translation>%1 / %2   +%3 −%4 Zeilen</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="395"/>
+        <location filename="../app/gui/code_view.cpp" line="407"/>
         <source>Lines the step added (highlighted) and removed</source>
         <translation>Vom Schritt hinzugefügte (hervorgehoben) und entfernte Zeilen</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="396"/>
+        <location filename="../app/gui/code_view.cpp" line="408"/>
         <source>The initial state: one loop nest per op, no step applied yet.</source>
         <translation>Der Anfangszustand: ein Schleifennest pro Operation, noch kein Schritt angewendet.</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="397"/>
+        <location filename="../app/gui/code_view.cpp" line="409"/>
         <source>Step %1: %2</source>
         <translation>Schritt %1: %2</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="401"/>
+        <location filename="../app/gui/code_view.cpp" line="413"/>
         <source>This prefix of the steps does not replay: %1</source>
         <translation>Dieses Präfix der Schritte lässt sich nicht anwenden: %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="478"/>
+        <location filename="../app/gui/code_view.cpp" line="490"/>
         <source>No state is pinned: select a state, use Pin for Diff, then select another state.</source>
         <translation>Kein Zustand angeheftet: Wählen Sie einen Zustand, verwenden Sie „Für Diff anheften“ und wählen Sie dann einen anderen Zustand.</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="483"/>
+        <location filename="../app/gui/code_view.cpp" line="495"/>
         <source>Pinned: %1. Select a state to compare with it.</source>
         <translation>Angeheftet: %1. Wählen Sie einen Zustand zum Vergleich aus.</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="495"/>
+        <location filename="../app/gui/code_view.cpp" line="507"/>
         <source>Pinned: %1.</source>
         <translation>Angeheftet: %1.</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="504"/>
+        <location filename="../app/gui/code_view.cpp" line="516"/>
         <source>steps</source>
         <translation>Schritte</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="506"/>
+        <location filename="../app/gui/code_view.cpp" line="518"/>
         <source>Pinned: %1. The selected state has the same %2.</source>
         <translation>Angeheftet: %1. Der ausgewählte Zustand hat identische %2.</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="507"/>
+        <location filename="../app/gui/code_view.cpp" line="519"/>
         <source>No differences.</source>
         <translation>Keine Unterschiede.</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="509"/>
+        <location filename="../app/gui/code_view.cpp" line="521"/>
         <source>The %1 of the pinned state (−, %2) and of the selected one (+, %3).</source>
         <translation>%1 des angehefteten Zustands (−, %2) und des ausgewählten (+, %3).</translation>
     </message>
@@ -615,10 +615,6 @@ Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
         <location filename="../app/gui/main_window.cpp" line="356"/>
         <source>Closing after the batch in flight…</source>
         <translation>Wird nach dem laufenden Batch geschlossen…</translation>
-    </message>
-    <message>
-        <source>%1, task %2: %3 ops, %4 GFLOP, weight %5, key %6</source>
-        <translation type="vanished">%1, Aufgabe %2: %3 Operationen, %4 GFLOP, Gewicht %5, Schlüssel %6</translation>
     </message>
 </context>
 <context>
@@ -1315,243 +1311,268 @@ Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
 <context>
     <name>ts::app::SessionDialog</name>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="57"/>
+        <location filename="../app/gui/session_dialog.cpp" line="58"/>
         <source>New tuning session</source>
         <translation>Neue Tuning-Sitzung</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="61"/>
+        <location filename="../app/gui/session_dialog.cpp" line="62"/>
         <source>What to tune</source>
         <translation>Was getunt wird</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="62"/>
+        <location filename="../app/gui/session_dialog.cpp" line="63"/>
         <source>&amp;Network</source>
         <translation>&amp;Netz</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="63"/>
+        <location filename="../app/gui/session_dialog.cpp" line="64"/>
         <source>&amp;Operator</source>
         <translation>&amp;Operator</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="72"/>
+        <location filename="../app/gui/session_dialog.cpp" line="73"/>
         <source>all tasks, or ids such as 0,3,5</source>
         <translation>alle Aufgaben oder IDs wie 0,3,5</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="79"/>
+        <location filename="../app/gui/session_dialog.cpp" line="80"/>
         <source>Network:</source>
         <translation>Netz:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="80"/>
+        <location filename="../app/gui/session_dialog.cpp" line="81"/>
         <source>Batch:</source>
         <translation>Batchgröße:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="81"/>
+        <location filename="../app/gui/session_dialog.cpp" line="82"/>
         <source>Tasks:</source>
         <translation>Aufgaben:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="83"/>
+        <location filename="../app/gui/session_dialog.cpp" line="84"/>
         <source>Operator:</source>
         <translation>Operator:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="84"/>
+        <location filename="../app/gui/session_dialog.cpp" line="85"/>
         <source>Shape:</source>
         <translation>Shape:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="85"/>
+        <location filename="../app/gui/session_dialog.cpp" line="86"/>
         <source>Layout:</source>
         <translation>Layout:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="88"/>
+        <location filename="../app/gui/session_dialog.cpp" line="89"/>
         <source>Search</source>
         <translation>Suche</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="90"/>
+        <location filename="../app/gui/session_dialog.cpp" line="91"/>
         <source>Ansor (sketches + evolution)</source>
         <translation>Ansor (Sketches + Evolution)</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="91"/>
+        <location filename="../app/gui/session_dialog.cpp" line="92"/>
         <source>Random sampling</source>
         <translation>Zufallsstichproben</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="92"/>
+        <location filename="../app/gui/session_dialog.cpp" line="93"/>
         <source>AutoTVM: XGBoost + simulated annealing</source>
         <translation>AutoTVM: XGBoost + Simulated Annealing</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="93"/>
+        <location filename="../app/gui/session_dialog.cpp" line="94"/>
         <source>AutoTVM: genetic algorithm</source>
         <translation>AutoTVM: genetischer Algorithmus</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="94"/>
+        <location filename="../app/gui/session_dialog.cpp" line="95"/>
         <source>AutoTVM: random configs</source>
         <translation>AutoTVM: zufällige Konfigurationen</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="95"/>
+        <location filename="../app/gui/session_dialog.cpp" line="96"/>
         <source>AutoTVM: grid search</source>
         <translation>AutoTVM: Gittersuche</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="96"/>
+        <location filename="../app/gui/session_dialog.cpp" line="97"/>
         <source>AutoTVM policies tune the tasks one of its hand-written templates fits; the cost model below is Ansor&apos;s and is not used by them.</source>
         <translation>AutoTVM-Strategien optimieren die Aufgaben, zu denen eine seiner handgeschriebenen Vorlagen passt; das Kostenmodell unten ist das von Ansor und wird von ihnen nicht verwendet.</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="104"/>
+        <location filename="../app/gui/session_dialog.cpp" line="105"/>
         <source>This machine&apos;s CPU (%1)</source>
         <translation>Die CPU dieses Rechners (%1)</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="107"/>
-        <source>A CUDA target (or any TVM target string) searches with Ansor&apos;s GPU rules; its candidates are compiled with NVRTC and measured by tunescope-gpu-runner on this machine&apos;s GPU.</source>
-        <translation>Ein CUDA-Ziel (oder jede TVM-Zielangabe) sucht mit Ansors GPU-Regeln; die Kandidaten werden mit NVRTC übersetzt und von tunescope-gpu-runner auf der GPU dieses Rechners gemessen.</translation>
+        <location filename="../app/gui/session_dialog.cpp" line="108"/>
+        <source>A CUDA target (or any TVM target string) searches with Ansor&apos;s GPU rules; its candidates are measured by tunescope-gpu-runner on this machine&apos;s GPU, or on a GPU elsewhere through the folder under Measurement.</source>
+        <translation>Ein CUDA-Ziel (oder ein beliebiger TVM-Zielstring) sucht mit Ansors GPU-Regeln; seine Kandidaten misst tunescope-gpu-runner auf der GPU dieses Rechners oder, über den Ordner unter Messung, auf einer GPU anderswo.</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="113"/>
+        <location filename="../app/gui/session_dialog.cpp" line="115"/>
         <source>all cores (%1)</source>
         <translation>alle Kerne (%1)</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="115"/>
+        <location filename="../app/gui/session_dialog.cpp" line="117"/>
         <source>Policy:</source>
         <translation>Strategie:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="116"/>
+        <location filename="../app/gui/session_dialog.cpp" line="118"/>
         <source>Cost model:</source>
         <translation>Kostenmodell:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="117"/>
+        <location filename="../app/gui/session_dialog.cpp" line="119"/>
         <source>Target:</source>
         <translation>Ziel:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="118"/>
+        <location filename="../app/gui/session_dialog.cpp" line="120"/>
         <source>Trials (all sessions of these tasks):</source>
         <translation>Versuche (alle Sitzungen dieser Aufgaben):</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="119"/>
+        <location filename="../app/gui/session_dialog.cpp" line="121"/>
         <source>Measures per round:</source>
         <translation>Messungen pro Runde:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="120"/>
+        <location filename="../app/gui/session_dialog.cpp" line="122"/>
         <source>Seed:</source>
         <translation>Seed:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="121"/>
+        <location filename="../app/gui/session_dialog.cpp" line="123"/>
         <source>Threads:</source>
         <translation>Threads:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="124"/>
+        <location filename="../app/gui/session_dialog.cpp" line="126"/>
         <source>Measurement</source>
         <translation>Messung</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="128"/>
+        <location filename="../app/gui/session_dialog.cpp" line="130"/>
         <source>Flush caches before each repeat</source>
         <translation>Caches vor jeder Wiederholung leeren</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="132"/>
-        <location filename="../app/gui/session_dialog.cpp" line="136"/>
+        <location filename="../app/gui/session_dialog.cpp" line="134"/>
+        <location filename="../app/gui/session_dialog.cpp" line="138"/>
         <source> s</source>
         <translation> s</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="138"/>
+        <location filename="../app/gui/session_dialog.cpp" line="140"/>
+        <source>empty: this machine&apos;s GPU</source>
+        <translation>leer: die GPU dieses Rechners</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="142"/>
+        <source>GPU targets measured on another machine: each batch is written to this folder as batch-PID-K.jsonl; run it there with tunescope-gpu-runner and move the output here as batch-PID-K.results.jsonl. The session waits for it (Stop ends the wait).</source>
+        <translation>GPU-Ziele, auf einem anderen Rechner gemessen: Jeder Stapel wird als batch-PID-K.jsonl in diesen Ordner geschrieben; führen Sie ihn dort mit tunescope-gpu-runner aus und verschieben Sie die Ausgabe als batch-PID-K.results.jsonl hierher. Die Sitzung wartet darauf (Stopp beendet das Warten).</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="146"/>
         <source>Number:</source>
         <translation>Anzahl:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="139"/>
+        <location filename="../app/gui/session_dialog.cpp" line="147"/>
         <source>Repeat:</source>
         <translation>Wiederholungen:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="140"/>
+        <location filename="../app/gui/session_dialog.cpp" line="148"/>
         <source>min_repeat_ms:</source>
         <translation>min_repeat_ms:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="142"/>
+        <location filename="../app/gui/session_dialog.cpp" line="150"/>
         <source>Build timeout:</source>
         <translation>Build-Timeout:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="143"/>
+        <location filename="../app/gui/session_dialog.cpp" line="151"/>
         <source>Run timeout:</source>
         <translation>Ausführungs-Timeout:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="147"/>
+        <location filename="../app/gui/session_dialog.cpp" line="152"/>
+        <source>GPU elsewhere, through:</source>
+        <translation>GPU anderswo, über:</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="156"/>
         <source>Browse…</source>
         <translation>Durchsuchen…</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="149"/>
+        <location filename="../app/gui/session_dialog.cpp" line="158"/>
         <source>Workspace</source>
         <translation>Arbeitsbereich</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="150"/>
+        <location filename="../app/gui/session_dialog.cpp" line="159"/>
         <source>TuneScope workspaces (*.tunescope);;All files (*)</source>
         <translation>TuneScope-Arbeitsbereiche (*.tunescope);;Alle Dateien (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="155"/>
+        <location filename="../app/gui/session_dialog.cpp" line="164"/>
         <source>Workspace:</source>
         <translation>Arbeitsbereich:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="163"/>
+        <location filename="../app/gui/session_dialog.cpp" line="172"/>
         <source>&amp;Start</source>
         <translation>&amp;Starten</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="262"/>
+        <location filename="../app/gui/session_dialog.cpp" line="273"/>
         <source>Target: %1</source>
         <translation>Ziel: %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="265"/>
+        <location filename="../app/gui/session_dialog.cpp" line="276"/>
         <source>Policy: AutoTVM&apos;s templates here are CPU templates; tune a GPU target with Ansor or random sampling.</source>
         <translation>Strategie: AutoTVMs Vorlagen sind hier CPU-Vorlagen; eine GPU mit Ansor oder Zufallsauswahl tunen.</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="269"/>
+        <location filename="../app/gui/session_dialog.cpp" line="280"/>
+        <source>Measurement: a folder for a GPU elsewhere needs a GPU target.</source>
+        <translation>Messung: Ein Ordner für eine GPU anderswo braucht ein GPU-Ziel.</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="282"/>
+        <source>Measurement: cannot make the folder %1.</source>
+        <translation>Messung: Der Ordner %1 kann nicht angelegt werden.</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="286"/>
         <source>Tasks: give task ids separated by commas (such as 0,3,5), or nothing for all tasks.</source>
         <translation>Aufgaben: Geben Sie durch Kommas getrennte Aufgaben-IDs an (etwa 0,3,5) oder nichts für alle Aufgaben.</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="273"/>
+        <location filename="../app/gui/session_dialog.cpp" line="290"/>
         <source>Shape: %1 takes %2.</source>
         <translation>Shape: %1 erwartet %2.</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="282"/>
+        <location filename="../app/gui/session_dialog.cpp" line="298"/>
         <source>Policy: %1</source>
         <translation>Strategie: %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="285"/>
+        <location filename="../app/gui/session_dialog.cpp" line="301"/>
         <source>Choose a workspace file.</source>
         <translation>Wählen Sie eine Arbeitsbereichsdatei.</translation>
     </message>

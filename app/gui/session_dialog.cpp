@@ -11,6 +11,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QDir>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QFormLayout>
@@ -105,7 +106,8 @@ SessionDialog::SessionDialog(QWidget* parent)
     for (const char* arch : { "sm_80", "sm_86", "sm_89", "sm_90" })
         m_target->addItem(QStringLiteral("cuda -arch=%1").arg(QLatin1String(arch)));
     m_target->setToolTip(tr("A CUDA target (or any TVM target string) searches with Ansor's GPU rules; its candidates "
-                            "are compiled with NVRTC and measured by tunescope-gpu-runner on this machine's GPU."));
+                            "are measured by tunescope-gpu-runner on this machine's GPU, or on a GPU elsewhere "
+                            "through the folder under Measurement."));
     m_trials = spin(1, 1000000, 200, how);
     m_perRound = spin(1, 1024, 64, how);
     m_seed = spin(0, 1 << 30, 1, how);
@@ -134,6 +136,12 @@ SessionDialog::SessionDialog(QWidget* parent)
     m_runTimeout->setRange(0.5, 600);
     m_runTimeout->setValue(10);
     m_runTimeout->setSuffix(tr(" s"));
+    m_exchange = new QLineEdit(measure);
+    m_exchange->setPlaceholderText(tr("empty: this machine's GPU"));
+    m_exchange->setToolTip(
+        tr("GPU targets measured on another machine: each batch is written to this folder as batch-PID-K.jsonl; "
+           "run it there with tunescope-gpu-runner and move the output here as batch-PID-K.results.jsonl. The "
+           "session waits for it (Stop ends the wait)."));
     auto* measureForm = new QFormLayout(measure);
     measureForm->addRow(tr("Number:"), m_number);
     measureForm->addRow(tr("Repeat:"), m_repeat);
@@ -141,6 +149,7 @@ SessionDialog::SessionDialog(QWidget* parent)
     measureForm->addRow(m_flushCache);
     measureForm->addRow(tr("Build timeout:"), m_buildTimeout);
     measureForm->addRow(tr("Run timeout:"), m_runTimeout);
+    measureForm->addRow(tr("GPU elsewhere, through:"), m_exchange);
 
     // Where
     m_workspace = new QLineEdit(this);
@@ -245,6 +254,8 @@ session::TuneOptions SessionDialog::options() const
     o.workspace = workspace().toStdString();
     if (auto t = target())
         o.measure.target = *t;
+    if (o.measure.target.isGpu())
+        o.measure.gpuExchangeDir = m_exchange->text().trimmed().toStdString();
     return o;
 }
 
@@ -264,6 +275,12 @@ QString SessionDialog::validate() const
     if (policy && t->isGpu() && search::isAutotvm(*policy))
         return tr("Policy: AutoTVM's templates here are CPU templates; tune a GPU target with Ansor or random "
                   "sampling.");
+    if (const QString exchange = m_exchange->text().trimmed(); !exchange.isEmpty()) {
+        if (!t->isGpu())
+            return tr("Measurement: a folder for a GPU elsewhere needs a GPU target.");
+        if (!QDir().mkpath(exchange))
+            return tr("Measurement: cannot make the folder %1.").arg(exchange);
+    }
     std::vector<int> ids;
     if (m_byNetwork->isChecked() && !parseIds(m_taskIds->text(), ids))
         return tr("Tasks: give task ids separated by commas (such as 0,3,5), or nothing for all tasks.");
@@ -322,6 +339,7 @@ void SessionDialog::restoreValues()
     m_flushCache->setChecked(settings.value(QStringLiteral("flushCache"), false).toBool());
     m_buildTimeout->setValue(settings.value(QStringLiteral("buildTimeout"), 15.0).toDouble());
     m_runTimeout->setValue(settings.value(QStringLiteral("runTimeout"), 10.0).toDouble());
+    m_exchange->setText(settings.value(QStringLiteral("gpuExchange")).toString());
 }
 
 void SessionDialog::saveValues() const
@@ -348,6 +366,7 @@ void SessionDialog::saveValues() const
     settings.setValue(QStringLiteral("minRepeatMs"), m_minRepeatMs->value());
     settings.setValue(QStringLiteral("flushCache"), m_flushCache->isChecked());
     settings.setValue(QStringLiteral("buildTimeout"), m_buildTimeout->value());
+    settings.setValue(QStringLiteral("gpuExchange"), m_exchange->text().trimmed());
     settings.setValue(QStringLiteral("runTimeout"), m_runTimeout->value());
 }
 

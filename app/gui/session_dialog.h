@@ -66,6 +66,7 @@ private:
     QCheckBox* m_flushCache;
     QDoubleSpinBox* m_buildTimeout;
     QDoubleSpinBox* m_runTimeout;
+    QLineEdit* m_exchange; // GPU targets: the folder batches go through to a GPU elsewhere; empty: this machine's
     QLineEdit* m_workspace;
     QLabel* m_error;
     QDialogButtonBox* m_buttons;

@@ -26,6 +26,7 @@
 #include <QAction>
 #include <QComboBox>
 #include <QCoreApplication>
+#include <QDir>
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QRadioButton>
@@ -82,7 +83,24 @@ private Q_SLOTS:
         policy->setCurrentIndex(policy->findData(QStringLiteral("autotvm-ga")));
         QVERIFY(dialog.validate().startsWith(QStringLiteral("Policy:")));
         policy->setCurrentIndex(policy->findData(QStringLiteral("ansor")));
+        // A GPU elsewhere: the exchange folder reaches the measurement options (made if missing); it needs a
+        // GPU target.
+        QLineEdit* exchange = nullptr;
+        for (QLineEdit* e : dialog.findChildren<QLineEdit*>())
+            if (e->placeholderText().contains(QStringLiteral("GPU")))
+                exchange = e;
+        QVERIFY(exchange);
+        QCOMPARE(dialog.options().measure.gpuExchangeDir, std::string());
+        const QString folder = QDir::temp().filePath(QStringLiteral("tunescope-exchange-test"));
+        exchange->setText(folder);
+        QVERIFY(dialog.validate().isEmpty());
+        QVERIFY(QDir(folder).exists());
+        QCOMPARE(dialog.options().measure.gpuExchangeDir, folder.toStdString());
         target->setCurrentIndex(0);
+        QVERIFY(dialog.validate().startsWith(QStringLiteral("Measurement:")));
+        QCOMPARE(dialog.options().measure.gpuExchangeDir, std::string());
+        exchange->clear();
+        QDir(folder).removeRecursively();
 
         // An operator with a shape of the wrong arity is refused with what it takes.
         auto* byOperator = dialog.findChild<QRadioButton*>();
