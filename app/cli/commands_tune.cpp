@@ -264,6 +264,15 @@ namespace {
                 return fail("--gpu-exchange: cannot make the directory " + dir);
             options.measure.gpuExchangeDir = dir;
         }
+        if (args.has("gpu-command")) { // measured by a command, e.g. ssh to a GPU machine
+            if (!options.measure.target.isGpu())
+                return fail("--gpu-command needs a GPU --target, e.g. 'cuda -arch=sm_90'");
+            if (args.has("gpu-exchange"))
+                return fail("--gpu-command and --gpu-exchange are two ways to reach a GPU elsewhere: give one");
+            options.measure.gpuRunnerCommand = args.value("gpu-command");
+            if (options.measure.gpuRunnerCommand.find_first_not_of(" \t") == std::string::npos)
+                return fail("--gpu-command: give the command, e.g. 'ssh gpu-host tunescope-gpu-runner -'");
+        }
         std::vector<int> ids;
         std::vector<std::string> skipped; // AutoTVM: tasks no template fits
         std::string whyNot;
@@ -409,7 +418,7 @@ std::vector<Command> tuneCommands()
             "[--layout L]) --trials T [--measures-per-round B] [--policy P] [--model M] [--seed S] "
             "[--threads K] [--early-stopping N] [--min-repeat-ms MS] [--crossover P] [--prefilter F] [--scheduler "
             "gradient|round-robin] "
-            "[--target T [--gpu-exchange DIR]] [--workspace PATH]",
+            "[--target T [--gpu-exchange DIR | --gpu-command CMD]] [--workspace PATH]",
             { kNetworkOption, kBatchOption, kLayoutOption,
                 { "tasks", "IDS", "only these tasks, e.g. 0,3,5 (default: every task)" }, kOpOption, kShapeOption,
                 { "trials", "T", "measurements in all, over every task (Ansor's num_measure_trials)" },
@@ -437,6 +446,10 @@ std::vector<Command> tuneCommands()
                     "measure a GPU target on another machine: each batch's kernel bundles are written to "
                     "DIR/batch-PID-K.jsonl and the session waits for DIR/batch-PID-K.results.jsonl (the runner's "
                     "output there, moved in whole)" },
+                { "gpu-command", "CMD",
+                    "measure a GPU target with this shell command: each batch's bundles on its standard input, "
+                    "the results read from its standard output as they come; e.g. 'ssh gpu-host "
+                    "tunescope-gpu-runner -' measures on that machine's GPU" },
                 kWorkspaceOption, kHelpOption },
             runTune },
     };

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <poll.h>
@@ -20,7 +21,9 @@ namespace {
     // The runner as a child process whose standard output we read; killed when we go.
     class GpuRunnerChild {
     public:
-        bool start(const std::string& path, const std::string& bundles)
+        // The runner at `path` on the file `bundles`; with `shell`, `path` is a shell command that reads the
+        // bundles from its standard input.
+        bool start(const std::string& path, const std::string& bundles, bool shell = false)
         {
             int out[2];
             if (pipe(out) != 0)
@@ -32,7 +35,16 @@ namespace {
                 dup2(out[1], STDOUT_FILENO);
                 close(out[0]);
                 close(out[1]);
-                execl(path.c_str(), path.c_str(), bundles.c_str(), static_cast<char*>(nullptr));
+                if (shell) {
+                    const int in = open(bundles.c_str(), O_RDONLY);
+                    if (in < 0)
+                        _exit(127);
+                    dup2(in, STDIN_FILENO);
+                    close(in);
+                    execl("/bin/sh", "sh", "-c", path.c_str(), static_cast<char*>(nullptr));
+                } else {
+                    execl(path.c_str(), path.c_str(), bundles.c_str(), static_cast<char*>(nullptr));
+                }
                 _exit(127);
             }
             close(out[1]);
@@ -199,9 +211,12 @@ int Measurer::measureOnGpu(const ir::ComputeDAG& task, const std::vector<sched::
         std::ofstream out(file);
         out << lines;
     }
-    const std::string path = m_options.gpuRunnerPath.empty() ? defaultGpuRunnerPath() : m_options.gpuRunnerPath;
+    const bool shell = !m_options.gpuRunnerCommand.empty();
+    const std::string path = shell        ? m_options.gpuRunnerCommand
+        : m_options.gpuRunnerPath.empty() ? defaultGpuRunnerPath()
+                                          : m_options.gpuRunnerPath;
     GpuRunnerChild runner;
-    if (runner.start(path, file.string())) {
+    if (runner.start(path, file.string(), shell)) {
         while (auto line = runner.nextLine(stop))
             take(*line);
     }
@@ -209,8 +224,8 @@ int Measurer::measureOnGpu(const ir::ComputeDAG& task, const std::vector<sched::
     std::filesystem::remove(file);
     if (stop.stop_requested())
         return delivered;
-    failMissing(
-        "tunescope-gpu-runner (" + path + ") gave no result" + (ended.empty() ? std::string() : ": it " + ended));
+    failMissing((shell ? "the runner command (" + path + ")" : "tunescope-gpu-runner (" + path + ")")
+        + " gave no result" + (ended.empty() ? std::string() : " (" + ended + ")"));
     return delivered;
 }
 

@@ -63,6 +63,10 @@ struct MeasureOptions {
     bool isolate = true; // run in tunescope-runner; false: in this process (benchmarks of trusted code)
     std::string runnerPath; // empty: defaultRunnerPath()
     std::string gpuRunnerPath; // GPU targets; empty: defaultGpuRunnerPath()
+    // GPU targets measured by a shell command instead: each batch's bundles on its standard input, one result
+    // line per bundle read from its standard output as it comes. "ssh gpu-host tunescope-gpu-runner -" measures
+    // on another machine's GPU. Empty: run the runner here.
+    std::string gpuRunnerCommand;
     // GPU targets measured on another machine: each batch's bundles are written to
     // <dir>/batch-<pid>-<k>.jsonl, and its results are read from <dir>/batch-<pid>-<k>.results.jsonl once that
     // file appears (moved there whole: a result missing from it is a failed measurement). Empty: run the
