@@ -21,12 +21,16 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <map>
 #include <optional>
+#include <set>
+#include <thread>
 #include <unistd.h>
 
 namespace ts::cli {
@@ -365,7 +369,36 @@ namespace {
                           << "RESULTS) and move RESULTS to batch-" << ::getpid() << "-K.results.jsonl\n";
             std::cout << std::flush;
         }
+        // Measuring through an exchange folder: say when each batch is there to be carried to the GPU.
+        std::jthread exchangeWatcher;
+        if (!exchange.empty())
+            exchangeWatcher = std::jthread([&printer, exchange](std::stop_token stop) {
+                const std::string prefix = "batch-" + std::to_string(::getpid()) + "-";
+                std::set<std::string> seen;
+                while (!stop.stop_requested()) {
+                    std::error_code error;
+                    for (const auto& entry : std::filesystem::directory_iterator(exchange, error)) {
+                        const std::string name = entry.path().filename().string();
+                        if (name.rfind(prefix, 0) != 0 || !name.ends_with(".jsonl") || name.ends_with(".results.jsonl")
+                            || !seen.insert(name).second)
+                            continue;
+                        std::ifstream in(entry.path());
+                        const auto bundles
+                            = std::count(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>(), '\n');
+                        printer.note(entry.path().string() + ": " + std::to_string(bundles)
+                            + " bundles to measure; waiting for "
+                            + (entry.path().parent_path() / (name.substr(0, name.size() - 6) + ".results.jsonl"))
+                                  .string());
+                    }
+                    for (int i = 0; i < 5 && !stop.stop_requested(); ++i)
+                        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+                }
+            });
         auto finished = session.wait();
+        if (exchangeWatcher.joinable()) {
+            exchangeWatcher.request_stop();
+            exchangeWatcher.join();
+        }
         if (!finished)
             return fail(finished.error().message);
         if (finished->status == "failed")

@@ -20,6 +20,7 @@ if [ -z "$batch" ]; then
     exit 1
 fi
 echo "batch: $(basename "$batch"), $(grep -c . "$batch") bundles"
+sleep 1 # the session says, within half a second, that the batch waits for its results
 "$runner" "$batch" > "$dir/results.part" || exit 1
 mv "$dir/results.part" "${batch%.jsonl}.results.jsonl"
 wait "$pid" || { cat "$dir/tune.log"; exit 1; }
