@@ -390,6 +390,7 @@ std::vector<std::pair<sched::State, double>> SketchPolicy::evolutionarySearch(
 Expected<std::vector<Candidate>> SketchPolicy::searchOneRound(int numMeasures, std::stop_token stop)
 {
     m_stats = RoundStats {};
+    m_withinLimits.clear(); // it serves one round's evolution; the lowered check's cache stays, it is small
     TS_CHECK(sketches());
     if (numMeasures <= 0)
         return std::vector<Candidate> {};
@@ -404,10 +405,15 @@ Expected<std::vector<Candidate>> SketchPolicy::searchOneRound(int numMeasures, s
     };
     if (m_kind == PolicyKind::Random) {
         m_rng.shuffle(init);
-        const std::vector<bool> canLaunch = launchable(init, true);
-        for (size_t i = 0; i < init.size(); ++i)
-            if (canLaunch[i])
-                take(init[i], 0.0, true);
+        // Lowered (on a GPU target, to check the limits) a chunk at a time, only as far as needed.
+        const size_t chunk = static_cast<size_t>(std::max(1, numMeasures));
+        for (size_t begin = 0; begin < init.size() && static_cast<int>(out.size()) < numMeasures; begin += chunk) {
+            const std::span<const sched::State> some(init.data() + begin, std::min(chunk, init.size() - begin));
+            const std::vector<bool> canLaunch = launchable(some, true);
+            for (size_t i = 0; i < some.size(); ++i)
+                if (canLaunch[i])
+                    take(some[i], 0.0, true);
+        }
         return out;
     }
 
