@@ -110,16 +110,21 @@ namespace {
             std::cout << "\n## sketch " << i + 1 << " of " << sketches->size() << "\n"
                       << search::toString(sketch) << "steps:\n"
                       << indented(sched::printStepsAsCalls(task.dag, sketch.state.steps()), "  ");
-            for (int64_t k = 0; k < *samples; ++k) {
+            // With --emit-bundle, annotations are drawn until `samples` of them are within the device's limits
+            // (at most 20 times as many tries), as the search's sampler draws again for an invalid one.
+            int emittedHere = 0;
+            const int64_t tries = reference ? *samples * 20 : *samples;
+            for (int64_t k = 0; k < tries && (!reference || emittedHere < *samples); ++k) {
                 auto state = search::randomAnnotation(searchTask, sketch, params, rng);
                 if (reference) {
                     const std::string id = "sketch " + std::to_string(i + 1) + " annotation " + std::to_string(k + 1);
                     const measure::GpuBuild built = state
                         ? measure::buildGpuBundle(*state, target, *reference, id, "", bundleOptions)
                         : measure::GpuBuild { "", record::MeasureStatus::InstantiationError, state.error().message };
-                    if (built.status == record::MeasureStatus::Ok && (bundles << built.line << "\n"))
+                    if (built.status == record::MeasureStatus::Ok && (bundles << built.line << "\n")) {
                         ++emitted;
-                    else
+                        ++emittedHere;
+                    } else
                         ++refused[refusalKind(built.message)];
                     continue;
                 }
@@ -139,7 +144,8 @@ namespace {
             int total = 0;
             for (const auto& [why, n] : refused)
                 total += n;
-            std::cout << "; " << total << " refused before any GPU" << (total ? ":" : "") << "\n";
+            std::cout << " (" << *samples << " a sketch wanted); " << total
+                      << " annotations refused before any GPU and drawn again" << (total ? ":" : "") << "\n";
             for (const auto& [why, n] : refused)
                 std::cout << "  " << n << " x " << why << "\n";
             std::cout << "on a GPU machine: tunescope-gpu-runner " << bundlePath
@@ -434,7 +440,9 @@ std::vector<Command> tuneCommands()
             { kNetworkOption, kBatchOption, kLayoutOption, kTaskOption, kOpOption, kShapeOption,
                 { "target", "TVM_TARGET",
                     "the sketches for this target, e.g. 'cuda -arch=sm_90' (GPU rules); default: this machine" },
-                { "samples", "K", "random annotations printed per sketch (default 0)" },
+                { "samples", "K",
+                    "random annotations printed per sketch (default 0); with --emit-bundle, bundles per sketch, "
+                    "annotations past the device's limits drawn again (up to 20K tries)" },
                 { "emit-bundle", "FILE",
                     "a GPU target's annotations as kernel bundles appended to FILE, for tunescope-gpu-runner on a GPU "
                     "machine (instead of printing them)" },

@@ -10,8 +10,8 @@ if ! info=$("$runner" --info 2>&1); then
 fi
 echo "GPU: $info"
 rm -f "$bundles"
-"$cli" sketches --op matmul --shape 512,512,512 --target cuda --samples 60 --emit-bundle "$bundles" | grep bundles
-"$cli" sketches --op dense --shape 1,4096,256 --target cuda --samples 20 --emit-bundle "$bundles" | grep bundles
+"$cli" sketches --op matmul --shape 512,512,512 --target cuda --samples 20 --emit-bundle "$bundles" | grep bundles
+"$cli" sketches --op dense --shape 1,4096,256 --target cuda --samples 10 --emit-bundle "$bundles" | grep bundles
 "$runner" "$bundles" > "$bundles.results" || exit 1
 total=$(grep -c . "$bundles.results")
 right=$(grep -c '"error_no": 0,' "$bundles.results")
