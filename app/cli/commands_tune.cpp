@@ -144,7 +144,7 @@ namespace {
             int total = 0;
             for (const auto& [why, n] : refused)
                 total += n;
-            std::cout << " (" << *samples << " a sketch wanted); " << total
+            std::cout << " (" << *samples << " wanted per sketch); " << total
                       << " annotations refused before any GPU and drawn again" << (total ? ":" : "") << "\n";
             for (const auto& [why, n] : refused)
                 std::cout << "  " << n << " x " << why << "\n";
