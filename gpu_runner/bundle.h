@@ -48,8 +48,8 @@ struct Bundle {
     std::string record; // opaque to the runner, echoed (the engine's record of what was measured)
     std::string ptx; // either PTX ...
     std::string source; // ... or CUDA C, compiled here with NVRTC for this GPU
-    // Not in the file: the source compiled ahead for this GPU (a cubin, main.cpp compiles a file's bundles on
-    // several threads before any runs), or why it did not compile.
+    // Not in the file: the source compiled ahead for this GPU (a cubin; main.cpp compiles a file's bundles in
+    // several processes before any runs), or why it did not compile.
     std::string cubin;
     std::string compileError;
     std::vector<BundleKernel> kernels; // launched in order

@@ -4,7 +4,7 @@
 //
 //   tunescope-gpu-runner [--output FILE] [--jobs N] BUNDLES
 //                                                  measure every bundle (one JSON object per line; - = stdin),
-//                                                  their CUDA C compiled first for this GPU on N threads
+//                                                  their CUDA C compiled first for this GPU in N processes
 //   tunescope-gpu-runner --check BUNDLES           read them (and compile CUDA C with NVRTC where present), run nothing
 //   tunescope-gpu-runner --info                    the GPU, as JSON
 //
@@ -22,6 +22,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <optional>
@@ -241,37 +242,32 @@ void compileAhead(std::vector<Line>& lines, const std::string& arch, int jobs, i
         _exit(0);
     }
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(deadlineSeconds);
+    bool late = false;
     for (pid_t pid : children) {
-        int status = 0;
-        while (waitpid(pid, &status, WNOHANG) == 0) {
-            if (std::chrono::steady_clock::now() > deadline) {
-                std::cerr << "tunescope-gpu-runner: compiling ahead took over " << deadlineSeconds
-                          << " s; the bundles not compiled yet compile when they run\n";
-                for (pid_t other : children)
-                    kill(other, SIGKILL);
-                waitpid(pid, &status, 0);
-                break;
+        while (!late && waitpid(pid, nullptr, WNOHANG) == 0) {
+            if (std::chrono::steady_clock::now() <= deadline) {
+                std::this_thread::sleep_for(std::chrono::milliseconds(20));
+                continue;
             }
-            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+            late = true;
+            std::cerr << "tunescope-gpu-runner: compiling ahead took over " << deadlineSeconds
+                      << " s; the bundles not compiled yet compile when they run\n";
+            for (pid_t child : children)
+                kill(child, SIGKILL);
         }
+        if (late)
+            waitpid(pid, nullptr, 0);
     }
-    for (pid_t pid : children)
-        waitpid(pid, nullptr, WNOHANG);
     for (size_t i = 0; i < lines.size(); ++i) {
         if (!lines[i].bundle)
             continue;
-        for (const char* ext : { ".cubin", ".error", ".cubin.part", ".error.part" }) {
-            const std::string path = fileOf(i, ext);
-            if (access(path.c_str(), F_OK) != 0)
-                continue;
-            if (std::string(ext) == ".cubin")
-                lines[i].bundle->cubin = readWhole(path);
-            else if (std::string(ext) == ".error")
-                lines[i].bundle->compileError = readWhole(path);
-            std::remove(path.c_str());
-        }
+        if (const std::string cubin = fileOf(i, ".cubin"); access(cubin.c_str(), F_OK) == 0)
+            lines[i].bundle->cubin = readWhole(cubin);
+        else if (const std::string error = fileOf(i, ".error"); access(error.c_str(), F_OK) == 0)
+            lines[i].bundle->compileError = readWhole(error);
     }
-    rmdir(dir.c_str());
+    std::error_code ignored;
+    std::filesystem::remove_all(dir, ignored);
 }
 
 int usage()

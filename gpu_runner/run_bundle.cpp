@@ -117,26 +117,23 @@ Outcome runBundle(const Bundle& b)
     // Code: a cubin compiled ahead for this GPU; else PTX through the driver's JIT; else (or where the driver
     // is older than the NVRTC that wrote the PTX) CUDA C through NVRTC for this very GPU.
     CUmodule module = nullptr;
-    auto load
-        = [&](const std::string& image) { return d->moduleLoadDataEx(&module, image.c_str(), 0, nullptr, nullptr); };
-    CUresult loaded = CUDA_ERROR_INVALID_IMAGE;
     std::string loadError;
-    if (!b.cubin.empty())
-        loaded = load(b.cubin);
-    if (loaded != CUDA_SUCCESS && !b.ptx.empty()) {
-        loaded = load(b.ptx);
-        if (loaded != CUDA_SUCCESS)
-            loadError = d->message("cuModuleLoadDataEx", loaded) + " (the bundle's PTX)";
-    }
-    if (loaded != CUDA_SUCCESS && !b.source.empty()) {
+    auto load = [&](const std::string& image, const char* what) {
+        const CUresult e = d->moduleLoadDataEx(&module, image.c_str(), 0, nullptr, nullptr);
+        if (e != CUDA_SUCCESS)
+            loadError = d->message("cuModuleLoadDataEx", e) + " (" + what + ")";
+        return e == CUDA_SUCCESS;
+    };
+    bool loaded = !b.cubin.empty() && load(b.cubin, "the cubin compiled ahead");
+    if (!loaded && !b.ptx.empty())
+        loaded = load(b.ptx, "the bundle's PTX");
+    if (!loaded && !b.source.empty()) {
         auto compiled = codegen::compileToPtx(b.source, archOf(**dev), b.id.empty() ? "bundle" : b.id);
         if (!compiled)
             return finish(RunError::CompileDevice, compiled.error().message);
-        loaded = load(compiled->ptx);
-        if (loaded != CUDA_SUCCESS)
-            loadError = d->message("cuModuleLoadDataEx", loaded);
+        loaded = load(compiled->ptx, "PTX compiled here");
     }
-    if (loaded != CUDA_SUCCESS)
+    if (!loaded)
         return finish(RunError::CompileDevice, loadError.empty() ? "the bundle has no code" : loadError);
     struct Unload {
         const CudaDriver* d;

@@ -31,7 +31,6 @@
 #include <optional>
 #include <set>
 #include <thread>
-#include <unistd.h>
 
 namespace ts::cli {
 
@@ -370,16 +369,18 @@ namespace {
                 std::cout << "resuming: " << session.restoredTrials() << " of " << trialsTotal
                           << " trials already in the workspace\n";
             if (!exchange.empty())
-                std::cout << "measuring through " << exchange << ": each batch is written there as batch-" << ::getpid()
-                          << "-K.jsonl; run it on the GPU machine (tunescope-gpu-runner BATCH > "
-                          << "RESULTS) and move RESULTS to batch-" << ::getpid() << "-K.results.jsonl\n";
+                std::cout << "measuring through " << exchange << ": each batch is written there as "
+                          << measure::gpuExchangeBatchPrefix()
+                          << "K.jsonl; run it on the GPU machine (tunescope-gpu-runner BATCH > RESULTS) and move "
+                             "RESULTS to "
+                          << measure::gpuExchangeBatchPrefix() << "K.results.jsonl\n";
             std::cout << std::flush;
         }
         // Measuring through an exchange folder: say when each batch is there to be carried to the GPU.
         std::jthread exchangeWatcher;
         if (!exchange.empty())
             exchangeWatcher = std::jthread([&printer, exchange](std::stop_token stop) {
-                const std::string prefix = "batch-" + std::to_string(::getpid()) + "-";
+                const std::string prefix = measure::gpuExchangeBatchPrefix();
                 std::set<std::string> seen;
                 while (!stop.stop_requested()) {
                     std::error_code error;

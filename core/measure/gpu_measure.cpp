@@ -95,11 +95,11 @@ namespace {
         std::string m_buffer;
     };
 
-    // The exchange file of a batch: <dir>/batch-<pid>-<k>, k counting this process's batches.
+    // The exchange file of a batch, without its extension: <dir>/<prefix>K, K counting this process's batches.
     std::filesystem::path exchangeStem(const std::string& dir)
     {
         static std::atomic<int> batches { 0 };
-        return std::filesystem::path(dir) / ("batch-" + std::to_string(::getpid()) + "-" + std::to_string(++batches));
+        return std::filesystem::path(dir) / (gpuExchangeBatchPrefix() + std::to_string(++batches));
     }
 
     // Waits, in slices of 200 ms, until `path` exists; false on a stop.
@@ -114,6 +114,8 @@ namespace {
         return true;
     }
 } // namespace
+
+std::string gpuExchangeBatchPrefix() { return "batch-" + std::to_string(::getpid()) + "-"; }
 
 GpuBundleOptions gpuBundleOptions(const MeasureOptions& m)
 {
@@ -185,14 +187,16 @@ int Measurer::measureOnGpu(const ir::ComputeDAG& task, const std::vector<sched::
     if (!m_options.gpuExchangeDir.empty()) {
         const std::filesystem::path stem = exchangeStem(m_options.gpuExchangeDir);
         const std::filesystem::path bundles = stem.string() + ".jsonl", results = stem.string() + ".results.jsonl";
-        {
-            const std::string part = bundles.string() + ".part"; // whole files only, for whoever watches
-            std::ofstream out(part);
-            std::error_code renamed;
-            if (!(out << lines) || (out.close(), std::filesystem::rename(part, bundles, renamed), renamed)) {
-                failMissing("cannot write the exchange file " + bundles.string());
-                return delivered;
-            }
+        const std::string part = bundles.string() + ".part"; // whole files only, for whoever watches
+        std::ofstream out(part);
+        out << lines;
+        out.close();
+        std::error_code renamed;
+        if (!out.fail())
+            std::filesystem::rename(part, bundles, renamed);
+        if (out.fail() || renamed) {
+            failMissing("cannot write the exchange file " + bundles.string());
+            return delivered;
         }
         if (!waitForFile(results, stop))
             return delivered;

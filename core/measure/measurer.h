@@ -95,6 +95,10 @@ struct GpuBundleOptions;
 // the runner's timeout is the build's and the run's together.
 GpuBundleOptions gpuBundleOptions(const MeasureOptions& options);
 
+// MeasureOptions::gpuExchangeDir: this process's batches are <dir>/<prefix>K.jsonl, K counting from 1, and
+// their results <dir>/<prefix>K.results.jsonl; the prefix is "batch-<pid>-".
+std::string gpuExchangeBatchPrefix();
+
 class Measurer {
 public:
     explicit Measurer(MeasureOptions options = {});
