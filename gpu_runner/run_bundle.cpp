@@ -231,12 +231,15 @@ Outcome runBundle(const Bundle& b)
         *seconds = total / number;
         return CUDA_SUCCESS;
     };
-    double ignored = 0.0;
+    double warm = 0.0;
     for (int i = 0; i < b.timing.warmup; ++i)
-        if (CUresult e = measure(1, &ignored); e != CUDA_SUCCESS)
+        if (CUresult e = measure(1, &warm); e != CUDA_SUCCESS)
             return finish(RunError::RuntimeDevice, d->message("warm-up", e), true);
+    // As the CPU's timing (TimingOptions::shrinkSlow): a kernel whose warm-up run alone lasts min_repeat_ms
+    // is timed once per repeat. A search's slow candidates (seconds each) then cost a few runs, not number x.
+    const bool slow = b.timing.warmup > 0 && b.timing.minRepeatMs > 0 && warm * 1e3 >= b.timing.minRepeatMs;
     for (int rep = 0; rep < b.timing.repeat; ++rep) {
-        int number = b.timing.number;
+        int number = slow ? 1 : b.timing.number;
         double seconds = 0.0;
         while (true) {
             if (CUresult e = measure(number, &seconds); e != CUDA_SUCCESS)

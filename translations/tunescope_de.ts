@@ -360,17 +360,17 @@
 <context>
     <name>ts::app::MainWindow</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="55"/>
+        <location filename="../app/gui/main_window.cpp" line="57"/>
         <source>TuneScope</source>
         <translation>TuneScope</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="57"/>
+        <location filename="../app/gui/main_window.cpp" line="59"/>
         <source>&amp;File</source>
         <translation>&amp;Datei</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="58"/>
+        <location filename="../app/gui/main_window.cpp" line="60"/>
         <source>&amp;View</source>
         <translation>&amp;Ansicht</translation>
     </message>
@@ -440,179 +440,209 @@
         <translation>Datensätze</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="59"/>
+        <location filename="../app/gui/main_window.cpp" line="61"/>
         <source>&amp;Session</source>
         <translation>&amp;Sitzung</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="74"/>
+        <location filename="../app/gui/main_window.cpp" line="76"/>
         <source>A tuning session is running</source>
         <translation>Eine Tuning-Sitzung läuft</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="75"/>
+        <location filename="../app/gui/main_window.cpp" line="77"/>
         <source>Stop the session after the batch in flight and close? Everything measured so far is kept in the workspace, and the session can be resumed later.</source>
         <translation>Die Sitzung nach dem laufenden Batch beenden und schließen? Alle bisherigen Messungen bleiben im Arbeitsbereich erhalten, und die Sitzung kann später fortgesetzt werden.</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="145"/>
+        <location filename="../app/gui/main_window.cpp" line="147"/>
         <source>&amp;Open workspace…</source>
         <translation>Arbeitsbereich ö&amp;ffnen…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="148"/>
+        <location filename="../app/gui/main_window.cpp" line="150"/>
         <source>A session is running in this workspace: cancel it before opening another.</source>
         <translation>In diesem Arbeitsbereich läuft eine Sitzung: Brechen Sie sie ab, bevor Sie einen anderen öffnen.</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="152"/>
+        <location filename="../app/gui/main_window.cpp" line="154"/>
         <source>Open or create a workspace</source>
         <translation>Arbeitsbereich öffnen oder anlegen</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="153"/>
+        <location filename="../app/gui/main_window.cpp" line="155"/>
         <source>TuneScope workspaces (*.tunescope);;All files (*)</source>
         <translation>TuneScope-Arbeitsbereiche (*.tunescope);;Alle Dateien (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="159"/>
+        <location filename="../app/gui/main_window.cpp" line="161"/>
         <source>&amp;Quit</source>
         <translation>&amp;Beenden</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="163"/>
+        <location filename="../app/gui/main_window.cpp" line="165"/>
         <source>View</source>
         <translation>Ansicht</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="171"/>
+        <location filename="../app/gui/main_window.cpp" line="173"/>
         <source>&amp;Help</source>
         <translation>&amp;Hilfe</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="172"/>
+        <location filename="../app/gui/main_window.cpp" line="174"/>
         <source>&amp;About TuneScope</source>
         <translation>Über &amp;TuneScope</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="173"/>
+        <location filename="../app/gui/main_window.cpp" line="175"/>
         <source>About TuneScope</source>
         <translation>Über TuneScope</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="174"/>
+        <location filename="../app/gui/main_window.cpp" line="176"/>
         <source>TuneScope %1
 A workbench for tuning tensor programs.</source>
         <translation>TuneScope %1
 Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="180"/>
+        <location filename="../app/gui/main_window.cpp" line="182"/>
         <source>Session</source>
         <translation>Sitzung</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="190"/>
+        <location filename="../app/gui/main_window.cpp" line="192"/>
         <source>&amp;New session…</source>
         <translation>&amp;Neue Sitzung…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="192"/>
+        <location filename="../app/gui/main_window.cpp" line="194"/>
         <source>&amp;Pause</source>
         <translation>&amp;Pausieren</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="193"/>
+        <location filename="../app/gui/main_window.cpp" line="195"/>
         <source>&amp;Resume</source>
         <translation>&amp;Fortsetzen</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="194"/>
+        <location filename="../app/gui/main_window.cpp" line="196"/>
         <source>&amp;Cancel after this batch</source>
         <translation>Nach diesem Batch a&amp;bbrechen</translation>
     </message>
     <message>
+        <location filename="../app/gui/main_window.cpp" line="200"/>
+        <source> Model: </source>
+        <translation> Modell: </translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="203"/>
+        <source>The running session&apos;s cost model. Choose another to switch: it learns from every record of the session&apos;s tasks, then ranks the following rounds.</source>
+        <translation>Das Kostenmodell der laufenden Sitzung. Ein anderes wählen, um zu wechseln: Es lernt aus jedem Datensatz der Aufgaben der Sitzung und bewertet dann die folgenden Runden.</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="217"/>
+        <source>Switching the cost model to %1 before the next round…</source>
+        <translation>Wechsle das Kostenmodell vor der nächsten Runde zu %1…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="227"/>
+        <source>The session now ranks with %1 (was %2).</source>
+        <translation>Die Sitzung bewertet jetzt mit %1 (vorher %2).</translation>
+    </message>
+    <message>
         <location filename="../app/gui/main_window.cpp" line="228"/>
+        <source>The session keeps %1: switching to %2 failed: %3</source>
+        <translation>Die Sitzung behält %1: Der Wechsel zu %2 ist fehlgeschlagen: %3</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="283"/>
         <source>%1 of %2 trials</source>
         <translation>%1 von %2 Versuchen</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="232"/>
+        <location filename="../app/gui/main_window.cpp" line="287"/>
         <source>paused</source>
         <translation>pausiert</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="233"/>
+        <location filename="../app/gui/main_window.cpp" line="288"/>
         <source>cancelling after the batch in flight…</source>
         <translation>Abbruch nach dem laufenden Batch…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="234"/>
+        <location filename="../app/gui/main_window.cpp" line="289"/>
         <source>starting: restoring the workspace…</source>
         <translation>Start: Arbeitsbereich wird wiederhergestellt…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="236"/>
+        <location filename="../app/gui/main_window.cpp" line="291"/>
         <source>measuring %1: built %2, measured %3 of %4</source>
         <translation>Messung %1: %2 gebaut, %3 von %4 gemessen</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="242"/>
+        <location filename="../app/gui/main_window.cpp" line="297"/>
         <source>searching %1</source>
         <translation>Suche für %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="245"/>
+        <location filename="../app/gui/main_window.cpp" line="300"/>
         <source>updating the cost model</source>
         <translation>Kostenmodell wird aktualisiert</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="247"/>
+        <location filename="../app/gui/main_window.cpp" line="302"/>
+        <source>training the new cost model on the session&apos;s records</source>
+        <translation>trainiere das neue Kostenmodell mit den Datensätzen der Sitzung</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="304"/>
         <source>re-measuring the best candidates</source>
         <translation>beste Kandidaten werden neu gemessen</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="249"/>
+        <location filename="../app/gui/main_window.cpp" line="306"/>
         <source>running</source>
         <translation>läuft</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="252"/>
+        <location filename="../app/gui/main_window.cpp" line="309"/>
         <source> — ETA %1</source>
         <translation> — Restzeit %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="253"/>
+        <location filename="../app/gui/main_window.cpp" line="310"/>
         <source>%1 s</source>
         <translation>%1 s</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="253"/>
+        <location filename="../app/gui/main_window.cpp" line="310"/>
         <source>%1 min</source>
         <translation>%1 min</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="261"/>
+        <location filename="../app/gui/main_window.cpp" line="318"/>
         <source>Session %1 %2.</source>
         <translation>Sitzung %1: %2.</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="262"/>
+        <location filename="../app/gui/main_window.cpp" line="319"/>
         <source>Session %1 %2: %3</source>
         <translation>Sitzung %1: %2 (%3)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="273"/>
+        <location filename="../app/gui/main_window.cpp" line="330"/>
         <source>TuneScope — %1</source>
         <translation>TuneScope — %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="325"/>
+        <location filename="../app/gui/main_window.cpp" line="382"/>
         <source>%1task %2: %3 ops, %4 GFLOP, weight %5, key %6</source>
         <translation>%1Aufgabe %2: %3 Operationen, %4 GFLOP, Gewicht %5, Schlüssel %6</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="356"/>
+        <location filename="../app/gui/main_window.cpp" line="413"/>
         <source>Closing after the batch in flight…</source>
         <translation>Wird nach dem laufenden Batch geschlossen…</translation>
     </message>
@@ -1902,47 +1932,47 @@ Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
 <context>
     <name>ts::models::SessionsModel</name>
     <message>
-        <location filename="../widgets/models/sessions_model.cpp" line="94"/>
+        <location filename="../widgets/models/sessions_model.cpp" line="101"/>
         <source>%1 (live)</source>
         <translation>%1 (live)</translation>
     </message>
     <message>
-        <location filename="../widgets/models/sessions_model.cpp" line="96"/>
+        <location filename="../widgets/models/sessions_model.cpp" line="103"/>
         <source>interrupted</source>
         <translation>unterbrochen</translation>
     </message>
     <message>
-        <location filename="../widgets/models/sessions_model.cpp" line="110"/>
+        <location filename="../widgets/models/sessions_model.cpp" line="117"/>
         <source>Session</source>
         <translation>Sitzung</translation>
     </message>
     <message>
-        <location filename="../widgets/models/sessions_model.cpp" line="112"/>
+        <location filename="../widgets/models/sessions_model.cpp" line="119"/>
         <source>Tuned</source>
         <translation>Getunt</translation>
     </message>
     <message>
-        <location filename="../widgets/models/sessions_model.cpp" line="114"/>
+        <location filename="../widgets/models/sessions_model.cpp" line="121"/>
         <source>Policy</source>
         <translation>Strategie</translation>
     </message>
     <message>
-        <location filename="../widgets/models/sessions_model.cpp" line="116"/>
+        <location filename="../widgets/models/sessions_model.cpp" line="123"/>
         <source>Cost model</source>
         <translation>Kostenmodell</translation>
     </message>
     <message>
-        <location filename="../widgets/models/sessions_model.cpp" line="118"/>
+        <location filename="../widgets/models/sessions_model.cpp" line="125"/>
         <source>Seed</source>
         <translation>Seed</translation>
     </message>
     <message>
-        <location filename="../widgets/models/sessions_model.cpp" line="120"/>
+        <location filename="../widgets/models/sessions_model.cpp" line="127"/>
         <source>Status</source>
         <translation>Status</translation>
     </message>
     <message>
-        <location filename="../widgets/models/sessions_model.cpp" line="122"/>
+        <location filename="../widgets/models/sessions_model.cpp" line="129"/>
         <source>Started</source>
         <translation>Gestartet</translation>
     </message>
@@ -2267,24 +2297,34 @@ Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
 <context>
     <name>ts::widgets::SessionHub</name>
     <message>
-        <location filename="../widgets/session_hub.cpp" line="103"/>
+        <location filename="../widgets/session_hub.cpp" line="106"/>
         <source>Cannot open the workspace %1: %2</source>
         <translation>Arbeitsbereich %1 kann nicht geöffnet werden: %2</translation>
     </message>
     <message>
-        <location filename="../widgets/session_hub.cpp" line="137"/>
+        <location filename="../widgets/session_hub.cpp" line="140"/>
         <source>Cannot load session %1: %2</source>
         <translation>Sitzung %1 kann nicht geladen werden: %2</translation>
     </message>
     <message>
-        <location filename="../widgets/session_hub.cpp" line="275"/>
+        <location filename="../widgets/session_hub.cpp" line="289"/>
         <source>Session %1 did not record what it tuned, so it cannot be resumed.</source>
         <translation>Sitzung %1 hat nicht gespeichert, was sie getunt hat, und kann daher nicht fortgesetzt werden.</translation>
     </message>
     <message>
-        <location filename="../widgets/session_hub.cpp" line="282"/>
+        <location filename="../widgets/session_hub.cpp" line="296"/>
         <source>Session %1 cannot be resumed: %2</source>
         <translation>Sitzung %1 kann nicht fortgesetzt werden: %2</translation>
+    </message>
+    <message>
+        <location filename="../widgets/session_hub.cpp" line="378"/>
+        <source>No session is running, so there is no model to switch.</source>
+        <translation>Es läuft keine Sitzung, also gibt es kein Modell zu wechseln.</translation>
+    </message>
+    <message>
+        <location filename="../widgets/session_hub.cpp" line="399"/>
+        <source>Cannot switch the model to %1: %2</source>
+        <translation>Das Modell kann nicht zu %1 gewechselt werden: %2</translation>
     </message>
 </context>
 <context>
@@ -2310,27 +2350,32 @@ Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
         <translation>Versuche (diese Sitzung)</translation>
     </message>
     <message>
-        <location filename="../widgets/tuning_curve_plot.cpp" line="201"/>
+        <location filename="../widgets/tuning_curve_plot.cpp" line="170"/>
+        <source>→ %1</source>
+        <translation>→ %1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/tuning_curve_plot.cpp" line="247"/>
         <source>%1: %2</source>
         <translation>%1: %2</translation>
     </message>
     <message>
-        <location filename="../widgets/tuning_curve_plot.cpp" line="395"/>
+        <location filename="../widgets/tuning_curve_plot.cpp" line="441"/>
         <source>Task %1: %2</source>
         <translation>Aufgabe %1: %2</translation>
     </message>
     <message>
-        <location filename="../widgets/tuning_curve_plot.cpp" line="398"/>
+        <location filename="../widgets/tuning_curve_plot.cpp" line="444"/>
         <source>Trial %1 (the task&apos;s %2)</source>
         <translation>Versuch %1 (%2. der Aufgabe)</translation>
     </message>
     <message>
-        <location filename="../widgets/tuning_curve_plot.cpp" line="399"/>
+        <location filename="../widgets/tuning_curve_plot.cpp" line="445"/>
         <source>%1 GFLOP/s, %2 µs</source>
         <translation>%1 GFLOP/s, %2 µs</translation>
     </message>
     <message>
-        <location filename="../widgets/tuning_curve_plot.cpp" line="400"/>
+        <location filename="../widgets/tuning_curve_plot.cpp" line="446"/>
         <source>Record %1</source>
         <translation>Datensatz %1</translation>
     </message>

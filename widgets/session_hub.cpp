@@ -1,5 +1,6 @@
 #include "widgets/session_hub.h"
 
+#include "core/cost/cost_model.h"
 #include "core/search/task_policy.h"
 #include "core/session/job_tracker.h"
 #include "core/store/store.h"
@@ -40,6 +41,8 @@ struct SessionHub::Live {
     bool pauseRequested = false;
     bool cancelRequested = false;
     bool abortRequested = false;
+    std::optional<std::string> requestedModel; // asked for before the session was made
+    search::PolicyKind policy = search::PolicyKind::Ansor;
     std::atomic<bool> posted { false };
     std::thread worker;
 
@@ -186,6 +189,7 @@ bool SessionHub::start(const session::TuneOrigin& origin, session::TuneOptions o
     options.network = origin.network;
     options.batch = origin.batch;
     auto live = std::make_shared<Live>();
+    live->policy = options.policy;
     m_live = live;
     m_followLive = true;
     m_liveSnapshot.reset();
@@ -240,8 +244,18 @@ bool SessionHub::start(const session::TuneOrigin& origin, session::TuneOptions o
                     live->builder->apply(event);
                     if (publishesAtOnce(event) || Clock::now() - live->lastPublish >= kPublishInterval)
                         live->publishLocked(hub);
+                    if (const auto* m = std::get_if<session::ModelSwitched>(&event))
+                        QMetaObject::invokeMethod(
+                            hub,
+                            [hub, from = QString::fromStdString(m->from), to = QString::fromStdString(m->to),
+                                error = QString::fromStdString(m->error)] {
+                                Q_EMIT hub->modelSwitched(from, to, error);
+                            },
+                            Qt::QueuedConnection);
                 });
             running = live->session.get();
+            if (live->requestedModel)
+                (void)running->switchModel(*live->requestedModel); // checked when it was asked for
             if (live->pauseRequested)
                 running->pause();
             live->builder->setState(live->pauseRequested ? "paused" : "running");
@@ -356,6 +370,36 @@ void SessionHub::cancel()
         }
     }
     Q_EMIT liveStateChanged();
+}
+
+bool SessionHub::switchModel(const QString& kind)
+{
+    if (!m_live) {
+        Q_EMIT errorOccurred(tr("No session is running, so there is no model to switch."));
+        return false;
+    }
+    const std::string wanted = kind.toStdString();
+    Expected<void> asked;
+    {
+        std::lock_guard lock(m_live->mutex);
+        if (m_live->session) {
+            asked = m_live->session->switchModel(wanted);
+        } else { // still building its tasks: asked of the session once it is made
+            if (m_live->policy != search::PolicyKind::Ansor)
+                asked = makeError(ErrorKind::Unsupported,
+                    std::string("the ") + search::toString(m_live->policy) + " policy does not use a cost model");
+            else if (auto made = cost::makeCostModel(wanted, 0); !made)
+                asked = made.error();
+            if (asked)
+                m_live->requestedModel = wanted;
+        }
+    }
+    if (!asked) {
+        Q_EMIT errorOccurred(
+            tr("Cannot switch the model to %1: %2").arg(kind, QString::fromStdString(asked.error().message)));
+        return false;
+    }
+    return true;
 }
 
 void SessionHub::publishLive()

@@ -66,6 +66,10 @@ public:
     void resumeLive();
     // Stops after the batch in flight; liveFinished follows.
     void cancel();
+    // The live session ranks with another cost model from its next round on (it first learns from the
+    // tasks' records; modelSwitched follows). False, with errorOccurred, when none is live or it cannot
+    // switch (an unknown kind, an AutoTVM or random policy).
+    bool switchModel(const QString& kind);
     // The live session's newest snapshot (null when none is live).
     std::shared_ptr<const models::SessionSnapshot> live() const { return m_liveSnapshot; }
 
@@ -78,6 +82,8 @@ Q_SIGNALS:
     // Started, paused, resumed, cancelling, finished.
     void liveStateChanged();
     void liveFinished(qint64 sessionId, const QString& status, const QString& message);
+    // The live session switched its model (error empty) or failed to (it keeps `from`).
+    void modelSwitched(const QString& from, const QString& to, const QString& error);
     // A failure worth telling the user (a workspace that cannot be opened, a session that cannot load).
     void errorOccurred(const QString& message);
 

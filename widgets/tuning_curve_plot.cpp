@@ -105,6 +105,7 @@ void TuningCurvePlot::setXAxis(XAxis axis)
     redraw(m_main.get());
     for (auto& overlay : m_overlays)
         redraw(overlay.get());
+    updateModelSwitches();
     updateRanges();
     updateHighlight();
     replot(rpQueuedReplot);
@@ -121,10 +122,55 @@ void TuningCurvePlot::setSession(std::shared_ptr<const models::SessionSnapshot> 
             removeGraphs(*m_main);
         m_main = snapshot ? makeGraphs(std::move(snapshot), false) : nullptr;
         updateLegendLabels();
+        m_switchMarksFor.first = static_cast<size_t>(-1); // another session: draw its switches anew
     }
+    updateModelSwitches();
     updateRanges();
     updateHighlight();
     replot(rpQueuedReplot);
+}
+
+void TuningCurvePlot::updateModelSwitches()
+{
+    const size_t count = m_main ? m_main->snapshot->modelSwitches.size() : 0;
+    if (m_switchMarksFor == std::make_pair(count, m_xAxis))
+        return;
+    m_switchMarksFor = { count, m_xAxis };
+    for (QCPAbstractItem* item : m_switchMarks)
+        removeItem(item);
+    m_switchMarks.clear();
+    if (!m_main)
+        return;
+    const models::SessionSnapshot& s = *m_main->snapshot;
+    for (const session::ModelSwitched& m : s.modelSwitches) {
+        if (!m.error.empty())
+            continue;
+        // Between the last trial the old model ranked and the first the new one did.
+        double key = m.trial + 0.5;
+        if (m_xAxis == XAxis::WallTime)
+            key = static_cast<size_t>(m.trial) < s.trials.size() ? s.trials[static_cast<size_t>(m.trial)].elapsed
+                                                                 : s.elapsed;
+        auto* line = new QCPItemStraightLine(this);
+        line->setClipAxisRect(m_curveRect);
+        line->point1->setAxes(xAxis, yAxis);
+        line->point2->setAxes(xAxis, yAxis);
+        line->point1->setCoords(key, 0.0);
+        line->point2->setCoords(key, 1.0);
+        line->setPen(QPen(QColor(90, 90, 90), 1, Qt::DashLine));
+        auto* label = new QCPItemText(this);
+        label->setClipAxisRect(m_curveRect);
+        label->position->setAxes(xAxis, yAxis);
+        label->position->setAxisRect(m_curveRect);
+        label->position->setTypeX(QCPItemPosition::ptPlotCoords);
+        label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        label->position->setCoords(key, 0.97); // at the bottom: curves climb, and are high by a switch
+        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+        label->setPadding(QMargins(4, 0, 0, 0));
+        label->setColor(QColor(70, 70, 70));
+        label->setText(tr("\u2192 %1").arg(QString::fromStdString(m.to)));
+        m_switchMarks.push_back(line);
+        m_switchMarks.push_back(label);
+    }
 }
 
 void TuningCurvePlot::setOverlays(std::vector<std::shared_ptr<const models::SessionSnapshot>> overlays)

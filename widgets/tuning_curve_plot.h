@@ -8,7 +8,8 @@
 //
 // A new snapshot of the shown session appends only what is new to each graph (the improvements and rounds
 // since the last one, and the line's tail up to the current trial) and queues one replot, so a live session
-// redraws cheaply at the hub's rate. Hovering a marker shows its record; clicking one emits pointClicked.
+// redraws cheaply at the hub's rate. A session that switched its cost model has a dashed line, named by the new
+// model, at each switch. Hovering a marker shows its record; clicking one emits pointClicked.
 // GUI thread only.
 #pragma once
 
@@ -17,6 +18,7 @@
 
 #include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace ts::widgets {
@@ -77,6 +79,8 @@ private:
     void updateRanges();
     void updateHighlight();
     void updateLegendLabels();
+    // A dashed vertical line, named by the new model, at each model switch of the shown session.
+    void updateModelSwitches();
     QString toolTipOf(const Point& point) const;
 
     XAxis m_xAxis = XAxis::Trials;
@@ -86,6 +90,8 @@ private:
     std::vector<std::unique_ptr<SessionGraphs>> m_overlays;
     QCPGraph* m_highlight;
     std::optional<int64_t> m_highlightedRecord;
+    std::vector<QCPAbstractItem*> m_switchMarks;
+    std::pair<size_t, XAxis> m_switchMarksFor { 0, XAxis::Trials }; // what m_switchMarks were drawn for
 };
 
 } // namespace ts::widgets

@@ -6,6 +6,7 @@
 #include "app/cli/interrupt.h"
 #include "app/cli/task_selection.h"
 #include "app/cli/tune_printer.h"
+#include "core/cost/cost_model.h"
 #include "core/graph/op_tasks.h"
 #include "core/lower/lower.h"
 #include "core/measure/gpu_bundle.h"
@@ -255,6 +256,24 @@ namespace {
         const std::string scheduler = args.value("scheduler", "gradient");
         if (scheduler != "gradient" && scheduler != "round-robin")
             return fail("--scheduler must be gradient or round-robin, got '" + scheduler + "'");
+        // --switch-model T:KIND: another model ranks once the session has measured T trials.
+        int switchAt = 0;
+        std::string switchTo;
+        if (args.has("switch-model")) {
+            const std::string text = args.value("switch-model", "");
+            const size_t colon = text.find(':');
+            char* end = nullptr;
+            const long long at = colon == std::string::npos ? 0 : std::strtoll(text.c_str(), &end, 10);
+            if (colon == std::string::npos || end != text.c_str() + colon || at <= 0 || at > INT32_MAX)
+                return fail("--switch-model must be TRIALS:KIND with TRIALS > 0 (e.g. 256:tlp), got '" + text + "'");
+            switchAt = static_cast<int>(at);
+            switchTo = text.substr(colon + 1);
+            if (auto made = cost::makeCostModel(switchTo, 0); !made)
+                return fail("--switch-model: " + made.error().message);
+            if (*policy != search::PolicyKind::Ansor)
+                return fail("--switch-model: the " + std::string(search::toString(*policy))
+                    + " policy does not rank with the session's cost model");
+        }
 
         session::TuneOptions options;
         if (args.has("target")) { // a GPU: Ansor's GPU rules, candidates measured by tunescope-gpu-runner
@@ -341,7 +360,15 @@ namespace {
         const std::string workspacePath = options.workspace;
         const std::string exchange = options.measure.gpuExchangeDir;
         const target::Target measuredOn = options.measure.target;
-        session::TuningSession session(std::move(options), [&](const session::TuneEvent& e) { printer.print(e); });
+        session::TuningSession* running = nullptr;
+        session::TuningSession session(std::move(options), [&](const session::TuneEvent& e) {
+            printer.print(e);
+            if (const auto* r = std::get_if<session::RoundDone>(&e); r && switchAt > 0 && r->totalTrials >= switchAt) {
+                (void)running->switchModel(switchTo); // checked above
+                switchAt = 0;
+            }
+        });
+        running = &session;
         // Ctrl-C: the first stops after the batch in flight (its records are kept), the second aborts it.
         InterruptCount interrupt([&](int count, int) {
             if (count == 1) {
@@ -459,7 +486,7 @@ std::vector<Command> tuneCommands()
             "tunescope-cli tune (--network NAME [--batch N] [--layout L] [--tasks IDS] | --op OP --shape S "
             "[--layout L]) --trials T [--measures-per-round B] [--policy P] [--model M] [--seed S] "
             "[--threads K] [--early-stopping N] [--min-repeat-ms MS] [--crossover P] [--prefilter F] [--scheduler "
-            "gradient|round-robin] "
+            "gradient|round-robin] [--switch-model T:M] "
             "[--target T [--gpu-exchange DIR | --gpu-command CMD]] [--workspace PATH]",
             { kNetworkOption, kBatchOption, kLayoutOption,
                 { "tasks", "IDS", "only these tasks, e.g. 0,3,5 (default: every task)" }, kOpOption, kShapeOption,
@@ -467,7 +494,13 @@ std::vector<Command> tuneCommands()
                 { "measures-per-round", "B",
                     "measurements per round (Ansor's num_measures_per_round, default 64; --batch is the "
                     "network's batch size)" },
-                kPolicyOption, { "model", "M", "cost model: random, xgb, xgb-rank or analytical (default random)" },
+                kPolicyOption,
+                { "model", "M",
+                    "cost model: random, xgb, xgb-rank, analytical, or a neural one (mlp, lstm, tlp, mtl-tlp, "
+                    "atformer, gtuner); default random" },
+                { "switch-model", "T:M",
+                    "switch to cost model M once this session has measured T trials: M first learns from every "
+                    "record of the tasks, then ranks the following rounds (Ansor only)" },
                 { "seed", "S", "random seed (default 1)" },
                 { "threads", "K", "threads of the search and of compiling candidates (default: all cores)" },
                 { "early-stopping", "N", "stop a task after N trials without improvement (default: never)" },

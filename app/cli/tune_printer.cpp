@@ -117,6 +117,17 @@ void TunePrinter::print(const session::TuneEvent& event)
                   << std::flush;
         return;
     }
+    if (const auto* m = std::get_if<session::ModelSwitched>(&event)) {
+        clearProgress();
+        if (m->error.empty())
+            std::cout << "model switched from " << m->from << " to " << m->to << " after " << m->trial
+                      << " trials: trained on " << m->trainedOn << " records in " << formatFixed(m->seconds, 1)
+                      << " s\n";
+        else
+            std::cout << "model not switched to " << m->to << " (keeping " << m->from << "): " << m->error << "\n";
+        std::cout << std::flush;
+        return;
+    }
     // RecordMeasured, TaskSwitched, ModelUpdated: the GUI's; the table says enough here.
 }
 

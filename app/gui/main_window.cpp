@@ -4,6 +4,7 @@
 #include "app/gui/session_dialog.h"
 #include "app/gui/settings_keys.h"
 #include "app/gui/view_registry.h"
+#include "core/cost/cost_model.h"
 #include "core/support/assert.h"
 #include "widgets/dag_view.h"
 #include "widgets/models/network_task_model.h"
@@ -13,6 +14,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QComboBox>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -193,6 +195,42 @@ void MainWindow::createSessionActions()
     add(QStringLiteral("resumeSession"), tr("&Resume"), QKeySequence(Qt::Key_F8), [this] { m_sessions->resumeLive(); });
     add(QStringLiteral("cancelSession"), tr("&Cancel after this batch"), QKeySequence(Qt::SHIFT | Qt::Key_F5),
         [this] { m_sessions->cancel(); });
+    // The live session's cost model; choosing another retrains it on the session's records and switches.
+    toolbar->addSeparator();
+    auto* modelLabel = new QLabel(tr(" Model: "), this);
+    m_model = new QComboBox(this);
+    m_model->setObjectName(QStringLiteral("sessionModel"));
+    m_model->setToolTip(tr("The running session's cost model. Choose another to switch: it learns from every "
+                           "record of the session's tasks, then ranks the following rounds."));
+    for (const cost::CostModelKind& k : cost::costModelKinds()) {
+        m_model->addItem(QString::fromStdString(k.kind), QString::fromStdString(k.kind));
+        m_model->setItemData(m_model->count() - 1, QString::fromStdString(k.description), Qt::ToolTipRole);
+    }
+    modelLabel->setBuddy(m_model);
+    toolbar->addWidget(modelLabel);
+    toolbar->addWidget(m_model);
+    connect(m_model, &QComboBox::activated, this, [this](int index) {
+        const QString kind = m_model->itemData(index).toString();
+        const auto live = m_sessions->live();
+        if (live && QString::fromStdString(live->model) != kind && m_sessions->switchModel(kind)) {
+            m_requestedModel = kind;
+            statusBar()->showMessage(tr("Switching the cost model to %1 before the next round…").arg(kind), 10000);
+        } else if (live && QString::fromStdString(live->model) == kind && !m_requestedModel.isEmpty()) {
+            m_sessions->switchModel(kind); // back to the one it has: the switch asked for is dropped
+            m_requestedModel.clear();
+        }
+        updateModelBox();
+    });
+    connect(m_sessions, &widgets::SessionHub::modelSwitched, this,
+        [this](const QString& from, const QString& to, const QString& error) {
+            statusBar()->showMessage(error.isEmpty()
+                    ? tr("The session now ranks with %1 (was %2).").arg(to, from)
+                    : tr("The session keeps %1: switching to %2 failed: %3").arg(from, to, error),
+                15000);
+            if (m_requestedModel == to)
+                m_requestedModel.clear();
+            updateModelBox();
+        });
     connect(m_sessions, &widgets::SessionHub::liveStateChanged, this, &MainWindow::updateSessionActions);
     connect(m_sessions, &widgets::SessionHub::currentChanged, this, &MainWindow::updateProgress);
     connect(m_sessions, &widgets::SessionHub::liveFinished, this, &MainWindow::onLiveFinished);
@@ -214,8 +252,25 @@ void MainWindow::updateSessionActions()
     updateProgress();
 }
 
+void MainWindow::updateModelBox()
+{
+    // Only Ansor's search ranks with the session's model. A switch asked for shows until the session made it.
+    // Without a live session it names the shown session's model, disabled.
+    const auto live = m_sessions->isLive() ? m_sessions->live() : nullptr;
+    m_model->setEnabled(live && live->policy == "ansor" && !live->finished());
+    if (!live)
+        m_requestedModel.clear();
+    const auto current = live ? live : m_sessions->current();
+    const QString shown = !m_requestedModel.isEmpty() ? m_requestedModel
+        : current                                     ? QString::fromStdString(current->model)
+                                                      : QString();
+    if (m_model->currentData().toString() != shown || shown.isEmpty())
+        m_model->setCurrentIndex(m_model->findData(shown)); // -1 (empty) for none or a kind not registered
+}
+
 void MainWindow::updateProgress()
 {
+    updateModelBox();
     const auto live = m_sessions->live();
     if (!m_sessions->isLive() || !live) {
         m_progress->hide();
@@ -243,6 +298,8 @@ void MainWindow::updateProgress()
                     .arg(QString::fromStdString(live->tasks.at(static_cast<size_t>(live->phaseTask)).status.name));
     else if (live->phase == "model")
         phase = tr("updating the cost model");
+    else if (live->phase == "switch model")
+        phase = tr("training the new cost model on the session's records");
     else if (live->phase == "re-measure")
         phase = tr("re-measuring the best candidates");
     else

@@ -6,11 +6,13 @@
 
 #include <QHash>
 #include <QMainWindow>
+#include <QString>
 
 #include <functional>
 #include <memory>
 
 class QAction;
+class QComboBox;
 class QLabel;
 class QMenu;
 class QProgressBar;
@@ -51,6 +53,8 @@ public:
     void setCloseQuestion(std::function<bool()> ask) { m_askClose = std::move(ask); }
     QAction* sessionAction(const QString& name) const;
     QProgressBar* progressBar() const { return m_progress; }
+    // The Session toolbar's cost-model box: the live session's model; choosing another switches it.
+    QComboBox* modelBox() const { return m_model; }
     QString statusText() const;
 
     widgets::SelectionContext* selection() const { return m_selection; }
@@ -75,6 +79,7 @@ private:
     void createSessionActions();
     void updateSessionActions();
     void updateProgress();
+    void updateModelBox();
     void onLiveFinished(qint64 sessionId, const QString& status, const QString& message);
     void onTaskChanged();
     void restoreSettings();
@@ -91,6 +96,8 @@ private:
     QMenu* m_sessionMenu = nullptr;
     QLabel* m_phase = nullptr;
     QProgressBar* m_progress = nullptr;
+    QComboBox* m_model = nullptr;
+    QString m_requestedModel; // a switch asked for, until the session makes it
     QHash<QString, QAction*> m_sessionActions;
     std::function<bool()> m_askClose;
     bool m_closeWhenFinished = false;

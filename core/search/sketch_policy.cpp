@@ -62,12 +62,12 @@ SketchPolicy::SketchPolicy(
     : m_task(std::move(task))
     , m_kind(kind)
     , m_params(forTarget(std::move(params), m_task.target))
-    , m_model(model)
+    , m_model(&model)
     , m_rng(seed)
     , m_pool(pool)
 {
     m_costTask = cost::CostTask { &m_task.dag, m_task.dag.workloadKey(), m_task.flops, m_task.target };
-    if (m_params.prefilterKeep < 1.0 && m_model.kind() != "analytical") // one pool for the search's work
+    if (m_params.prefilterKeep < 1.0 && m_model->kind() != "analytical") // one pool for the search's work
         m_prefilter = std::make_unique<cost::AnalyticalCostModel>(cost::MachineLimits {}, m_pool);
 }
 
@@ -210,14 +210,14 @@ std::vector<double> SketchPolicy::predict(std::span<const sched::State> states)
         for (size_t i : order)
             if (std::isfinite(draft[i]))
                 kept.push_back(states[i]);
-        const std::vector<double> learned = m_model.predict(m_costTask, kept);
+        const std::vector<double> learned = m_model->predict(m_costTask, kept);
         scores.assign(states.size(), -std::numeric_limits<double>::infinity());
         size_t k = 0;
         for (size_t i : order)
             if (std::isfinite(draft[i]) && k < learned.size())
                 scores[i] = learned[k++];
     } else {
-        scores = m_model.predict(m_costTask, states);
+        scores = m_model->predict(m_costTask, states);
     }
     scores.resize(states.size(), -std::numeric_limits<double>::infinity());
     const std::vector<bool> canLaunch = launchable(states, false);
@@ -280,7 +280,7 @@ std::vector<std::pair<sched::State, double>> SketchPolicy::evolutionarySearch(
     std::vector<sched::State> population, int outSize, uint64_t roundSeed, std::stop_token stop)
 {
     int numIters = m_params.numIters;
-    if (m_model.kind() == "random") // as Ansor: evolving towards random scores is wasted work
+    if (m_model->kind() == "random") // as Ansor: evolving towards random scores is wasted work
         numIters = std::min(numIters, 2);
     // The best outSize states never measured, as a min-heap on score.
     struct Item {

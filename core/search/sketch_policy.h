@@ -65,6 +65,7 @@ public:
     PolicyKind kind() const { return m_kind; }
     const RoundStats& lastRound() const override { return m_stats; }
     bool usesSessionModel() const override { return true; }
+    void setCostModel(cost::CostModel& model) override { m_model = &model; }
     Expected<SpaceSize> spaceSize() override;
     std::string describe() const override;
 
@@ -91,7 +92,7 @@ private:
     std::unique_ptr<cost::CostModel> m_prefilter; // SearchParams::prefilterKeep < 1: the analytical model
     PolicyKind m_kind;
     SearchParams m_params;
-    cost::CostModel& m_model;
+    cost::CostModel* m_model; // the session's; never null
     Rng m_rng;
     ThreadPool* m_pool;
     std::optional<std::vector<Sketch>> m_sketches;

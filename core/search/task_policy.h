@@ -113,6 +113,9 @@ public:
     virtual const RoundStats& lastRound() const = 0;
     // Whether the session's cost model ranks this policy's candidates and learns from its measurements.
     virtual bool usesSessionModel() const = 0;
+    // The session switched its model (between rounds, on the session's thread): rank with `model` from now on.
+    // It outlives the policy, as PolicyContext::model does. Policies that do not use the session's model ignore it.
+    virtual void setCostModel(cost::CostModel& model) { (void)model; }
     virtual Expected<SpaceSize> spaceSize() = 0;
     // For people: what the search does in one round ("evolutionary search over 3 sketches ...").
     virtual std::string describe() const = 0;

@@ -22,6 +22,16 @@ namespace {
 
     double secondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
+    // A stored record's state, for a model to learn from: successful records that replay on the task's DAG.
+    std::optional<sched::State> replayMeasured(
+        const ir::ComputeDAG& dag, const store::Record& record, const std::vector<sched::Step>& steps)
+    {
+        if (!record.result.ok())
+            return std::nullopt;
+        auto replayed = sched::State::replay(dag, steps);
+        return replayed ? std::optional<sched::State>(std::move(replayed).value()) : std::nullopt;
+    }
+
 } // namespace
 
 // Everything the loop works with, made by prepare() and used by one thread at a time.
@@ -50,6 +60,7 @@ struct TuningSession::Engine {
     std::vector<std::vector<sched::State>> measuredStates;
     std::vector<std::vector<double>> measuredGflops;
     std::vector<bool> taskStarted; // a task had its first round
+    std::string settings; // the session's stored settings (JSON), rewritten when the model switches
 
     Engine(store::Store s)
         : store(std::move(s))
@@ -93,6 +104,111 @@ void TuningSession::abort()
     m_cancelled = true;
     m_abort.request_stop();
     resume();
+}
+
+Expected<void> TuningSession::switchModel(const std::string& kind)
+{
+    if (m_options.policy != search::PolicyKind::Ansor)
+        return makeError(ErrorKind::Unsupported,
+            std::string("the ") + search::toString(m_options.policy)
+                + " policy does not rank with the session's cost model, so there is none to switch");
+    const std::vector<cost::CostModelKind> kinds = cost::costModelKinds();
+    if (std::none_of(kinds.begin(), kinds.end(), [&](const cost::CostModelKind& k) { return k.kind == kind; }))
+        return cost::makeCostModel(kind, 0).error(); // names the kinds there are
+    std::lock_guard lock(m_switchMutex);
+    m_requestedModel = kind;
+    return {};
+}
+
+Expected<cost::CostModel::Batch> TuningSession::storedBatch(size_t task)
+{
+    Engine& e = *m_engine;
+    const search::TaskPolicy& policy = *e.policies[task];
+    store::RecordFilter filter;
+    filter.taskIds = { e.taskIds[task] };
+    filter.deviceId = e.deviceId;
+    TS_TRY(std::vector<store::Record> records, e.store.records(filter));
+    cost::CostModel::Batch batch { policy.costTask(), {}, {}, {} };
+    for (const store::Record& r : records) {
+        if (!policy.owns(r.extra))
+            continue;
+        auto steps = sched::parseSteps(r.steps);
+        if (!steps)
+            continue;
+        if (std::optional<sched::State> state = replayMeasured(m_options.tasks[task].dag, r, *steps)) {
+            batch.states.push_back(std::move(*state));
+            batch.results.push_back(r.result);
+        }
+    }
+    return batch;
+}
+
+void TuningSession::applyModelSwitch()
+{
+    std::optional<std::string> kind;
+    {
+        std::lock_guard lock(m_switchMutex);
+        kind.swap(m_requestedModel);
+    }
+    Engine& e = *m_engine;
+    if (!kind || *kind == e.model->kind())
+        return;
+    ModelSwitched event { e.model->kind(), *kind, e.totalTrials, 0, 0.0, {} };
+    emit(PhaseStarted { -1, "switch model" });
+    const auto start = Clock::now();
+    auto trained = [&]() -> Expected<std::unique_ptr<cost::CostModel>> {
+        TS_TRY(std::unique_ptr<cost::CostModel> model, cost::makeCostModel(*kind, m_options.seed));
+        model->setWarmupSamples(static_cast<int>(m_options.tasks.size()) * measuresPerRound());
+        std::vector<cost::CostModel::Batch> batches;
+        for (size_t i = 0; i < e.policies.size(); ++i) {
+            TS_TRY(cost::CostModel::Batch batch, storedBatch(i));
+            if (!batch.states.empty())
+                batches.push_back(std::move(batch));
+        }
+        // A cancel stops the training; the model keeps what it learned, as a cancelled update does.
+        const std::stop_token abortToken = m_abort.get_token();
+        model->setTrainingProgress(
+            [this, abortToken](double, double) { return !m_cancelled && !abortToken.stop_requested(); });
+        if (!batches.empty())
+            TS_CHECK(model->fit(batches));
+        model->setTrainingProgress({});
+        return model;
+    }();
+    event.seconds = secondsSince(start);
+    if (!trained) {
+        event.error = trained.error().message;
+        emit(std::move(event));
+        return;
+    }
+    std::unique_ptr<cost::CostModel> model = std::move(trained).value();
+    event.trainedOn = model->trainedOn();
+    // Stored first, so that the records the new model ranks name it; a store failure keeps the old model.
+    auto stored = [&]() -> Expected<void> {
+        TS_TRY(std::vector<uint8_t> weights, model->save());
+        const int trial = e.totalTrials;
+        TS_TRY(int64_t id,
+            e.store.saveCostModel(store::CostModelInfo { 0, model->kind(),
+                model->kind() + " (switched at trial " + std::to_string(trial) + ")", model->settings(),
+                model->trainingSummary(), std::move(weights), record::unixNow() }));
+        nlohmann::json settings = nlohmann::json::parse(e.settings, nullptr, false);
+        if (!settings.is_object())
+            settings = nlohmann::json::object();
+        settings["model_switches"].push_back({ { "trial", trial }, { "from", event.from }, { "to", event.to },
+            { "trained_on", event.trainedOn }, { "seconds", event.seconds } });
+        TS_CHECK(e.store.setSessionModel(m_sessionId, model->kind(), settings.dump()));
+        e.settings = settings.dump();
+        e.modelId = id;
+        return {};
+    }();
+    if (!stored) {
+        event.error = "storing the new model: " + stored.error().message;
+        emit(std::move(event));
+        return;
+    }
+    for (auto& policy : e.policies)
+        policy->setCostModel(*model);
+    e.model = std::move(model); // the policies no longer see the old one
+    emit(std::move(event));
 }
 
 void TuningSession::waitWhilePaused()
@@ -189,10 +305,7 @@ Expected<void> TuningSession::prepare()
             if (!steps)
                 continue; // an imported record of another kind; not this search's
             const std::string text = sched::stepsToText(*steps);
-            std::optional<sched::State> state;
-            if (r.result.ok())
-                if (auto replayed = sched::State::replay(o.tasks[i].dag, *steps))
-                    state = std::move(replayed).value();
+            std::optional<sched::State> state = replayMeasured(o.tasks[i].dag, r, *steps);
             // Only the policy's own records count: an AutoTVM session does not resume from Ansor's, nor
             // the reverse.
             if (!e.policies[i]->restoreMeasured(
@@ -240,9 +353,10 @@ Expected<void> TuningSession::prepare()
     const std::string modelKind = search::isAutotvm(o.policy)
         ? (o.policy == search::PolicyKind::AutotvmXgb ? std::string("autotvm-xgb") : std::string("none"))
         : e.model->kind();
+    e.settings = settings.dump();
     TS_TRY(m_sessionId,
         e.store.beginSession(store::SessionInfo { 0, search::toString(o.policy), modelKind,
-            static_cast<int64_t>(o.seed), settings.dump(), e.deviceId, record::unixNow(), std::nullopt, "running" }));
+            static_cast<int64_t>(o.seed), e.settings, e.deviceId, record::unixNow(), std::nullopt, "running" }));
     return {};
 }
 
@@ -526,6 +640,9 @@ Expected<bool> TuningSession::step()
     if (e.totalTrials >= e.budget || m_cancelled)
         return false;
     waitWhilePaused();
+    if (m_cancelled)
+        return false;
+    applyModelSwitch();
     if (m_cancelled)
         return false;
     const bool warmUp = e.scheduler->inWarmUp();

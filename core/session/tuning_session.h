@@ -159,6 +159,17 @@ struct ModelUpdated {
     int64_t trainedOn = 0;
     double seconds = 0.0;
 };
+// The session switched its cost model between rounds (switchModel): the new model learned from every record
+// the session's tasks have on this device before it ranked anything. `error` set: the switch failed and the
+// session goes on with the old model.
+struct ModelSwitched {
+    std::string from;
+    std::string to;
+    int trial = 0; // the session's trial count when it switched
+    int64_t trainedOn = 0; // records the new model learned from
+    double seconds = 0.0; // its training
+    std::string error;
+};
 struct RoundDone {
     int round = 0;
     int task = 0;
@@ -186,7 +197,7 @@ struct Finished {
 };
 
 using TuneEvent = std::variant<BatchProgress, RecordMeasured, BestImproved, TaskSwitched, PhaseStarted, ModelUpdated,
-    RoundDone, Finished>;
+    ModelSwitched, RoundDone, Finished>;
 using EventSink = std::function<void(const TuneEvent&)>;
 
 class TuningSession {
@@ -212,6 +223,11 @@ public:
     void pause();
     void resume();
     void cancel(); // after the batch in flight
+    // Asks for another cost model (a registered kind) from the next round on; any thread. The new model learns
+    // from every record of the session's tasks on this device (earlier sessions' included), is stored, and
+    // ranks the following rounds; the session's row names it. A ModelSwitched event says how it went. Errors
+    // here: an unknown kind, a policy that does not use the session's model (AutoTVM, random).
+    Expected<void> switchModel(const std::string& kind);
     void abort(); // now; the batch in flight is lost
     // Joins the worker; the Finished event (also sent to the sink), or the error that ended it.
     Expected<Finished> wait();
@@ -247,6 +263,10 @@ private:
     // The batch's effect on the task's status, the events and the scheduler; returns the failures.
     int absorb(int task, const std::vector<search::Candidate>& candidates, const std::vector<store::Record>& records,
         const std::vector<record::MeasureResult>& results);
+    // Before a round: the switch switchModel() asked for, if any.
+    void applyModelSwitch();
+    // A task's stored records on this device that its policy owns and that replay, as a model learns from them.
+    Expected<cost::CostModel::Batch> storedBatch(size_t task);
     void syncDeadTasks();
     void remeasureBest();
     Finished finish(std::string status, std::string message);
@@ -257,6 +277,8 @@ private:
     std::atomic<bool> m_paused { false };
     std::atomic<bool> m_cancelled { false };
     std::stop_source m_abort;
+    std::mutex m_switchMutex; // guards m_requestedModel
+    std::optional<std::string> m_requestedModel;
     std::mutex m_pauseMutex;
     std::condition_variable m_pauseWake;
     std::optional<Expected<Finished>> m_result;

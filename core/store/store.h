@@ -75,6 +75,9 @@ public:
     Expected<int64_t> addNetwork(const NetworkInfo& network);
     Expected<int64_t> beginSession(const SessionInfo& session);
     Expected<void> endSession(int64_t sessionId, const std::string& status, double endedAt);
+    // A running session switched its cost model: its row names the new kind and keeps `settings` (JSON), which
+    // lists the switches. NotFound for an unknown session.
+    Expected<void> setSessionModel(int64_t sessionId, const std::string& costModel, const std::string& settings);
     // Adds an imported file's row (id 0) or rewrites its counts (id set). Returns the id.
     Expected<int64_t> saveSource(const SourceInfo& source);
     Expected<int64_t> saveCostModel(const CostModelInfo& model);

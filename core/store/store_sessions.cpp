@@ -26,6 +26,16 @@ Expected<void> Store::endSession(int64_t sessionId, const std::string& status, d
     return {};
 }
 
+Expected<void> Store::setSessionModel(int64_t sessionId, const std::string& costModel, const std::string& settings)
+{
+    TS_TRY(Statement update, m_db.prepare("UPDATE sessions SET cost_model = ?, settings = ? WHERE id = ?"));
+    update.bindAll(costModel, settings, sessionId);
+    TS_CHECK(update.run());
+    if (m_db.changes() == 0)
+        return makeError(ErrorKind::NotFound, path() + ": no session " + std::to_string(sessionId));
+    return {};
+}
+
 Expected<std::vector<SessionInfo>> Store::sessions()
 {
     TS_TRY(Statement s,

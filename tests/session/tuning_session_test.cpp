@@ -366,3 +366,76 @@ TEST(TuningSession, XgbModelIsTrainedAndSavedInTheWorkspace)
     EXPECT_TRUE(std::all_of(a.begin(), a.end(), [](double v) { return std::isfinite(v); }));
     EXPECT_NE(*std::min_element(a.begin(), a.end()), *std::max_element(a.begin(), a.end())) << "a trained model";
 }
+
+TEST(TuningSession, SwitchingTheModelRetrainsOnTheRecordsAndRanksTheNextRounds)
+{
+    const std::string ws = tempWorkspace("switch");
+    session::TuneOptions o = smallOptions(ws, 24);
+    o.model = "random";
+    std::vector<session::ModelSwitched> switches;
+    session::TuningSession* running = nullptr;
+    session::TuningSession s(o, [&](const session::TuneEvent& event) {
+        if (const auto* r = std::get_if<session::RoundDone>(&event); r && r->round == 1) {
+            EXPECT_TRUE(running->switchModel("xgb").hasValue());
+        }
+        if (const auto* m = std::get_if<session::ModelSwitched>(&event))
+            switches.push_back(*m);
+    });
+    running = &s;
+    auto unknown = s.switchModel("no-such-model");
+    ASSERT_FALSE(unknown);
+    EXPECT_NE(unknown.error().message.find("xgb"), std::string::npos) << "names the kinds there are";
+    const auto f = s.run();
+    ASSERT_TRUE(f) << f.error().message;
+    ASSERT_EQ(f->status, "finished") << f->message;
+
+    ASSERT_EQ(switches.size(), 1u);
+    EXPECT_EQ(switches[0].from, "random");
+    EXPECT_EQ(switches[0].to, "xgb");
+    EXPECT_EQ(switches[0].trial, 8);
+    EXPECT_TRUE(switches[0].error.empty()) << switches[0].error;
+    EXPECT_GT(switches[0].trainedOn, 0);
+    EXPECT_LE(switches[0].trainedOn, 8);
+
+    auto store = store::Store::open(ws).value();
+    const auto sessions = store.sessions().value();
+    ASSERT_EQ(sessions.size(), 1u);
+    EXPECT_EQ(sessions[0].costModel, "xgb") << "the session's row names the model it ranks with now";
+    const auto settings = nlohmann::json::parse(sessions[0].settings);
+    ASSERT_EQ(settings["model_switches"].size(), 1u);
+    EXPECT_EQ(settings["model_switches"][0]["from"], "random");
+    EXPECT_EQ(settings["model_switches"][0]["trial"], 8);
+    const auto switched = store.costModel(2).value(); // 1: the session start's random model
+    EXPECT_EQ(switched.kind, "xgb");
+    EXPECT_EQ(switched.name, "xgb (switched at trial 8)");
+
+    // The first round was ranked by the random model, the later ones by the trained XGBoost model.
+    const std::vector<store::Record> records = storedRecords(ws);
+    std::set<double> laterScores;
+    int later = 0;
+    for (const store::Record& r : records) {
+        if (!r.batchRank)
+            continue; // the final re-measurement's
+        ASSERT_TRUE(r.predictedBy);
+        if (r.id <= 8) {
+            EXPECT_EQ(*r.predictedBy, 1) << "record " << r.id;
+        } else {
+            EXPECT_EQ(*r.predictedBy, 2) << "record " << r.id;
+            ++later;
+            if (r.predictedScore)
+                laterScores.insert(*r.predictedScore);
+        }
+    }
+    EXPECT_EQ(later, 16);
+    EXPECT_GT(laterScores.size(), 1u) << "scored by a trained model";
+}
+
+TEST(TuningSession, APolicyWithoutTheSessionsModelCannotSwitchIt)
+{
+    session::TuneOptions o = smallOptions(tempWorkspace("switch_autotvm"));
+    o.policy = search::PolicyKind::AutotvmRandom;
+    session::TuningSession s(o, {});
+    auto refused = s.switchModel("xgb");
+    ASSERT_FALSE(refused);
+    EXPECT_NE(refused.error().message.find("autotvm-random"), std::string::npos) << refused.error().message;
+}

@@ -192,6 +192,59 @@ private Q_SLOTS:
             static_cast<int>(reopened.sessions()->current()->tasks[0].curve.size()));
     }
 
+    void theToolbarSwitchesTheRunningSessionsModel()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("ws.tunescope"));
+        app::MainWindow window;
+        window.show();
+        window.openWorkspace(path);
+        widgets::SessionHub& hub = *window.sessions();
+        QComboBox* box = window.modelBox();
+        QVERIFY(!box->isEnabled()); // nothing runs
+        QSignalSpy switched(&hub, &widgets::SessionHub::modelSwitched);
+        QSignalSpy finished(&hub, &widgets::SessionHub::liveFinished);
+        QVERIFY(hub.start(testing::smallMatmul(), testing::shortRun(48, 16, "random")));
+        QTRY_VERIFY_WITH_TIMEOUT(hub.current() && hub.current()->sessionId > 0, 60000);
+        QTRY_VERIFY(box->isEnabled());
+        QCOMPARE(box->currentData().toString(), QStringLiteral("random"));
+
+        // The user picks XGBoost: it shows at once, and the session switches before its next round.
+        const int xgb = box->findData(QStringLiteral("xgb"));
+        QVERIFY(xgb >= 0);
+        box->setCurrentIndex(xgb);
+        Q_EMIT box->activated(xgb);
+        QVERIFY(switched.wait(120000));
+        QCOMPARE(switched.first().at(0).toString(), QStringLiteral("random"));
+        QCOMPARE(switched.first().at(1).toString(), QStringLiteral("xgb"));
+        QCOMPARE(switched.first().at(2).toString(), QString());
+        QCOMPARE(box->currentData().toString(), QStringLiteral("xgb"));
+        QVERIFY(finished.wait(240000));
+        QCOMPARE(finished.first().at(1).toString(), QStringLiteral("finished"));
+        const auto last = hub.current();
+        QCOMPARE(last->model, std::string("xgb"));
+        QCOMPARE(last->modelSwitches.size(), size_t { 1 });
+        QVERIFY2(last->label().find("random \u2192 xgb") != std::string::npos, last->label().c_str());
+        QVERIFY(!box->isEnabled());
+        // The curves mark the switch: a dashed line and the new model's name.
+        auto* curves = qobject_cast<app::CurvesView*>(window.view(QStringLiteral("CurvesDock")));
+        QVERIFY(curves);
+        QTRY_COMPARE(curves->plot()->itemCount(), 2);
+        auto* named = qobject_cast<QCPItemText*>(curves->plot()->item(1));
+        QVERIFY(named);
+        QVERIFY(named->text().contains(QStringLiteral("xgb")));
+
+        // The workspace remembers the switch.
+        auto store = store::Store::open(path.toStdString());
+        QVERIFY(store);
+        auto snapshot = models::loadSessionSnapshot(*store, last->sessionId);
+        QVERIFY(snapshot);
+        QCOMPARE(snapshot->model, std::string("xgb"));
+        QCOMPARE(snapshot->modelSwitches.size(), size_t { 1 });
+        QCOMPARE(snapshot->modelSwitches[0].from, std::string("random"));
+        QVERIFY(snapshot->modelSwitches[0].trial > 0);
+    }
+
     void closingDuringASessionAsksThenKeepsTheBatch()
     {
         QTemporaryDir dir;

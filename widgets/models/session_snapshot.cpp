@@ -61,7 +61,14 @@ const TrialPoint* SessionSnapshot::findRecord(int64_t recordId) const
 
 std::string SessionSnapshot::label() const
 {
-    std::string text = policy + " + " + model + ", seed " + std::to_string(seed);
+    // A session that switched its model names the one it started with too: "ansor + xgb → tlp".
+    std::string models = model;
+    for (const session::ModelSwitched& m : modelSwitches)
+        if (m.error.empty()) {
+            models = m.from + " \u2192 " + model;
+            break;
+        }
+    std::string text = policy + " + " + models + ", seed " + std::to_string(seed);
     return sessionId > 0 ? "#" + std::to_string(sessionId) + " " + text : text;
 }
 
@@ -147,6 +154,10 @@ void SnapshotBuilder::apply(const session::TuneEvent& event)
         s.phaseTask = ph->task;
         if (ph->phase != "measure")
             s.batch = {};
+    } else if (const auto* m = std::get_if<session::ModelSwitched>(&event)) {
+        if (m->error.empty())
+            s.model = m->to;
+        s.modelSwitches.push_back(*m);
     } else if (const auto* r = std::get_if<session::RoundDone>(&event)) {
         for (size_t i = 0; i < r->tasks.size() && i < s.tasks.size(); ++i) {
             s.tasks[i].status = r->tasks[i];
@@ -198,6 +209,12 @@ Expected<SessionSnapshot> loadSessionSnapshot(store::Store& store, int64_t sessi
         s.network = settings.value("network", std::string());
         if (settings.contains("origin"))
             s.origin = settings["origin"].dump();
+        if (const auto switches = settings.find("model_switches"); switches != settings.end() && switches->is_array())
+            for (const nlohmann::json& m : *switches)
+                if (m.is_object())
+                    s.modelSwitches.push_back(
+                        session::ModelSwitched { m.value("from", std::string()), m.value("to", std::string()),
+                            m.value("trial", 0), m.value("trained_on", int64_t { 0 }), m.value("seconds", 0.0), {} });
     }
 
     // The session's tasks as its origin names them, matched to the store's task rows by workload key.

@@ -102,6 +102,8 @@ struct SessionSnapshot {
     double estimatedLatency = 0.0; // seconds: sum of weight * best (0 while some task has none)
 
     std::vector<SessionTask> tasks;
+    // The model switches of this session, in order (model above is the latest); failed ones carry their error.
+    std::vector<session::ModelSwitched> modelSwitches;
     std::vector<TrialPoint> trials;
     std::vector<RoundInfo> rounds;
 
