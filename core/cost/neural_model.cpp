@@ -8,12 +8,15 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 
 namespace ts::cost {
 
 namespace {
     constexpr char kMagic[8] = { 'T', 'S', 'N', 'E', 'U', 'R', '0', '1' };
     constexpr double kNegInf = -std::numeric_limits<double>::infinity();
+    // A transfer's fine-tune learns this many times slower than training from scratch (TLP's 7e-4 -> 7e-5).
+    constexpr double kFineTuneLearningRateScale = 0.1;
 
     // What a sample's label is computed from: the mean cost, infinity for a failure.
     double costOf(const record::MeasureResult& result)
@@ -115,11 +118,16 @@ std::string NeuralCostModel::trainingSummary() const
 {
     if (!m_trained)
         return "{}";
-    return nlohmann::json {
-        { "samples", m_lastStats.samples }, { "epochs", m_lastStats.epochs }, { "first_loss", m_lastStats.firstLoss },
-        { "last_loss", m_lastStats.lastLoss }, { "seconds", m_lastStats.seconds }, { "trainings", m_trainings },
-        { "parameters", parameters() }, { "device_heads", m_network->devices() }
-    }.dump();
+    nlohmann::json summary { { "samples", m_lastStats.samples }, { "epochs", m_lastStats.epochs },
+        { "first_loss", m_lastStats.firstLoss }, { "last_loss", m_lastStats.lastLoss },
+        { "seconds", m_lastStats.seconds }, { "trainings", m_trainings }, { "parameters", parameters() },
+        { "device_heads", m_network->devices() } };
+    if (m_lastStats.keptEpoch >= 0) { // a transfer: which epoch it kept, by the held-out fifth
+        summary["kept_epoch"] = m_lastStats.keptEpoch;
+        summary["validation_pairwise"] = m_lastStats.validationPairwise;
+        summary["start_pairwise"] = m_lastStats.startPairwise;
+    }
+    return summary.dump();
 }
 
 int NeuralCostModel::deviceHead(const CostTask& task, bool create)
@@ -199,31 +207,51 @@ void NeuralCostModel::addSteps(const CostTask& task, std::span<const std::vector
     }
 }
 
-NeuralTrainStats NeuralCostModel::trainOnHeld(int epochs)
+NeuralTrainStats NeuralCostModel::trainOnHeld(int epochs, bool transfer)
 {
+    const uint64_t seed = m_seed + static_cast<uint64_t>(m_trainings) * 7919u;
+    Rng split(seed ^ 0x5851F42D4C957F2DULL);
     NeuralTrainingSet set;
+    NeuralTrainingSet validation;
     for (const auto& [key, samples] : m_samples) {
         double best = std::numeric_limits<double>::infinity();
         for (const Sample& s : samples)
             if (std::isfinite(s.cost) && s.cost > 0.0)
                 best = std::min(best, s.cost);
+        // A transfer holds out a fifth of a task's programs (at least 2, so that they make a pair; in a seeded
+        // order) when it has 5 or more.
+        std::vector<int> order(samples.size());
+        std::iota(order.begin(), order.end(), 0);
+        if (transfer)
+            split.shuffle(order);
+        const size_t heldOut = transfer && samples.size() >= 5 ? std::max<size_t>(2, samples.size() / 5) : 0;
         std::vector<int> group;
-        for (const Sample& s : samples) {
+        std::vector<int> validationGroup;
+        for (size_t k = 0; k < order.size(); ++k) {
+            const Sample& s = samples[static_cast<size_t>(order[k])];
             const double label = std::isfinite(s.cost) && s.cost > 0.0 && std::isfinite(best) ? best / s.cost : 0.0;
-            group.push_back(static_cast<int>(set.inputs.size()));
-            set.inputs.push_back(&s.input);
-            set.labels.push_back(static_cast<float>(label));
+            NeuralTrainingSet& into = k < heldOut ? validation : set;
+            (k < heldOut ? validationGroup : group).push_back(static_cast<int>(into.inputs.size()));
+            into.inputs.push_back(&s.input);
+            into.labels.push_back(static_cast<float>(label));
         }
         if (!group.empty())
             set.groups.push_back(std::move(group));
+        if (!validationGroup.empty())
+            validation.groups.push_back(std::move(validationGroup));
+    }
+    NeuralFineTune fineTune;
+    if (transfer) {
+        fineTune.learningRateScale = kFineTuneLearningRateScale;
+        if (!validation.groups.empty())
+            fineTune.validation = &validation;
     }
     EpochCallback onEpoch;
     if (m_progress)
         onEpoch = [this](const NeuralEpoch& e) {
             return m_progress(static_cast<double>(e.epoch) / std::max(1, e.epochs), e.loss);
         };
-    const uint64_t seed = m_seed + static_cast<uint64_t>(m_trainings) * 7919u;
-    m_lastStats = m_network->train(set, epochs, seed, onEpoch);
+    m_lastStats = m_network->train(set, epochs, seed, onEpoch, fineTune);
     ++m_trainings;
     m_trained = m_trained || m_lastStats.epochs > 0;
     m_lastTrainSize = m_held;
@@ -249,6 +277,8 @@ Expected<void> NeuralCostModel::update(
 
 Expected<void> NeuralCostModel::fit(std::span<const Batch> batches)
 {
+    const bool transfer = m_trained; // a loaded (pre-trained) model: fine-tune it
+
     for (const Batch& b : batches) {
         if (!b.steps.empty()) {
             if (b.steps.size() != b.results.size())
@@ -263,7 +293,7 @@ Expected<void> NeuralCostModel::fit(std::span<const Batch> batches)
     }
     if (m_held == 0)
         return makeError(ErrorKind::InvalidArgument, m_kind + ": none of the programs gave features to train on");
-    trainOnHeld(m_settings.epochs);
+    trainOnHeld(m_settings.epochs, transfer);
     return {};
 }
 

@@ -72,7 +72,10 @@ private:
     void addSteps(const CostTask& task, std::span<const std::vector<sched::Step>> steps,
         std::span<const record::MeasureResult> results);
     std::vector<double> score(std::vector<NeuralInput>& inputs, const std::vector<bool>& present, int head);
-    NeuralTrainStats trainOnHeld(int epochs);
+    // Trains on every sample held. `transfer`: the network already learned elsewhere (fit on a loaded model):
+    // a fifth of each task's samples is held out to pick the epoch to keep, starting weights included, and the
+    // learning rate is a tenth of the settings', so few records cannot undo the pre-training.
+    NeuralTrainStats trainOnHeld(int epochs, bool transfer = false);
     ThreadPool& pool();
 
     std::string m_kind;

@@ -451,8 +451,8 @@ namespace {
             m_net->scaled.fill_(1.0f);
         }
 
-        NeuralTrainStats train(
-            const NeuralTrainingSet& set, int epochs, uint64_t seed, const EpochCallback& onEpoch) override
+        NeuralTrainStats train(const NeuralTrainingSet& set, int epochs, uint64_t seed, const EpochCallback& onEpoch,
+            const NeuralFineTune& fineTune) override
         {
             const auto start = std::chrono::steady_clock::now();
             torch::manual_seed(seed);
@@ -460,9 +460,27 @@ namespace {
             NeuralTrainStats stats;
             stats.samples = static_cast<int64_t>(set.inputs.size());
             fitScales(set);
+            // With a validation set, the best weights so far (by pairwise accuracy), starting with these.
+            std::vector<Tensor> kept;
+            auto validate = [&](int epoch) {
+                if (fineTune.validation == nullptr)
+                    return;
+                const double pairwise = pairwiseAccuracy(*fineTune.validation, predict(fineTune.validation->inputs));
+                if (epoch == 0)
+                    stats.startPairwise = pairwise;
+                if (epoch == 0 || pairwise > stats.validationPairwise) {
+                    stats.keptEpoch = epoch;
+                    stats.validationPairwise = pairwise;
+                    kept.clear();
+                    for (const Tensor& p : m_net->parameters())
+                        kept.push_back(p.detach().clone());
+                }
+            };
+            validate(0);
             m_net->train();
             torch::optim::Adam optimizer(m_net->parameters(),
-                torch::optim::AdamOptions(m_settings.learningRate).weight_decay(m_settings.weightDecay));
+                torch::optim::AdamOptions(m_settings.learningRate * fineTune.learningRateScale)
+                    .weight_decay(m_settings.weightDecay));
             const int m = std::max(2, m_settings.programsPerGroup);
             for (int epoch = 1; epoch <= epochs; ++epoch) {
                 // Chunks of up to m programs of one group, in a seeded order.
@@ -518,10 +536,18 @@ namespace {
                     stats.firstLoss = loss;
                 stats.lastLoss = loss;
                 stats.epochs = epoch;
+                validate(epoch);
+                m_net->train(); // predict() left it in eval mode
                 if (onEpoch && !onEpoch({ epoch, epochs, loss })) {
                     stats.cancelled = epoch < epochs;
                     break;
                 }
+            }
+            if (!kept.empty()) {
+                torch::NoGradGuard noGrad;
+                const std::vector<Tensor> parameters = m_net->parameters();
+                for (size_t i = 0; i < parameters.size() && i < kept.size(); ++i)
+                    parameters[i].copy_(kept[i]);
             }
             m_net->eval();
             stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -615,6 +641,23 @@ std::unique_ptr<NeuralNetwork> NeuralNetwork::make(const NeuralSettings& setting
     }();
     (void)threadsSet;
     return std::make_unique<TorchNetwork>(settings, devices, seed);
+}
+
+double pairwiseAccuracy(const NeuralTrainingSet& set, std::span<const double> scores)
+{
+    int64_t right = 0;
+    int64_t pairs = 0;
+    for (const std::vector<int>& group : set.groups)
+        for (size_t a = 0; a < group.size(); ++a)
+            for (size_t b = a + 1; b < group.size(); ++b) {
+                const auto i = static_cast<size_t>(group[a]);
+                const auto j = static_cast<size_t>(group[b]);
+                if (set.labels[i] == set.labels[j])
+                    continue;
+                ++pairs;
+                right += (set.labels[i] > set.labels[j]) == (scores[i] > scores[j]) ? 1 : 0;
+            }
+    return pairs > 0 ? static_cast<double>(right) / static_cast<double>(pairs) : 0.5;
 }
 
 double lambdaRankLoss(std::span<const float> scores, std::span<const float> labels)

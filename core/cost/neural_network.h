@@ -92,6 +92,13 @@ struct NeuralEpoch {
     double loss = 0.0; // mean batch loss of the epoch
 };
 
+// A fine-tune that must not lose what pre-training learned (transfer to few records): a lower learning rate,
+// and the weights of the epoch that ranked the held-out `validation` programs best (epoch 0: the starting weights).
+struct NeuralFineTune {
+    double learningRateScale = 1.0; // times NeuralSettings::learningRate
+    const NeuralTrainingSet* validation = nullptr; // null: keep the last epoch's weights
+};
+
 struct NeuralTrainStats {
     int epochs = 0; // completed
     double firstLoss = 0.0;
@@ -99,6 +106,11 @@ struct NeuralTrainStats {
     double seconds = 0.0;
     int64_t samples = 0;
     bool cancelled = false;
+    // With a validation set: the epoch whose weights were kept (0: the starting ones) and its pairwise accuracy
+    // on the validation groups, and the starting weights' accuracy.
+    int keptEpoch = -1;
+    double validationPairwise = 0.0;
+    double startPairwise = 0.0;
 };
 
 // Called after every epoch; returning false stops training (the weights of the epochs done are kept).
@@ -110,8 +122,8 @@ public:
     static std::unique_ptr<NeuralNetwork> make(const NeuralSettings& settings, int devices, uint64_t seed);
     virtual ~NeuralNetwork() = default;
 
-    virtual NeuralTrainStats train(
-        const NeuralTrainingSet& set, int epochs, uint64_t seed, const EpochCallback& onEpoch)
+    virtual NeuralTrainStats train(const NeuralTrainingSet& set, int epochs, uint64_t seed,
+        const EpochCallback& onEpoch, const NeuralFineTune& fineTune = {})
         = 0;
     // One score per input, in batches, without gradients.
     virtual std::vector<double> predict(std::span<const NeuralInput* const> inputs) = 0;
@@ -132,6 +144,10 @@ public:
 // w_ij = |G_i - G_j| * |1 / log2(1 + r_i) - 1 / log2(1 + r_j)|:
 //   loss = - sum w_ij * log2(sigmoid(score_i - score_j)).
 double lambdaRankLoss(std::span<const float> scores, std::span<const float> labels);
+
+// Pairwise accuracy of `scores` within each group of `set` (pairs of different labels ordered as the labels
+// are), over all groups' pairs; 0.5 when there is no such pair.
+double pairwiseAccuracy(const NeuralTrainingSet& set, std::span<const double> scores);
 
 // One WL-GCN layer without its nonlinearity: x'_i = W1 x_i + W2 sum over neighbours j of x_j (edges are
 // undirected; W row-major out x in; x nodes x in). What the GTuner network applies, then ReLU.

@@ -370,3 +370,63 @@ TEST(NeuralCostModel, TlpLearnsFromAndScoresRecordsWhoseTaskCannotBeRebuilt)
     for (double s : mlp->predictSteps(batch.task, held))
         EXPECT_EQ(s, -std::numeric_limits<double>::infinity());
 }
+
+TEST(NeuralPieces, PairwiseAccuracyCountsPairsWithinGroupsOnly)
+{
+    // Group {0,1,2}: labels 3,2,1, scores ordered 0>2>1: pairs (0,1) right, (0,2) right, (1,2) wrong. Group {3,4}:
+    // equal labels, no pair. Across groups nothing is compared.
+    int dummy = 0;
+    const auto* input = reinterpret_cast<const cost::NeuralInput*>(&dummy); // never read
+    cost::NeuralTrainingSet set;
+    set.inputs.assign(5, input);
+    set.labels = { 3.0f, 2.0f, 1.0f, 0.5f, 0.5f };
+    set.groups = { { 0, 1, 2 }, { 3, 4 } };
+    EXPECT_DOUBLE_EQ(cost::pairwiseAccuracy(set, std::vector<double> { 9.0, 1.0, 2.0, -100.0, 100.0 }), 2.0 / 3.0);
+    set.groups = { { 3, 4 } };
+    EXPECT_DOUBLE_EQ(cost::pairwiseAccuracy(set, std::vector<double> { 0, 0, 0, 1, 2 }), 0.5) << "no pair";
+}
+
+TEST(NeuralCostModel, AFineTuneKeepsTheEpochThatRanksHeldOutProgramsBestStartingWeightsIncluded)
+{
+    // Training on labels that contradict the validation labels only makes the validation ranking worse: the
+    // fine-tune keeps the starting weights. With agreeing labels it keeps a trained epoch that is no worse.
+    const Measured& m = measured();
+    auto model = small("mlp", 13);
+    auto inputs = model->inputsOf(taskOf(m), std::span(m.states).first(160));
+    cost::NeuralTrainingSet train;
+    cost::NeuralTrainingSet validation;
+    double best = 1e30;
+    for (size_t i = 0; i < 160; ++i)
+        best = std::min(best, m.results[i].meanCost());
+    std::vector<int> trainGroup;
+    std::vector<int> validationGroup;
+    for (size_t i = 0; i < 160; ++i) {
+        ASSERT_TRUE(inputs[i]);
+        cost::NeuralTrainingSet& into = i % 4 == 0 ? validation : train;
+        (i % 4 == 0 ? validationGroup : trainGroup).push_back(static_cast<int>(into.inputs.size()));
+        into.inputs.push_back(&*inputs[i]);
+        into.labels.push_back(static_cast<float>(best / m.results[i].meanCost()));
+    }
+    train.groups = { trainGroup };
+    validation.groups = { validationGroup };
+    cost::NeuralSettings settings = model->neuralSettings();
+    settings.learningRate = 3e-3;
+
+    auto agreeing = cost::NeuralNetwork::make(settings, 1, 13);
+    const auto helped = agreeing->train(train, 12, 1, {}, cost::NeuralFineTune { 1.0, &validation });
+    EXPECT_GT(helped.keptEpoch, 0) << "start " << helped.startPairwise << ", kept " << helped.validationPairwise;
+    EXPECT_GE(helped.validationPairwise, helped.startPairwise);
+    EXPECT_DOUBLE_EQ(cost::pairwiseAccuracy(validation, agreeing->predict(validation.inputs)),
+        helped.validationPairwise)
+        << "the kept epoch's weights are the ones in place";
+
+    cost::NeuralTrainingSet contradicting = train;
+    for (float& label : contradicting.labels)
+        label = 1.0f - label;
+    auto misled = cost::NeuralNetwork::make(settings, 1, 13);
+    misled->train(contradicting, 0, 1, {}); // fixes the input scales, as a pre-trained model has them
+    const std::vector<double> before = misled->predict(validation.inputs);
+    const auto hurt = misled->train(contradicting, 12, 1, {}, cost::NeuralFineTune { 1.0, &validation });
+    EXPECT_EQ(hurt.keptEpoch, 0) << "start " << hurt.startPairwise << ", best " << hurt.validationPairwise;
+    EXPECT_EQ(misled->predict(validation.inputs), before) << "the starting weights are back";
+}
