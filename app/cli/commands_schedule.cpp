@@ -64,6 +64,17 @@ namespace {
         return t;
     }
 
+    // --layout-rewrite 0|1: Ansor's layout_rewrite_option; default: the record's (a TVM CPU task's is 1), else 0.
+    Expected<bool> layoutRewriteOption(const Arguments& args, const store::ResolvedSchedule& scheduled)
+    {
+        if (!args.has("layout-rewrite"))
+            return scheduled.record && scheduled.record->layoutRewriteOption == 1;
+        const std::string value = args.value("layout-rewrite", "");
+        if (value != "0" && value != "1")
+            return makeError(ErrorKind::InvalidArgument, "--layout-rewrite must be 0 or 1, got '" + value + "'");
+        return value == "1";
+    }
+
     using ScheduleCommand = int (*)(const Arguments&, const store::ResolvedSchedule&);
 
     // Resolves the selection (its DAG and its steps, replayed), then runs the command on it.
@@ -92,6 +103,10 @@ namespace {
         if (!target)
             return fail(target.error().message);
         options.target = *target;
+        auto rewrite = layoutRewriteOption(args, scheduled);
+        if (!rewrite)
+            return fail(rewrite.error().message);
+        options.layoutRewrite = *rewrite;
         if (args.has("passes"))
             options.onPass = [](const std::string& pass, const lower::LoweredFunc& f) {
                 std::cout << "\n# after " << pass << "\n" << lower::toString(f);
@@ -177,6 +192,10 @@ namespace {
         if (!target)
             return fail(target.error().message);
         options.target = *target;
+        auto rewrite = layoutRewriteOption(args, scheduled);
+        if (!rewrite)
+            return fail(rewrite.error().message);
+        options.layoutRewrite = *rewrite;
         std::cout << scheduled.title << ", " << scheduled.steps.size() << " steps, "
                   << formatFixed(scheduled.flops / 1e9, 3) << " GFLOP\n";
         if (args.has("target"))
@@ -250,6 +269,9 @@ namespace {
         return options;
     }
 
+    const OptionSpec kLayoutRewriteOption { "layout-rewrite", "0|1",
+        "Ansor's layout_rewrite_option: 1 packs a conv2d's, dense's or matmul's weight into the layout its loops "
+        "read, at the start of the kernel (default: the record's option, else 0)" };
     const OptionSpec kTargetOption { "target", "TVM_TARGET",
         "compile for this target instead of this machine: a TVM target string, e.g. 'llvm -mcpu=haswell' (AVX2 "
         "code on an AVX-512 host), or 'record' (the record's own target); measure refuses a target whose "
@@ -266,7 +288,7 @@ std::vector<Command> scheduleCommands()
             scheduleOptions({ kTargetOption, { "llvm", "", "also print the optimized LLVM IR" },
                 { "cuda", "", "also print the CUDA C (a cuda target, e.g. --target record on a CUDA record)" },
                 { "asm", "", "also print the machine code the kernel compiles to (CPU assembly; PTX on cuda targets)" },
-                { "passes", "", "print the loop IR after every lowering pass" } }),
+                { "passes", "", "print the loop IR after every lowering pass" }, kLayoutRewriteOption }),
             [](const Arguments& args) { return withSchedule(args, lowerSchedule); } },
         { "measure", "compile a schedule, run it in tunescope-runner, check it and print its cost",
             "tunescope-cli measure (--network NAME --task ID | --workload W | --record FILE:LINE) [--steps FILE] "
@@ -277,6 +299,7 @@ std::vector<Command> scheduleCommands()
                     { "min-repeat-ms", "MS", "grow number until a measurement lasts this long (default 100)" },
                     { "threads", "N", "threads of parallel loops (default: all cores)" },
                     { "timeout", "S", "seconds before a run is killed (default 10)" }, kTargetOption,
+                    kLayoutRewriteOption,
                     { "workspace", "PATH",
                         "read this machine's profile from this workspace for the roofline point (default: the "
                         "default workspace, when it exists)" },

@@ -17,6 +17,10 @@ Expected<LoweredFunc> lower(const sched::State& state, const LowerOptions& optio
     after("scheduleOps");
     func.body = simplify(func.body);
     after("simplify");
+    if (options.layoutRewrite && !options.target.isGpu()) {
+        func = rewriteLayout(func, state);
+        after("rewriteLayout");
+    }
     func.body = hoistGuards(func.body);
     after("hoistGuards");
     func.body = partitionTails(func.body);

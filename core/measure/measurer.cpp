@@ -47,13 +47,14 @@ namespace {
     // What every build of one measure call shares, taken once when the call starts.
     struct BuildContext {
         target::Target target;
+        bool layoutRewrite = false;
         std::optional<double> availableBytes; // memory the runner may allocate buffers from
         std::optional<std::string> cannotRun; // why this machine cannot run code for the target
     };
 
-    BuildContext buildContext(const target::Target& target)
+    BuildContext buildContext(const target::Target& target, bool layoutRewrite = false)
     {
-        BuildContext context { target, availableMemoryBytes(), std::nullopt };
+        BuildContext context { target, layoutRewrite, availableMemoryBytes(), std::nullopt };
         if (auto runs = codegen::checkRunsHere(target); !runs)
             context.cannotRun = runs.error().message;
         return context;
@@ -100,6 +101,7 @@ namespace {
         try {
             lower::LowerOptions options;
             options.target = context.target;
+            options.layoutRewrite = context.layoutRewrite;
             auto func = lower::lower(state, options);
             if (!func) {
                 built.status = MeasureStatus::InstantiationError;
@@ -268,7 +270,8 @@ int Measurer::measure(const ir::ComputeDAG& task, std::vector<sched::State> stat
             callbacks.onProgress(progress);
     };
 
-    auto batch = std::make_shared<BuildBatch>(std::move(states), buildContext(m_options.target));
+    auto batch = std::make_shared<BuildBatch>(
+        std::move(states), buildContext(m_options.target, m_options.layoutRewrite));
     for (size_t i = 0; i < total; ++i)
         m_pool->submit([batch, i, pool = m_pool.get()] { buildJob(*batch, i, *pool); });
 

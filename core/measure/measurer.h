@@ -73,6 +73,9 @@ struct MeasureOptions {
     // runner here.
     std::string gpuExchangeDir;
     target::Target target = target::Target::host(); // what candidates are lowered and compiled for
+    // Ansor's layout_rewrite_option 1 on a CPU target: each candidate packs its weights into the layout its
+    // loops read, inside the timed function (lower::LowerOptions::layoutRewrite).
+    bool layoutRewrite = false;
 };
 
 // Where a batch stands: builds ended (successful or not) and results delivered, out of total.

@@ -209,7 +209,7 @@ double compileMs(const sched::State& state)
 
 // One table row: the figures, or the error in place of a figure (the TuneScope error last, it is longer).
 void printRow(const Row& row, int threads, double flops, double ours, const std::string& oursError, double theirs,
-    const std::string& theirsError, const Context& context)
+    const std::string& theirsError, const Context& context, double withoutRewrite)
 {
     auto figure = [&](double seconds, const std::string& error) {
         char text[32] = "-";
@@ -220,8 +220,9 @@ void printRow(const Row& row, int threads, double flops, double ours, const std:
     std::printf("%-36s %-44s %3d %10s %10s ", row.where.c_str(), row.workload.c_str(), threads,
         figure(ours, oursError).c_str(), figure(theirs, theirsError).c_str());
     if (oursError.empty() && theirsError.empty())
-        std::printf("%5.0f%% %6.0f%% %8.1f\n", 100 * theirs / ours,
-            context.peak[threads] > 0 ? 100 * flops / ours / 1e9 / context.peak[threads] : 0.0, context.compileMs);
+        std::printf("%5.0f%% %6.0f%% %8.1f %8s\n", 100 * theirs / ours,
+            context.peak[threads] > 0 ? 100 * flops / ours / 1e9 / context.peak[threads] : 0.0, context.compileMs,
+            withoutRewrite > 0 ? figure(withoutRewrite, "").c_str() : "");
     else
         std::printf("  %s%s%s\n", theirsError.empty() ? "" : ("library: " + theirsError).c_str(),
             !theirsError.empty() && !oursError.empty() ? "; " : "", oursError.c_str());
@@ -257,20 +258,26 @@ int main(int argc, char** argv)
         bench::peakLanes(), context.peak[1], context.peak[2]);
     std::printf("ts/peak: TuneScope against that peak; compile: median ms of lower + LLVM O3 + object code\n");
 
-    // One measurer per thread count, kept across records (references are computed once per workload).
-    std::map<int, std::unique_ptr<measure::Measurer>> measurers;
-    for (int threads : { 1, 2 }) {
-        measure::MeasureOptions options;
-        options.kernelThreads = threads;
-        options.timing.repeat = 3;
-        options.timing.minRepeatMs = 200;
-        measurers[threads] = std::make_unique<measure::Measurer>(options);
-    }
+    // One measurer per thread count and layout rewrite option, kept across records (references are computed once
+    // per workload).
+    std::map<std::pair<int, bool>, std::unique_ptr<measure::Measurer>> measurers;
+    for (int threads : { 1, 2 })
+        for (bool rewrite : { false, true }) {
+            measure::MeasureOptions options;
+            options.kernelThreads = threads;
+            options.timing.repeat = 3;
+            options.timing.minRepeatMs = 200;
+            options.layoutRewrite = rewrite;
+            measurers[{ threads, rewrite }] = std::make_unique<measure::Measurer>(options);
+        }
+    std::printf("records of layout_rewrite_option 1 (TVM's default for a CPU task) are measured with the weight packed\n"
+                "in the kernel, as TVM measured them; no-LR: the same schedule without the rewrite\n");
 
     std::vector<std::string> skipLines;
-    std::printf("\n%-36s %-44s %3s %10s %10s %6s %7s %8s\n", "record", "workload", "thr", "TuneScope", "library",
-        "ratio", "", "compile");
-    std::printf("%-36s %-44s %3s %10s %10s %6s %7s %8s\n", "", "", "", "GFLOP/s", "GFLOP/s", "ts/lib", "ts/peak", "ms");
+    std::printf("\n%-36s %-44s %3s %10s %10s %6s %7s %8s %8s\n", "record", "workload", "thr", "TuneScope", "library",
+        "ratio", "", "compile", "no-LR");
+    std::printf("%-36s %-44s %3s %10s %10s %6s %7s %8s %8s\n", "", "", "", "GFLOP/s", "GFLOP/s", "ts/lib", "ts/peak",
+        "ms", "GFLOP/s");
     for (const fs::path& path : files) {
         std::ifstream in(path, std::ios::binary);
         std::string line;
@@ -306,13 +313,20 @@ int main(int argc, char** argv)
                     continue;
                 }
                 // Rounds alternate between TuneScope and the library, so that both see the same machine.
+                const bool rewrite = (*parsed)->layoutRewriteOption == 1;
                 record::MeasureResult result;
-                double ours = 1e30, theirs = 1e30;
+                double ours = 1e30, theirs = 1e30, plain = rewrite ? 1e30 : 0.0;
                 for (int round = 0; round < kRounds; ++round) {
-                    result = measurers[threads]->measure(resolved->dag, { resolved->state })[0];
+                    result = measurers[{ threads, rewrite }]->measure(resolved->dag, { resolved->state })[0];
                     if (!result.ok())
                         break;
                     ours = std::min(ours, *std::min_element(result.costs.begin(), result.costs.end()));
+                    if (rewrite) {
+                        const record::MeasureResult without
+                            = measurers[{ threads, false }]->measure(resolved->dag, { resolved->state })[0];
+                        if (without.ok())
+                            plain = std::min(plain, *std::min_element(without.costs.begin(), without.costs.end()));
+                    }
                     if (library) {
                         library->setThreads(threads);
                         for (double cost : bench::secondsPerRunEach(library->run, 3, 200))
@@ -322,7 +336,7 @@ int main(int argc, char** argv)
                 const std::string oursError
                     = result.ok() ? "" : std::string(measure::toString(result.status)) + ": " + result.message;
                 printRow(row, threads, resolved->flops, result.ok() ? ours : 0, oursError, library ? theirs : 0,
-                    library ? "" : library.error().message, context);
+                    library ? "" : library.error().message, context, plain < 1e30 ? plain : 0.0);
                 ok = ok && result.ok();
             }
             ++(ok ? measured : failed);

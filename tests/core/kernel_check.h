@@ -15,9 +15,9 @@ namespace ts::testing {
 // Compiles and runs `state` once and compares its outputs with a reference computed before (one reference
 // serves every schedule of the same DAG).
 inline void expectMatches(const measure::Reference& reference, const sched::State& state, const std::string& what = "",
-    const target::Target& target = target::Target::host())
+    const target::Target& target = target::Target::host(), const lower::LowerOptions& options = {})
 {
-    auto func = lower::lower(state);
+    auto func = lower::lower(state, options);
     ASSERT_TRUE(func) << what << ": " << func.error().message;
     auto kernel = codegen::compile(*func, target);
     ASSERT_TRUE(kernel) << what << ": " << kernel.error().message << "\n" << lower::toString(*func);

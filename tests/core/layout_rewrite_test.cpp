@@ -1,0 +1,129 @@
+// Layout rewrite (Ansor's layout_rewrite_option 1): a conv2d's, dense's or matmul's weight is packed, at the
+// start of the kernel, into the layout its loops read. Random annotations of Ansor's sketches of each such
+// operator compute their reference with it; a split that does not divide pads the packed weight with zeros; the
+// inner loops read it with unit stride; weights of other ops (depthwise, batch_matmul) and weights read by two
+// stages are left alone.
+#include "kernel_check.h"
+#include "search_fixtures.h"
+
+#include "core/search/annotation.h"
+#include "core/search/sketch.h"
+
+#include <gtest/gtest.h>
+
+using namespace ts;
+
+namespace {
+
+lower::LowerOptions rewriting()
+{
+    lower::LowerOptions options;
+    options.layoutRewrite = true;
+    return options;
+}
+
+// Lowers with the rewrite; the packed buffer's name, or "" when nothing was packed.
+std::string packedBuffer(const sched::State& state)
+{
+    auto func = lower::lower(state, rewriting());
+    EXPECT_TRUE(func) << func.error().message;
+    if (!func)
+        return "";
+    const std::string text = lower::toString(*func);
+    const size_t at = text.find("_packed[");
+    if (at == std::string::npos)
+        return "";
+    const size_t begin = text.rfind(' ', at) + 1;
+    return text.substr(begin, at + 7 - begin);
+}
+
+void expectRandomAnnotationsMatch(const search::SearchTask& task, int perSketch, bool expectPacked)
+{
+    auto reference = measure::computeReference(task.dag, 11, 512, 1e9);
+    ASSERT_TRUE(reference) << reference.error().message;
+    auto sketches = search::generateSketches(task);
+    ASSERT_TRUE(sketches) << sketches.error().message;
+    Rng rng(5);
+    int packed = 0;
+    int checked = 0;
+    for (const search::Sketch& sketch : *sketches)
+        for (int k = 0; k < perSketch; ++k) {
+            auto state = search::randomAnnotation(task, sketch, {}, rng);
+            ASSERT_TRUE(state) << state.error().message;
+            ts::testing::expectMatches(*reference, *state, task.name + " with layout rewrite", task.target, rewriting());
+            packed += packedBuffer(*state).empty() ? 0 : 1;
+            ++checked;
+        }
+    if (expectPacked)
+        EXPECT_GT(packed, checked / 2) << "most tiled schedules read their weight out of its order";
+    else
+        EXPECT_EQ(packed, 0);
+}
+
+} // namespace
+
+TEST(LayoutRewrite, RandomConv2dNhwcSchedulesComputeTheirReference)
+{
+    expectRandomAnnotationsMatch(ts::testing::conv2dNhwcBiasRelu(), 6, true);
+}
+
+TEST(LayoutRewrite, RandomConv2dNchwSchedulesComputeTheirReference)
+{
+    ir::Tensor data = ir::placeholder("data", { 1, 16, 10, 10 });
+    ir::Tensor weight = ir::placeholder("weight", { 24, 16, 3, 3 });
+    ops::Conv2dParams p;
+    p.padding = ops::Conv2dParams::symmetric(1, 1);
+    p.stride = { 2, 2 };
+    auto task = ts::testing::task("conv2d_nchw", { data, weight, ts::testing::value(ops::conv2d(data, weight, p)) });
+    expectRandomAnnotationsMatch(task, 6, true);
+}
+
+TEST(LayoutRewrite, RandomDenseAndMatmulSchedulesComputeTheirReference)
+{
+    expectRandomAnnotationsMatch(ts::testing::dense(), 6, true);
+    expectRandomAnnotationsMatch(ts::testing::matmul(), 6, true);
+}
+
+TEST(LayoutRewrite, WeightsOfOtherOpsAreLeftAsTheyAre)
+{
+    expectRandomAnnotationsMatch(ts::testing::depthwise(), 3, false);
+    expectRandomAnnotationsMatch(ts::testing::batchMatmul(), 3, false);
+}
+
+TEST(LayoutRewrite, ASplitThatDoesNotDividePadsThePackedWeightWithZeros)
+{
+    // matmul 64x32x48, j split by 5 (48 = 9*5 + 3), loops i, j.0, k, j.1: B[k, j] is packed as [j.0 = 10, k = 32,
+    // j.1 = 5], its last row of j.0 half zeros.
+    const search::SearchTask task = ts::testing::matmul();
+    auto state = sched::State::replayJson(task.dag, R"([["SP", 2, 1, 48, [5], 1], ["RE", 2, [0, 1, 3, 2]]])");
+    ASSERT_TRUE(state) << state.error().message;
+    auto func = lower::lower(*state, rewriting());
+    ASSERT_TRUE(func) << func.error().message;
+    const std::string text = lower::toString(*func);
+    EXPECT_NE(text.find("float32 B_packed[1600]"), std::string::npos) << text; // 10 * 5 * 32
+    EXPECT_NE(text.find("= 0f"), std::string::npos) << "the padding is zeroed\n" << text;
+    EXPECT_NE(text.find("B_packed[j.0*160 + rv0*5 + j.1]"), std::string::npos) << "read in loop order\n" << text;
+    ts::testing::expectMatchesReference(task.dag, *state, "matmul j split by 5", task.target);
+    auto reference = measure::computeReference(task.dag, 11, 512, 1e9);
+    ASSERT_TRUE(reference);
+    ts::testing::expectMatches(*reference, *state, "matmul j split by 5, rewritten", task.target, rewriting());
+}
+
+TEST(LayoutRewrite, AWeightAlreadyInLoopOrderOrReadTwiceIsNotPacked)
+{
+    // No split, loops i, j, k: B[k, j] would be packed [j, k] (a transpose), so it is; but loops i, k, j read B
+    // in its own order and nothing is packed.
+    const search::SearchTask task = ts::testing::matmul();
+    auto reordered = sched::State::replayJson(task.dag, R"([["RE", 2, [0, 2, 1]]])");
+    ASSERT_TRUE(reordered);
+    EXPECT_EQ(packedBuffer(*reordered), "");
+    EXPECT_EQ(packedBuffer(sched::State::initial(task.dag)), "B_packed");
+
+    // A weight that two ops read (the matmul and an add) is not layout-free.
+    ir::Tensor a = ir::placeholder("A", { 8, 8 });
+    ir::Tensor b = ir::placeholder("B", { 8, 8 });
+    ir::Tensor product = ts::testing::value(ops::matmul(a, b));
+    ir::Tensor sum = ts::testing::value(ops::add(product, b));
+    const ir::ComputeDAG twice = ir::ComputeDAG::create({ a, b, sum });
+    EXPECT_EQ(packedBuffer(sched::State::initial(twice)), "");
+}
