@@ -64,15 +64,16 @@ namespace {
         return t;
     }
 
-    // --layout-rewrite 0|1: Ansor's layout_rewrite_option; default: the record's (a TVM CPU task's is 1), else 0.
-    Expected<bool> layoutRewriteOption(const Arguments& args, const store::ResolvedSchedule& scheduled)
+    // --layout-rewrite 0|1|2: Ansor's layout_rewrite_option; default: the record's (a TVM CPU task's is 1, a Relay
+    // network's 2), else 0.
+    Expected<int> layoutRewriteOption(const Arguments& args, const store::ResolvedSchedule& scheduled)
     {
         if (!args.has("layout-rewrite"))
-            return scheduled.record && scheduled.record->layoutRewriteOption == 1;
+            return scheduled.record ? scheduled.record->layoutRewriteOption : 0;
         const std::string value = args.value("layout-rewrite", "");
-        if (value != "0" && value != "1")
-            return makeError(ErrorKind::InvalidArgument, "--layout-rewrite must be 0 or 1, got '" + value + "'");
-        return value == "1";
+        if (value != "0" && value != "1" && value != "2")
+            return makeError(ErrorKind::InvalidArgument, "--layout-rewrite must be 0, 1 or 2, got '" + value + "'");
+        return value[0] - '0';
     }
 
     using ScheduleCommand = int (*)(const Arguments&, const store::ResolvedSchedule&);
@@ -269,9 +270,10 @@ namespace {
         return options;
     }
 
-    const OptionSpec kLayoutRewriteOption { "layout-rewrite", "0|1",
-        "Ansor's layout_rewrite_option: 1 packs a conv2d's, dense's or matmul's weight into the layout its loops "
-        "read, at the start of the kernel (default: the record's option, else 0)" };
+    const OptionSpec kLayoutRewriteOption { "layout-rewrite", "0|1|2",
+        "Ansor's layout_rewrite_option: a conv2d's, dense's or matmul's weight packed into the layout its loops "
+        "read, at the start of the kernel (1) or in its setup, run once before the timed runs (2); default: the "
+        "record's option, else 0" };
     const OptionSpec kTargetOption { "target", "TVM_TARGET",
         "compile for this target instead of this machine: a TVM target string, e.g. 'llvm -mcpu=haswell' (AVX2 "
         "code on an AVX-512 host), or 'record' (the record's own target); measure refuses a target whose "
@@ -294,18 +296,17 @@ std::vector<Command> scheduleCommands()
             "tunescope-cli measure (--network NAME --task ID | --workload W | --record FILE:LINE) [--steps FILE] "
             "[--number N] [--repeat N] [--min-repeat-ms MS] [--threads N] [--timeout S] [--target T] [--workspace "
             "PATH] [--emit-bundle FILE]",
-            scheduleOptions(
-                { { "number", "N", "runs per measurement (default 3)" }, { "repeat", "N", "measurements (default 1)" },
-                    { "min-repeat-ms", "MS", "grow number until a measurement lasts this long (default 100)" },
-                    { "threads", "N", "threads of parallel loops (default: all cores)" },
-                    { "timeout", "S", "seconds before a run is killed (default 10)" }, kTargetOption,
-                    kLayoutRewriteOption,
-                    { "workspace", "PATH",
-                        "read this machine's profile from this workspace for the roofline point (default: the "
-                        "default workspace, when it exists)" },
-                    { "emit-bundle", "FILE",
-                        "GPU targets: append the kernel bundle to FILE instead of measuring here (run it with "
-                        "tunescope-gpu-runner on a GPU machine, then 'tunescope-cli import-results')" } }),
+            scheduleOptions({ { "number", "N", "runs per measurement (default 3)" },
+                { "repeat", "N", "measurements (default 1)" },
+                { "min-repeat-ms", "MS", "grow number until a measurement lasts this long (default 100)" },
+                { "threads", "N", "threads of parallel loops (default: all cores)" },
+                { "timeout", "S", "seconds before a run is killed (default 10)" }, kTargetOption, kLayoutRewriteOption,
+                { "workspace", "PATH",
+                    "read this machine's profile from this workspace for the roofline point (default: the "
+                    "default workspace, when it exists)" },
+                { "emit-bundle", "FILE",
+                    "GPU targets: append the kernel bundle to FILE instead of measuring here (run it with "
+                    "tunescope-gpu-runner on a GPU machine, then 'tunescope-cli import-results')" } }),
             [](const Arguments& args) { return withSchedule(args, measureSchedule); } },
     };
 }

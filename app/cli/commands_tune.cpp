@@ -349,9 +349,14 @@ namespace {
             = scheduler == "gradient" ? search::SchedulerStrategy::Gradient : search::SchedulerStrategy::RoundRobin;
         options.search.crossoverProb = crossover;
         options.search.prefilterKeep = prefilter;
-        options.measure.layoutRewrite = args.has("layout-rewrite");
-        if (options.measure.layoutRewrite && options.measure.target.isGpu())
-            return fail("--layout-rewrite is for CPU targets (Ansor rewrites no layout on a GPU)");
+        if (args.has("layout-rewrite")) {
+            const std::string value = args.value("layout-rewrite", "");
+            if (value != "0" && value != "1" && value != "2")
+                return fail("--layout-rewrite must be 0, 1 or 2, got '" + value + "'");
+            options.measure.layoutRewrite = value[0] - '0';
+            if (options.measure.layoutRewrite > 0 && options.measure.target.isGpu())
+                return fail("--layout-rewrite is for CPU targets (Ansor rewrites no layout on a GPU)");
+        }
         options.workspace = args.value("workspace", store::Store::defaultWorkspacePath());
 
         TunePrinter printer(std::move(ids));
@@ -489,7 +494,7 @@ std::vector<Command> tuneCommands()
             "tunescope-cli tune (--network NAME [--batch N] [--layout L] [--tasks IDS] | --op OP --shape S "
             "[--layout L]) --trials T [--measures-per-round B] [--policy P] [--model M] [--seed S] "
             "[--threads K] [--early-stopping N] [--min-repeat-ms MS] [--crossover P] [--prefilter F] [--scheduler "
-            "gradient|round-robin] [--switch-model T:M] [--layout-rewrite] "
+            "gradient|round-robin] [--switch-model T:M] [--layout-rewrite 0|1|2] "
             "[--target T [--gpu-exchange DIR | --gpu-command CMD]] [--workspace PATH]",
             { kNetworkOption, kBatchOption, kLayoutOption,
                 { "tasks", "IDS", "only these tasks, e.g. 0,3,5 (default: every task)" }, kOpOption, kShapeOption,
@@ -517,10 +522,11 @@ std::vector<Command> tuneCommands()
                     "score only the best fraction F of each population with the cost model, ranked first by the "
                     "analytical estimate (Pruner's draft-then-verify; default 1: off, as Ansor)" },
                 { "scheduler", "gradient|round-robin", "task scheduler (default gradient)" },
-                { "layout-rewrite", "",
-                    "Ansor's layout_rewrite_option 1 (TVM's default for a CPU task): each candidate packs its "
-                    "conv2d, dense or matmul weight into the layout its loops read, at the start of the timed "
-                    "kernel; records say so and export it" },
+                { "layout-rewrite", "0|1|2",
+                    "Ansor's layout_rewrite_option: each candidate's conv2d, dense or matmul weight is packed into "
+                    "the layout its loops read, at the start of the timed kernel (1, TVM's default for an "
+                    "operator) or once before the timed runs (2, as a network's constant weights are); records "
+                    "say which, and export writes it (default 0)" },
                 { "target", "TVM_TARGET",
                     "tune for this target instead of this CPU: 'cuda -arch=sm_90' searches with Ansor's GPU rules "
                     "and measures in tunescope-gpu-runner on this machine's GPU" },

@@ -31,7 +31,11 @@ namespace ts::codegen {
 struct ObjectCode {
     std::vector<char> bytes; // an ELF relocatable object for the host
     std::string symbol; // the kernel's entry point
+    bool hasSetup = false; // it also defines setupSymbol(symbol) (LoweredFunc::setup)
 };
+
+// The entry point of a kernel's setup (LoweredFunc::setup): "<symbol>_setup".
+std::string setupSymbol(const std::string& symbol);
 
 using KernelFn = void (*)(void** args);
 
@@ -40,9 +44,17 @@ public:
     virtual ~CompiledKernel() = default;
     KernelFn entry() const { return m_entry; }
     void run(void** args) const { m_entry(args); }
+    // The setup to run once, on the same arguments, before the kernel's (timed) runs; null when it has none.
+    KernelFn setup() const { return m_setup; }
+    void runSetup(void** args) const
+    {
+        if (m_setup)
+            m_setup(args);
+    }
 
 protected:
     KernelFn m_entry = nullptr;
+    KernelFn m_setup = nullptr;
 };
 
 // target::Target::host().cpuName, for callers that print it.

@@ -195,10 +195,11 @@ namespace {
 
     class JitKernel : public CompiledKernel {
     public:
-        JitKernel(KernelFn entry, llvm::orc::ResourceTrackerSP tracker)
+        JitKernel(KernelFn entry, KernelFn setup, llvm::orc::ResourceTrackerSP tracker)
             : m_tracker(std::move(tracker))
         {
             m_entry = entry;
+            m_setup = setup;
         }
         ~JitKernel() override
         {
@@ -245,6 +246,7 @@ namespace {
     {
         ObjectCode object;
         object.symbol = nextSymbol();
+        object.hasSetup = func.setup != nullptr;
         TS_TRY(FileBytes bytes, llvmEmit(func, object.symbol, target, llvm::CGFT_ObjectFile));
         object.bytes.assign(bytes.begin(), bytes.end());
         return object;
@@ -321,6 +323,8 @@ namespace {
     };
 } // namespace
 
+std::string setupSymbol(const std::string& symbol) { return symbol + "_setup"; }
+
 std::unique_ptr<CodeGenerator> makeLlvmCpuGenerator(const target::Target& target)
 {
     return std::make_unique<LlvmCpuGenerator>(target);
@@ -341,7 +345,17 @@ Expected<std::shared_ptr<CompiledKernel>> loadObject(const ObjectCode& object)
         return makeError(ErrorKind::Internal, "looking up " + object.symbol + ": " + errorText(symbol.takeError()));
     }
     auto entry = reinterpret_cast<KernelFn>(static_cast<uintptr_t>(symbol->getValue()));
-    return std::shared_ptr<CompiledKernel>(std::make_shared<JitKernel>(entry, std::move(tracker)));
+    KernelFn setup = nullptr;
+    if (object.hasSetup) {
+        auto found = jit->lljit().lookup(setupSymbol(object.symbol));
+        if (!found) {
+            llvm::consumeError(tracker->remove());
+            return makeError(
+                ErrorKind::Internal, "looking up " + setupSymbol(object.symbol) + ": " + errorText(found.takeError()));
+        }
+        setup = reinterpret_cast<KernelFn>(static_cast<uintptr_t>(found->getValue()));
+    }
+    return std::shared_ptr<CompiledKernel>(std::make_shared<JitKernel>(entry, setup, std::move(tracker)));
 }
 
 } // namespace ts::codegen

@@ -1,5 +1,6 @@
 #include "core/codegen/llvm_emitter.h"
 
+#include "core/codegen/codegen.h"
 #include "core/codegen/llvm_emitter_private.h"
 #include "core/support/assert.h"
 
@@ -220,6 +221,20 @@ void Emitter::visitAllocate(const lower::StmtNode& s)
     checkGenerated(*buffer);
     const int64_t elements = buffer->allocatedElements();
     const int64_t bytes = elements * ir::bytesOf(buffer->dtype);
+    if (buffer->scope == "static") {
+        // Shared by the kernel's functions (the setup writes it, the body reads it) and kept between calls: one
+        // zero-initialized global of the module, found by name.
+        auto* type = llvm::ArrayType::get(typeOf(buffer->dtype), static_cast<uint64_t>(elements));
+        llvm::GlobalVariable* global = m_module.getGlobalVariable(buffer->name, true);
+        if (global == nullptr) {
+            global = new llvm::GlobalVariable(m_module, type, false, llvm::GlobalValue::InternalLinkage,
+                llvm::ConstantAggregateZero::get(type), buffer->name);
+            global->setAlignment(llvm::Align(64));
+        }
+        m_scope->buffers[buffer] = global;
+        visit(s.body);
+        return;
+    }
     if (bytes <= kMaxStackBytes) {
         llvm::Function* fn = m_scope->function;
         llvm::IRBuilder<> entry(&fn->getEntryBlock(), fn->getEntryBlock().begin());
@@ -271,6 +286,13 @@ Expected<std::unique_ptr<llvm::Module>> emitModule(
     try {
         Emitter emitter(*module, symbol);
         emitter.emitKernel(func);
+        if (func.setup) { // <symbol>_setup: the same arguments, run once before the timed runs
+            lower::LoweredFunc setup = func;
+            setup.body = func.setup;
+            setup.setup = nullptr;
+            Emitter setupEmitter(*module, setupSymbol(symbol));
+            setupEmitter.emitKernel(setup);
+        }
     } catch (const CodegenFailure& failure) {
         return failure.error;
     }

@@ -87,6 +87,8 @@ LoweredFunc flattenStorage(const LoweredFunc& func)
     for (ir::BufferRef& arg : out.args)
         arg = flattener.flat(arg);
     out.body = flattener.mutate(func.body);
+    if (func.setup)
+        out.setup = flattener.mutate(func.setup);
     return out;
 }
 

@@ -17,8 +17,11 @@ Expected<LoweredFunc> lower(const sched::State& state, const LowerOptions& optio
     after("scheduleOps");
     func.body = simplify(func.body);
     after("simplify");
-    if (options.layoutRewrite && !options.target.isGpu()) {
-        func = rewriteLayout(func, state);
+    if (options.layoutRewrite < 0 || options.layoutRewrite > 2)
+        return makeError(ErrorKind::InvalidArgument,
+            "layout_rewrite_option must be 0, 1 or 2, got " + std::to_string(options.layoutRewrite));
+    if (options.layoutRewrite > 0 && !options.target.isGpu()) {
+        func = rewriteLayout(func, state, options.layoutRewrite == 2);
         after("rewriteLayout");
     }
     func.body = hoistGuards(func.body);
@@ -34,6 +37,8 @@ Expected<LoweredFunc> lower(const sched::State& state, const LowerOptions& optio
         after("injectVirtualThreads");
     }
     func.body = simplify(func.body);
+    if (func.setup)
+        func.setup = simplify(func.setup);
     after("simplify");
     if (options.target.isGpu())
         TS_CHECK(gpuKernels(func, options.target)); // the device's limits: an instantiation error, not a crash

@@ -3,8 +3,8 @@
 //                    placement, inlining, cache and rfactor stages, guards for splits that do not divide
 //                    (schedule_ops.cpp)
 //   simplify         constant folding and index simplification with loop ranges (simplify.cpp)
-//   rewriteLayout    (LowerOptions::layoutRewrite, CPU) a conv2d's, dense's or matmul's weight packed at the
-//                    start into the layout its loops read (rewrite_layout.cpp)
+//   rewriteLayout    (LowerOptions::layoutRewrite, CPU) a conv2d's, dense's or matmul's weight packed into the
+//                    layout its loops read, at the start or in the untimed setup (rewrite_layout.cpp)
 //   hoistGuards      guards move out of the loops they do not depend on (hoist_guards.cpp)
 //   partitionTails   a loop whose tiles only the last fails a guard for: if (x < T) {unguarded} else {guarded}
 //                    (partition_tails.cpp)
@@ -34,9 +34,11 @@ struct LowerOptions {
     // What the function is lowered for: GPU annotations become thread-binding loops on a GPU target.
     target::Target target = target::Target::host();
     std::function<void(const std::string& pass, const LoweredFunc& func)> onPass;
-    // Ansor's layout_rewrite_option 1 (INSERT_TRANSFORM_STAGE, TVM's default for a CPU task): pack each weight
-    // into the layout its tiled loops read, inside the function. CPU targets only; ignored on a GPU.
-    bool layoutRewrite = false;
+    // Ansor's layout_rewrite_option: 0 none; 1 (INSERT_TRANSFORM_STAGE, TVM's default for a CPU task) packs
+    // each weight into the layout its tiled loops read at the start of the function; 2
+    // (REWRITE_FOR_PRE_TRANSFORMED, what Relay's constant folding gives a network) packs it in the function's
+    // setup, run once before the body and outside its timing. CPU targets only; ignored on a GPU.
+    int layoutRewrite = 0;
 };
 
 // Errors (InvalidArgument / Unsupported) name the stage and why: a GPU annotation on a CPU target, a
@@ -49,8 +51,9 @@ Expected<sched::State> inferBound(const sched::State& state);
 // The passes (each in its own file).
 Expected<LoweredFunc> scheduleOps(const sched::State& state, const target::Target& target);
 Stmt simplify(const Stmt& s);
-// The weights a conv2d, dense or matmul stage reads, packed into its loop order (see rewrite_layout.cpp).
-LoweredFunc rewriteLayout(const LoweredFunc& func, const sched::State& state);
+// The weights a conv2d, dense or matmul stage reads, packed into its loop order (see rewrite_layout.cpp); the
+// packing at the start of the body (`inSetup` false, option 1) or in func.setup (option 2).
+LoweredFunc rewriteLayout(const LoweredFunc& func, const sched::State& state, bool inSetup = false);
 Stmt hoistGuards(const Stmt& s);
 Stmt partitionTails(const Stmt& s);
 Stmt unrollLoops(const Stmt& s);

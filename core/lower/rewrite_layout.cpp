@@ -8,9 +8,12 @@
 // variables themselves.
 //
 // TVM inserts the packing as a stage of the DAG; here it is a loop nest the pass prepends, in the function, so
-// it is timed with the kernel as TVM's measurements of option 1 are. Splits that do not divide pad the packed
-// buffer with zeros (the loops that would read them are guarded). Weights the pass cannot rewrite (read by two
-// stages, through a fused-then-split loop, with indices that are not plain axis variables) are left as they are.
+// it is timed with the kernel as TVM's measurements of option 1 are. With option 2 (REWRITE_FOR_PRE_TRANSFORMED:
+// the weights a network runs with are packed once, by constant folding) the nest is the function's setup, run
+// once before the timed runs, and the packed weight a "static" buffer that lives as long as the loaded kernel. Splits
+// that do not divide pad the packed buffer with zeros (the loops that would read them are guarded). Weights the pass
+// cannot rewrite (read by two stages, through a fused-then-split loop, with indices that are not plain axis variables)
+// are left as they are.
 #include "core/lower/lower.h"
 #include "core/lower/stmt_mutator.h"
 #include "core/lower/stmt_visitor.h"
@@ -156,8 +159,8 @@ namespace {
             return std::nullopt; // a part that is no loop of the stage (split after a fuse)
         // Already in the loops' order with no split: nothing to gain.
         if (plan.layout.size() == rootOfDim.size()
-            && std::is_sorted(plan.layout.begin(), plan.layout.end(),
-                [](const Part& a, const Part& b) { return a.dim < b.dim; }))
+            && std::is_sorted(
+                plan.layout.begin(), plan.layout.end(), [](const Part& a, const Part& b) { return a.dim < b.dim; }))
             return std::nullopt;
         auto packed = std::make_shared<ir::BufferVar>();
         packed->name = weight->name + "_packed";
@@ -241,32 +244,46 @@ namespace {
         while (outer + 1 < plan.layout.size() && plan.layout[outer].extent == 1)
             ++outer;
         for (size_t k = vars.size(); k-- > 0;)
-            body = makeFor(vars[k], plan.layout[k].extent,
-                parallel && k == outer ? ForKind::Parallel : ForKind::Serial, std::move(body));
+            body = makeFor(vars[k], plan.layout[k].extent, parallel && k == outer ? ForKind::Parallel : ForKind::Serial,
+                std::move(body));
         return body;
     }
 } // namespace
 
-LoweredFunc rewriteLayout(const LoweredFunc& func, const sched::State& state)
+LoweredFunc rewriteLayout(const LoweredFunc& func, const sched::State& state, bool inSetup)
 {
     std::vector<Rewrite> plans;
     for (int i = 0; i < func.numInputs && i < static_cast<int>(func.argStages.size()); ++i)
-        if (auto plan = planFor(state, func.argStages[static_cast<size_t>(i)], func.args[static_cast<size_t>(i)]))
+        if (auto plan = planFor(state, func.argStages[static_cast<size_t>(i)], func.args[static_cast<size_t>(i)])) {
+            if (inSetup) { // written once by the setup, read by every run of the body
+                auto packed = std::make_shared<ir::BufferVar>(*plan->packed);
+                packed->scope = "static";
+                plan->packed = std::move(packed);
+            }
             plans.push_back(std::move(*plan));
+        }
     if (plans.empty())
         return func;
     HasParallel parallel;
     parallel.visit(func.body);
-    LoadRewriter rewriter(plans);
-    Stmt body = rewriter.mutate(func.body);
+    Stmt body = LoadRewriter(plans).mutate(func.body);
     std::vector<Stmt> packs;
     for (const Rewrite& plan : plans)
         packs.push_back(packNest(plan, parallel.found));
-    packs.push_back(std::move(body));
-    body = makeSeq(std::move(packs));
-    for (const Rewrite& plan : plans)
-        body = makeAllocate(plan.packed, std::move(body));
     LoweredFunc out = func;
+    if (inSetup) {
+        Stmt setup = makeSeq(std::move(packs));
+        for (const Rewrite& plan : plans) {
+            setup = makeAllocate(plan.packed, std::move(setup));
+            body = makeAllocate(plan.packed, std::move(body));
+        }
+        out.setup = simplify(setup);
+    } else {
+        packs.push_back(std::move(body));
+        body = makeSeq(std::move(packs));
+        for (const Rewrite& plan : plans)
+            body = makeAllocate(plan.packed, std::move(body));
+    }
     out.body = simplify(body);
     return out;
 }

@@ -198,9 +198,11 @@ std::string toString(const Stmt& s, int indent)
 std::string toString(const LoweredFunc& f)
 {
     std::ostringstream os;
-    os << "void " << f.name << "(" << join(f.args, ", ", [](const ir::BufferRef& b) {
-        return std::string(ir::toString(b->dtype)) + "* " + b->name;
-    }) << ") {\n";
+    const std::string args = join(
+        f.args, ", ", [](const ir::BufferRef& b) { return std::string(ir::toString(b->dtype)) + "* " + b->name; });
+    if (f.setup) // run once, before the timed runs of the function
+        os << "void " << f.name << "_setup(" << args << ") {\n" << toString(f.setup, 1) << "}\n\n";
+    os << "void " << f.name << "(" << args << ") {\n";
     os << toString(f.body, 1);
     os << "}\n";
     return os.str();

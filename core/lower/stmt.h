@@ -82,6 +82,10 @@ struct LoweredFunc {
     std::vector<int> argStages; // stage id of each argument in the state's DAG
     int numInputs = 0;
     Stmt body;
+    // Run once before the body, outside any timing (layout_rewrite_option 2: weights packed before the program
+    // runs); null when there is nothing to set up. It takes the same arguments. What it writes for the body lives
+    // in "static" buffers, allocated once per loaded kernel.
+    Stmt setup;
 };
 
 // C-like text: "parallel for (i.0@j.0@, 0, 128) {", "for (i.0, 0, 64) { // blockIdx.x",

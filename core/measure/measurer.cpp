@@ -47,12 +47,12 @@ namespace {
     // What every build of one measure call shares, taken once when the call starts.
     struct BuildContext {
         target::Target target;
-        bool layoutRewrite = false;
+        int layoutRewrite = 0;
         std::optional<double> availableBytes; // memory the runner may allocate buffers from
         std::optional<std::string> cannotRun; // why this machine cannot run code for the target
     };
 
-    BuildContext buildContext(const target::Target& target, bool layoutRewrite = false)
+    BuildContext buildContext(const target::Target& target, int layoutRewrite = 0)
     {
         BuildContext context { target, layoutRewrite, availableMemoryBytes(), std::nullopt };
         if (auto runs = codegen::checkRunsHere(target); !runs)
@@ -219,6 +219,7 @@ std::optional<MeasureResult> Measurer::run(const ir::ComputeDAG& task, Built& bu
     RunRequest request;
     request.object = std::move(built.object.bytes);
     request.symbol = built.object.symbol;
+    request.hasSetup = built.object.hasSetup;
     request.argElements = built.argElements;
     request.numInputs = built.numInputs;
     request.seed = m_options.seed;
@@ -270,8 +271,8 @@ int Measurer::measure(const ir::ComputeDAG& task, std::vector<sched::State> stat
             callbacks.onProgress(progress);
     };
 
-    auto batch = std::make_shared<BuildBatch>(
-        std::move(states), buildContext(m_options.target, m_options.layoutRewrite));
+    auto batch
+        = std::make_shared<BuildBatch>(std::move(states), buildContext(m_options.target, m_options.layoutRewrite));
     for (size_t i = 0; i < total; ++i)
         m_pool->submit([batch, i, pool = m_pool.get()] { buildJob(*batch, i, *pool); });
 

@@ -73,9 +73,9 @@ struct MeasureOptions {
     // runner here.
     std::string gpuExchangeDir;
     target::Target target = target::Target::host(); // what candidates are lowered and compiled for
-    // Ansor's layout_rewrite_option 1 on a CPU target: each candidate packs its weights into the layout its
-    // loops read, inside the timed function (lower::LowerOptions::layoutRewrite).
-    bool layoutRewrite = false;
+    // Ansor's layout_rewrite_option on a CPU target (lower::LowerOptions::layoutRewrite): 1 packs each
+    // candidate's weights into the layout its loops read inside the timed function, 2 before the timed runs.
+    int layoutRewrite = 0;
 };
 
 // Where a batch stands: builds ended (successful or not) and results delivered, out of total.

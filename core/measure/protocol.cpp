@@ -96,6 +96,7 @@ std::vector<char> encode(const RunRequest& q)
     w.put<int32_t>(q.timing.warmup);
     w.put<uint8_t>(q.timing.flushCache ? 1 : 0);
     w.put<uint8_t>(q.timing.shrinkSlow ? 1 : 0);
+    w.put<uint8_t>(q.hasSetup ? 1 : 0);
     return w.take();
 }
 
@@ -116,6 +117,7 @@ Expected<RunRequest> decodeRequest(const std::vector<char>& bytes)
     q.timing.warmup = r.get<int32_t>();
     q.timing.flushCache = r.get<uint8_t>() != 0;
     q.timing.shrinkSlow = r.get<uint8_t>() != 0;
+    q.hasSetup = r.get<uint8_t>() != 0;
     if (!r.ok())
         return makeError(ErrorKind::Parse, "malformed run request");
     return q;

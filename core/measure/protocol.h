@@ -16,6 +16,7 @@ namespace ts::measure {
 struct RunRequest {
     std::vector<char> object;
     std::string symbol;
+    bool hasSetup = false; // run codegen::setupSymbol(symbol) once, untimed, before timing
     std::vector<int64_t> argElements; // per kernel argument
     int numInputs = 0;
     uint64_t seed = 0;

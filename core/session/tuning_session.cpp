@@ -338,8 +338,8 @@ Expected<void> TuningSession::prepare()
         { "network", o.network }, { "batch", o.batch }, { "layout", o.layout },
         { "scheduler", search::toString(o.scheduler.strategy) }, { "population", o.search.population },
         { "crossover_prob", o.search.crossoverProb }, { "tasks", o.tasks.size() } };
-    if (o.measure.layoutRewrite && !o.measure.target.isGpu())
-        settings["layout_rewrite_option"] = 1;
+    if (o.measure.layoutRewrite > 0 && !o.measure.target.isGpu())
+        settings["layout_rewrite_option"] = o.measure.layoutRewrite;
     if (!o.origin.empty()) {
         nlohmann::json origin = nlohmann::json::parse(o.origin, nullptr, false);
         if (!origin.is_discarded())
@@ -496,8 +496,8 @@ Expected<std::vector<store::Record>> TuningSession::storeBatch(int task,
             r.predictedBy = e.modelId;
         r.batchRank = rank[i];
         nlohmann::json extra { { "pick", candidates[i].random ? "random" : "best" } };
-        if (m_options.measure.layoutRewrite && !m_options.measure.target.isGpu())
-            extra["layout_rewrite_option"] = 1; // as TVM's log line says it (export writes it there)
+        if (m_options.measure.layoutRewrite > 0 && !m_options.measure.target.isGpu())
+            extra["layout_rewrite_option"] = m_options.measure.layoutRewrite; // export writes it in the log line
         if (!candidates[i].extra.empty())
             extra.update(nlohmann::json::parse(candidates[i].extra, nullptr, false));
         r.extra = extra.dump();

@@ -209,7 +209,7 @@ double compileMs(const sched::State& state)
 
 // One table row: the figures, or the error in place of a figure (the TuneScope error last, it is longer).
 void printRow(const Row& row, int threads, double flops, double ours, const std::string& oursError, double theirs,
-    const std::string& theirsError, const Context& context, double withoutRewrite)
+    const std::string& theirsError, const Context& context, double withoutRewrite, double prepacked)
 {
     auto figure = [&](double seconds, const std::string& error) {
         char text[32] = "-";
@@ -220,9 +220,10 @@ void printRow(const Row& row, int threads, double flops, double ours, const std:
     std::printf("%-36s %-44s %3d %10s %10s ", row.where.c_str(), row.workload.c_str(), threads,
         figure(ours, oursError).c_str(), figure(theirs, theirsError).c_str());
     if (oursError.empty() && theirsError.empty())
-        std::printf("%5.0f%% %6.0f%% %8.1f %8s\n", 100 * theirs / ours,
+        std::printf("%5.0f%% %6.0f%% %8.1f %8s %8s\n", 100 * theirs / ours,
             context.peak[threads] > 0 ? 100 * flops / ours / 1e9 / context.peak[threads] : 0.0, context.compileMs,
-            withoutRewrite > 0 ? figure(withoutRewrite, "").c_str() : "");
+            withoutRewrite > 0 ? figure(withoutRewrite, "").c_str() : "",
+            prepacked > 0 ? figure(prepacked, "").c_str() : "");
     else
         std::printf("  %s%s%s\n", theirsError.empty() ? "" : ("library: " + theirsError).c_str(),
             !theirsError.empty() && !oursError.empty() ? "; " : "", oursError.c_str());
@@ -260,9 +261,9 @@ int main(int argc, char** argv)
 
     // One measurer per thread count and layout rewrite option, kept across records (references are computed once
     // per workload).
-    std::map<std::pair<int, bool>, std::unique_ptr<measure::Measurer>> measurers;
+    std::map<std::pair<int, int>, std::unique_ptr<measure::Measurer>> measurers;
     for (int threads : { 1, 2 })
-        for (bool rewrite : { false, true }) {
+        for (int rewrite : { 0, 1, 2 }) {
             measure::MeasureOptions options;
             options.kernelThreads = threads;
             options.timing.repeat = 3;
@@ -270,14 +271,16 @@ int main(int argc, char** argv)
             options.layoutRewrite = rewrite;
             measurers[{ threads, rewrite }] = std::make_unique<measure::Measurer>(options);
         }
-    std::printf("records of layout_rewrite_option 1 (TVM's default for a CPU task) are measured with the weight packed\n"
-                "in the kernel, as TVM measured them; no-LR: the same schedule without the rewrite\n");
+    std::printf(
+        "records of layout_rewrite_option 1 (TVM's default for a CPU task) are measured with the weight packed\n"
+        "in the kernel, as TVM measured them (2: packed before the timed runs); no-LR: the same schedule\n"
+        "without the rewrite\n");
 
     std::vector<std::string> skipLines;
-    std::printf("\n%-36s %-44s %3s %10s %10s %6s %7s %8s %8s\n", "record", "workload", "thr", "TuneScope", "library",
-        "ratio", "", "compile", "no-LR");
-    std::printf("%-36s %-44s %3s %10s %10s %6s %7s %8s %8s\n", "", "", "", "GFLOP/s", "GFLOP/s", "ts/lib", "ts/peak",
-        "ms", "GFLOP/s");
+    std::printf("\n%-36s %-44s %3s %10s %10s %6s %7s %8s %8s %8s\n", "record", "workload", "thr", "TuneScope",
+        "library", "ratio", "", "compile", "no-LR", "LR 2");
+    std::printf("%-36s %-44s %3s %10s %10s %6s %7s %8s %8s %8s\n", "", "", "", "GFLOP/s", "GFLOP/s", "ts/lib",
+        "ts/peak", "ms", "GFLOP/s", "GFLOP/s");
     for (const fs::path& path : files) {
         std::ifstream in(path, std::ios::binary);
         std::string line;
@@ -313,9 +316,9 @@ int main(int argc, char** argv)
                     continue;
                 }
                 // Rounds alternate between TuneScope and the library, so that both see the same machine.
-                const bool rewrite = (*parsed)->layoutRewriteOption == 1;
+                const int rewrite = (*parsed)->layoutRewriteOption;
                 record::MeasureResult result;
-                double ours = 1e30, theirs = 1e30, plain = rewrite ? 1e30 : 0.0;
+                double ours = 1e30, theirs = 1e30, plain = rewrite ? 1e30 : 0.0, prepacked = rewrite ? 1e30 : 0.0;
                 for (int round = 0; round < kRounds; ++round) {
                     result = measurers[{ threads, rewrite }]->measure(resolved->dag, { resolved->state })[0];
                     if (!result.ok())
@@ -323,9 +326,14 @@ int main(int argc, char** argv)
                     ours = std::min(ours, *std::min_element(result.costs.begin(), result.costs.end()));
                     if (rewrite) {
                         const record::MeasureResult without
-                            = measurers[{ threads, false }]->measure(resolved->dag, { resolved->state })[0];
+                            = measurers[{ threads, 0 }]->measure(resolved->dag, { resolved->state })[0];
                         if (without.ok())
                             plain = std::min(plain, *std::min_element(without.costs.begin(), without.costs.end()));
+                        const record::MeasureResult before
+                            = measurers[{ threads, 2 }]->measure(resolved->dag, { resolved->state })[0];
+                        if (before.ok())
+                            prepacked
+                                = std::min(prepacked, *std::min_element(before.costs.begin(), before.costs.end()));
                     }
                     if (library) {
                         library->setThreads(threads);
@@ -336,7 +344,8 @@ int main(int argc, char** argv)
                 const std::string oursError
                     = result.ok() ? "" : std::string(measure::toString(result.status)) + ": " + result.message;
                 printRow(row, threads, resolved->flops, result.ok() ? ours : 0, oursError, library ? theirs : 0,
-                    library ? "" : library.error().message, context, plain < 1e30 ? plain : 0.0);
+                    library ? "" : library.error().message, context, plain < 1e30 ? plain : 0.0,
+                    prepacked < 1e30 ? prepacked : 0.0);
                 ok = ok && result.ok();
             }
             ++(ok ? measured : failed);

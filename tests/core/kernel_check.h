@@ -25,6 +25,7 @@ inline void expectMatches(const measure::Reference& reference, const sched::Stat
     for (const ir::BufferRef& arg : func->args)
         elements.push_back(arg->allocatedElements());
     measure::KernelBuffers buffers(elements, func->numInputs, 11);
+    (*kernel)->runSetup(buffers.args());
     (*kernel)->run(buffers.args());
     std::vector<std::string> names;
     std::vector<std::vector<float>> outputs;

@@ -15,10 +15,10 @@ using namespace ts;
 
 namespace {
 
-lower::LowerOptions rewriting()
+lower::LowerOptions rewriting(int option = 1)
 {
     lower::LowerOptions options;
-    options.layoutRewrite = true;
+    options.layoutRewrite = option;
     return options;
 }
 
@@ -37,7 +37,7 @@ std::string packedBuffer(const sched::State& state)
     return text.substr(begin, at + 7 - begin);
 }
 
-void expectRandomAnnotationsMatch(const search::SearchTask& task, int perSketch, bool expectPacked)
+void expectRandomAnnotationsMatch(const search::SearchTask& task, int perSketch, bool expectPacked, int option = 1)
 {
     auto reference = measure::computeReference(task.dag, 11, 512, 1e9);
     ASSERT_TRUE(reference) << reference.error().message;
@@ -50,7 +50,8 @@ void expectRandomAnnotationsMatch(const search::SearchTask& task, int perSketch,
         for (int k = 0; k < perSketch; ++k) {
             auto state = search::randomAnnotation(task, sketch, {}, rng);
             ASSERT_TRUE(state) << state.error().message;
-            ts::testing::expectMatches(*reference, *state, task.name + " with layout rewrite", task.target, rewriting());
+            ts::testing::expectMatches(
+                *reference, *state, task.name + " with layout rewrite", task.target, rewriting());
             packed += packedBuffer(*state).empty() ? 0 : 1;
             ++checked;
         }
@@ -82,6 +83,33 @@ TEST(LayoutRewrite, RandomDenseAndMatmulSchedulesComputeTheirReference)
 {
     expectRandomAnnotationsMatch(ts::testing::dense(), 6, true);
     expectRandomAnnotationsMatch(ts::testing::matmul(), 6, true);
+}
+
+TEST(LayoutRewrite, PackedBeforeTheRunsTheSchedulesComputeTheirReferenceToo)
+{
+    // Option 2: the packing is the kernel's setup, run once before the body (kernel_check runs it as the runner
+    // does), into a static buffer the body reads.
+    expectRandomAnnotationsMatch(ts::testing::conv2dNhwcBiasRelu(), 4, true, 2);
+    expectRandomAnnotationsMatch(ts::testing::dense(), 4, true, 2);
+}
+
+TEST(LayoutRewrite, OptionTwoPutsThePackingInTheSetupAndKeepsTheBodyFreeOfIt)
+{
+    const search::SearchTask task = ts::testing::matmul();
+    auto func = lower::lower(sched::State::initial(task.dag), rewriting(2));
+    ASSERT_TRUE(func) << func.error().message;
+    ASSERT_TRUE(func->setup) << "a setup";
+    const std::string setup = lower::toString(func->setup);
+    const std::string body = lower::toString(func->body);
+    EXPECT_NE(setup.find("B_packed["), std::string::npos) << setup;
+    EXPECT_NE(setup.find("= B["), std::string::npos) << "the setup reads the weight\n" << setup;
+    EXPECT_EQ(body.find("= B["), std::string::npos) << "the body does not pack\n" << body;
+    EXPECT_NE(body.find("// static"), std::string::npos) << body;
+    EXPECT_NE(lower::toString(*func).find("void default_function_setup("), std::string::npos);
+    EXPECT_FALSE(lower::lower(sched::State::initial(task.dag), rewriting(3))) << "options are 0, 1 and 2";
+    auto none = lower::lower(sched::State::initial(task.dag), rewriting(0));
+    ASSERT_TRUE(none);
+    EXPECT_FALSE(none->setup);
 }
 
 TEST(LayoutRewrite, WeightsOfOtherOpsAreLeftAsTheyAre)

@@ -154,10 +154,10 @@ void SnapshotBuilder::apply(const session::TuneEvent& event)
         s.phaseTask = ph->task;
         if (ph->phase != "measure")
             s.batch = {};
-    } else if (const auto* m = std::get_if<session::ModelSwitched>(&event)) {
-        if (m->error.empty())
-            s.model = m->to;
-        s.modelSwitches.push_back(*m);
+    } else if (const auto* sw = std::get_if<session::ModelSwitched>(&event)) {
+        if (sw->error.empty())
+            s.model = sw->to;
+        s.modelSwitches.push_back(*sw);
     } else if (const auto* r = std::get_if<session::RoundDone>(&event)) {
         for (size_t i = 0; i < r->tasks.size() && i < s.tasks.size(); ++i) {
             s.tasks[i].status = r->tasks[i];
