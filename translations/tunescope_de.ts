@@ -1341,268 +1341,293 @@ Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
 <context>
     <name>ts::app::SessionDialog</name>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="58"/>
+        <location filename="../app/gui/session_dialog.cpp" line="60"/>
         <source>New tuning session</source>
         <translation>Neue Tuning-Sitzung</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="62"/>
+        <location filename="../app/gui/session_dialog.cpp" line="64"/>
         <source>What to tune</source>
         <translation>Was getunt wird</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="63"/>
+        <location filename="../app/gui/session_dialog.cpp" line="65"/>
         <source>&amp;Network</source>
         <translation>&amp;Netz</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="64"/>
+        <location filename="../app/gui/session_dialog.cpp" line="66"/>
         <source>&amp;Operator</source>
         <translation>&amp;Operator</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="73"/>
+        <location filename="../app/gui/session_dialog.cpp" line="75"/>
         <source>all tasks, or ids such as 0,3,5</source>
         <translation>alle Aufgaben oder IDs wie 0,3,5</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="80"/>
+        <location filename="../app/gui/session_dialog.cpp" line="82"/>
         <source>Network:</source>
         <translation>Netz:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="81"/>
+        <location filename="../app/gui/session_dialog.cpp" line="83"/>
         <source>Batch:</source>
         <translation>Batchgröße:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="82"/>
+        <location filename="../app/gui/session_dialog.cpp" line="84"/>
         <source>Tasks:</source>
         <translation>Aufgaben:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="84"/>
+        <location filename="../app/gui/session_dialog.cpp" line="86"/>
         <source>Operator:</source>
         <translation>Operator:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="85"/>
+        <location filename="../app/gui/session_dialog.cpp" line="87"/>
         <source>Shape:</source>
         <translation>Shape:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="86"/>
+        <location filename="../app/gui/session_dialog.cpp" line="88"/>
         <source>Layout:</source>
         <translation>Layout:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="89"/>
+        <location filename="../app/gui/session_dialog.cpp" line="91"/>
         <source>Search</source>
         <translation>Suche</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="91"/>
+        <location filename="../app/gui/session_dialog.cpp" line="93"/>
         <source>Ansor (sketches + evolution)</source>
         <translation>Ansor (Sketches + Evolution)</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="92"/>
+        <location filename="../app/gui/session_dialog.cpp" line="94"/>
         <source>Random sampling</source>
         <translation>Zufallsstichproben</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="93"/>
+        <location filename="../app/gui/session_dialog.cpp" line="95"/>
         <source>AutoTVM: XGBoost + simulated annealing</source>
         <translation>AutoTVM: XGBoost + Simulated Annealing</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="94"/>
+        <location filename="../app/gui/session_dialog.cpp" line="96"/>
         <source>AutoTVM: genetic algorithm</source>
         <translation>AutoTVM: genetischer Algorithmus</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="95"/>
+        <location filename="../app/gui/session_dialog.cpp" line="97"/>
         <source>AutoTVM: random configs</source>
         <translation>AutoTVM: zufällige Konfigurationen</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="96"/>
+        <location filename="../app/gui/session_dialog.cpp" line="98"/>
         <source>AutoTVM: grid search</source>
         <translation>AutoTVM: Gittersuche</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="97"/>
+        <location filename="../app/gui/session_dialog.cpp" line="99"/>
         <source>AutoTVM policies tune the tasks one of its hand-written templates fits; the cost model below is Ansor&apos;s and is not used by them.</source>
         <translation>AutoTVM-Strategien optimieren die Aufgaben, zu denen eine seiner handgeschriebenen Vorlagen passt; das Kostenmodell unten ist das von Ansor und wird von ihnen nicht verwendet.</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="105"/>
+        <location filename="../app/gui/session_dialog.cpp" line="107"/>
         <source>This machine&apos;s CPU (%1)</source>
         <translation>Die CPU dieses Rechners (%1)</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="108"/>
+        <location filename="../app/gui/session_dialog.cpp" line="110"/>
         <source>A CUDA target (or any TVM target string) searches with Ansor&apos;s GPU rules; its candidates are measured by tunescope-gpu-runner on this machine&apos;s GPU, or on a GPU elsewhere through the folder under Measurement.</source>
         <translation>Ein CUDA-Ziel (oder ein beliebiger TVM-Zielstring) sucht mit Ansors GPU-Regeln; seine Kandidaten misst tunescope-gpu-runner auf der GPU dieses Rechners oder, über den Ordner unter Messung, auf einer GPU anderswo.</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="115"/>
+        <location filename="../app/gui/session_dialog.cpp" line="117"/>
         <source>all cores (%1)</source>
         <translation>alle Kerne (%1)</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="117"/>
+        <location filename="../app/gui/session_dialog.cpp" line="119"/>
         <source>Policy:</source>
         <translation>Strategie:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="118"/>
+        <location filename="../app/gui/session_dialog.cpp" line="120"/>
         <source>Cost model:</source>
         <translation>Kostenmodell:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="119"/>
+        <location filename="../app/gui/session_dialog.cpp" line="121"/>
         <source>Target:</source>
         <translation>Ziel:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="120"/>
+        <location filename="../app/gui/session_dialog.cpp" line="122"/>
         <source>Trials (all sessions of these tasks):</source>
         <translation>Versuche (alle Sitzungen dieser Aufgaben):</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="121"/>
+        <location filename="../app/gui/session_dialog.cpp" line="123"/>
         <source>Measures per round:</source>
         <translation>Messungen pro Runde:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="122"/>
+        <location filename="../app/gui/session_dialog.cpp" line="124"/>
         <source>Seed:</source>
         <translation>Seed:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="123"/>
+        <location filename="../app/gui/session_dialog.cpp" line="125"/>
         <source>Threads:</source>
         <translation>Threads:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="126"/>
+        <location filename="../app/gui/session_dialog.cpp" line="128"/>
         <source>Measurement</source>
         <translation>Messung</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="130"/>
+        <location filename="../app/gui/session_dialog.cpp" line="132"/>
         <source>Flush caches before each repeat</source>
         <translation>Caches vor jeder Wiederholung leeren</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="134"/>
+        <location filename="../app/gui/session_dialog.cpp" line="135"/>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="136"/>
+        <source>weights packed in the kernel (1)</source>
+        <translation>Gewichte im Kernel umgepackt (1)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="137"/>
+        <source>weights packed before the runs (2)</source>
+        <translation>Gewichte vor den Läufen umgepackt (2)</translation>
+    </message>
+    <message>
         <location filename="../app/gui/session_dialog.cpp" line="138"/>
+        <source>Ansor&apos;s layout_rewrite_option (CPU targets): a conv2d&apos;s, dense&apos;s or matmul&apos;s weight packed into the layout the schedule&apos;s loops read, inside the timed kernel (1, TVM&apos;s default for an operator) or once before the timed runs (2, as a network&apos;s constant weights are).</source>
+        <translation>Ansors layout_rewrite_option (CPU-Ziele): Die Gewichte eines conv2d, dense oder matmul werden in das Layout umgepackt, in dem die Schleifen des Schedules sie lesen, im gemessenen Kernel (1, TVMs Vorgabe für einen Operator) oder einmal vor den gemessenen Läufen (2, wie die konstanten Gewichte eines Netzes).</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="145"/>
+        <location filename="../app/gui/session_dialog.cpp" line="149"/>
         <source> s</source>
         <translation> s</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="140"/>
+        <location filename="../app/gui/session_dialog.cpp" line="151"/>
         <source>empty: this machine&apos;s GPU</source>
         <translation>leer: die GPU dieses Rechners</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="142"/>
+        <location filename="../app/gui/session_dialog.cpp" line="153"/>
         <source>GPU targets measured on another machine: each batch is written to this folder as batch-PID-K.jsonl; run it there with tunescope-gpu-runner and move the output here as batch-PID-K.results.jsonl. The session waits for it (Stop ends the wait).</source>
         <translation>GPU-Ziele, auf einem anderen Rechner gemessen: Jeder Stapel wird als batch-PID-K.jsonl in diesen Ordner geschrieben; führen Sie ihn dort mit tunescope-gpu-runner aus und verschieben Sie die Ausgabe als batch-PID-K.results.jsonl hierher. Die Sitzung wartet darauf (Stopp beendet das Warten).</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="146"/>
+        <location filename="../app/gui/session_dialog.cpp" line="157"/>
         <source>Number:</source>
         <translation>Anzahl:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="147"/>
+        <location filename="../app/gui/session_dialog.cpp" line="158"/>
         <source>Repeat:</source>
         <translation>Wiederholungen:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="148"/>
+        <location filename="../app/gui/session_dialog.cpp" line="159"/>
         <source>min_repeat_ms:</source>
         <translation>min_repeat_ms:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="150"/>
+        <location filename="../app/gui/session_dialog.cpp" line="161"/>
+        <source>Layout rewrite:</source>
+        <translation>Layout-Umschreibung:</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="162"/>
         <source>Build timeout:</source>
         <translation>Build-Timeout:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="151"/>
+        <location filename="../app/gui/session_dialog.cpp" line="163"/>
         <source>Run timeout:</source>
         <translation>Ausführungs-Timeout:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="152"/>
+        <location filename="../app/gui/session_dialog.cpp" line="164"/>
         <source>GPU elsewhere, through:</source>
         <translation>GPU anderswo, über:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="156"/>
+        <location filename="../app/gui/session_dialog.cpp" line="168"/>
         <source>Browse…</source>
         <translation>Durchsuchen…</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="158"/>
+        <location filename="../app/gui/session_dialog.cpp" line="170"/>
         <source>Workspace</source>
         <translation>Arbeitsbereich</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="159"/>
+        <location filename="../app/gui/session_dialog.cpp" line="171"/>
         <source>TuneScope workspaces (*.tunescope);;All files (*)</source>
         <translation>TuneScope-Arbeitsbereiche (*.tunescope);;Alle Dateien (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="164"/>
+        <location filename="../app/gui/session_dialog.cpp" line="176"/>
         <source>Workspace:</source>
         <translation>Arbeitsbereich:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="172"/>
+        <location filename="../app/gui/session_dialog.cpp" line="184"/>
         <source>&amp;Start</source>
         <translation>&amp;Starten</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="273"/>
+        <location filename="../app/gui/session_dialog.cpp" line="288"/>
         <source>Target: %1</source>
         <translation>Ziel: %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="276"/>
+        <location filename="../app/gui/session_dialog.cpp" line="291"/>
         <source>Policy: AutoTVM&apos;s templates here are CPU templates; tune a GPU target with Ansor or random sampling.</source>
         <translation>Strategie: AutoTVMs Vorlagen sind hier CPU-Vorlagen; eine GPU mit Ansor oder Zufallsauswahl tunen.</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="280"/>
+        <location filename="../app/gui/session_dialog.cpp" line="295"/>
         <source>Measurement: a folder for a GPU elsewhere needs a GPU target.</source>
         <translation>Messung: Ein Ordner für eine GPU anderswo braucht ein GPU-Ziel.</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="282"/>
+        <location filename="../app/gui/session_dialog.cpp" line="297"/>
         <source>Measurement: cannot make the folder %1.</source>
         <translation>Messung: Der Ordner %1 kann nicht angelegt werden.</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="286"/>
+        <location filename="../app/gui/session_dialog.cpp" line="301"/>
         <source>Tasks: give task ids separated by commas (such as 0,3,5), or nothing for all tasks.</source>
         <translation>Aufgaben: Geben Sie durch Kommas getrennte Aufgaben-IDs an (etwa 0,3,5) oder nichts für alle Aufgaben.</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="290"/>
+        <location filename="../app/gui/session_dialog.cpp" line="305"/>
         <source>Shape: %1 takes %2.</source>
         <translation>Shape: %1 erwartet %2.</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="298"/>
+        <location filename="../app/gui/session_dialog.cpp" line="313"/>
         <source>Policy: %1</source>
         <translation>Strategie: %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="301"/>
+        <location filename="../app/gui/session_dialog.cpp" line="316"/>
         <source>Choose a workspace file.</source>
         <translation>Wählen Sie eine Arbeitsbereichsdatei.</translation>
     </message>
@@ -2317,12 +2342,12 @@ Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
         <translation>Sitzung %1 kann nicht fortgesetzt werden: %2</translation>
     </message>
     <message>
-        <location filename="../widgets/session_hub.cpp" line="378"/>
+        <location filename="../widgets/session_hub.cpp" line="379"/>
         <source>No session is running, so there is no model to switch.</source>
         <translation>Es läuft keine Sitzung, also gibt es kein Modell zu wechseln.</translation>
     </message>
     <message>
-        <location filename="../widgets/session_hub.cpp" line="399"/>
+        <location filename="../widgets/session_hub.cpp" line="400"/>
         <source>Cannot switch the model to %1: %2</source>
         <translation>Das Modell kann nicht zu %1 gewechselt werden: %2</translation>
     </message>

@@ -306,6 +306,7 @@ bool SessionHub::resume(int64_t sessionId, int trials)
     options.measuresPerRound = settings.value("measures_per_round", 64);
     options.search.population = settings.value("population", options.search.population);
     options.search.crossoverProb = settings.value("crossover_prob", options.search.crossoverProb);
+    options.measure.layoutRewrite = settings.value("layout_rewrite_option", 0);
     if (settings.value("scheduler", std::string("gradient")) == "round-robin")
         options.scheduler.strategy = search::SchedulerStrategy::RoundRobin;
     return start(*origin, std::move(options));

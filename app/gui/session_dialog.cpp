@@ -26,6 +26,8 @@
 #include <QThread>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace ts::app {
 
 namespace {
@@ -128,6 +130,15 @@ SessionDialog::SessionDialog(QWidget* parent)
     m_repeat = spin(1, 100, 1, measure);
     m_minRepeatMs = spin(0, 10000, 100, measure);
     m_flushCache = new QCheckBox(tr("Flush caches before each repeat"), measure);
+    m_layoutRewrite = new QComboBox(measure);
+    m_layoutRewrite->setObjectName(QStringLiteral("layoutRewrite"));
+    m_layoutRewrite->addItem(tr("none"), 0);
+    m_layoutRewrite->addItem(tr("weights packed in the kernel (1)"), 1);
+    m_layoutRewrite->addItem(tr("weights packed before the runs (2)"), 2);
+    m_layoutRewrite->setToolTip(tr("Ansor's layout_rewrite_option (CPU targets): a conv2d's, dense's or matmul's "
+                                   "weight packed into the layout the schedule's loops read, inside the timed "
+                                   "kernel (1, TVM's default for an operator) or once before the timed runs (2, "
+                                   "as a network's constant weights are)."));
     m_buildTimeout = new QDoubleSpinBox(measure);
     m_buildTimeout->setRange(0.5, 600);
     m_buildTimeout->setValue(15);
@@ -147,6 +158,7 @@ SessionDialog::SessionDialog(QWidget* parent)
     measureForm->addRow(tr("Repeat:"), m_repeat);
     measureForm->addRow(tr("min_repeat_ms:"), m_minRepeatMs);
     measureForm->addRow(m_flushCache);
+    measureForm->addRow(tr("Layout rewrite:"), m_layoutRewrite);
     measureForm->addRow(tr("Build timeout:"), m_buildTimeout);
     measureForm->addRow(tr("Run timeout:"), m_runTimeout);
     measureForm->addRow(tr("GPU elsewhere, through:"), m_exchange);
@@ -249,13 +261,16 @@ session::TuneOptions SessionDialog::options() const
     o.measure.timing.repeat = m_repeat->value();
     o.measure.timing.minRepeatMs = m_minRepeatMs->value();
     o.measure.timing.flushCache = m_flushCache->isChecked();
+    o.measure.layoutRewrite = m_layoutRewrite->currentData().toInt();
     o.measure.buildTimeoutMs = static_cast<int>(m_buildTimeout->value() * 1000);
     o.measure.runTimeoutMs = static_cast<int>(m_runTimeout->value() * 1000);
     o.workspace = workspace().toStdString();
     if (auto t = target())
         o.measure.target = *t;
-    if (o.measure.target.isGpu())
+    if (o.measure.target.isGpu()) {
+        o.measure.layoutRewrite = 0; // Ansor rewrites no layout on a GPU
         o.measure.gpuExchangeDir = m_exchange->text().trimmed().toStdString();
+    }
     return o;
 }
 
@@ -337,6 +352,8 @@ void SessionDialog::restoreValues()
     m_repeat->setValue(settings.value(QStringLiteral("repeat"), 1).toInt());
     m_minRepeatMs->setValue(settings.value(QStringLiteral("minRepeatMs"), 100).toInt());
     m_flushCache->setChecked(settings.value(QStringLiteral("flushCache"), false).toBool());
+    m_layoutRewrite->setCurrentIndex(
+        std::max(0, m_layoutRewrite->findData(settings.value(QStringLiteral("layoutRewrite"), 0).toInt())));
     m_buildTimeout->setValue(settings.value(QStringLiteral("buildTimeout"), 15.0).toDouble());
     m_runTimeout->setValue(settings.value(QStringLiteral("runTimeout"), 10.0).toDouble());
     m_exchange->setText(settings.value(QStringLiteral("gpuExchange")).toString());
@@ -365,6 +382,7 @@ void SessionDialog::saveValues() const
     settings.setValue(QStringLiteral("repeat"), m_repeat->value());
     settings.setValue(QStringLiteral("minRepeatMs"), m_minRepeatMs->value());
     settings.setValue(QStringLiteral("flushCache"), m_flushCache->isChecked());
+    settings.setValue(QStringLiteral("layoutRewrite"), m_layoutRewrite->currentData());
     settings.setValue(QStringLiteral("buildTimeout"), m_buildTimeout->value());
     settings.setValue(QStringLiteral("gpuExchange"), m_exchange->text().trimmed());
     settings.setValue(QStringLiteral("runTimeout"), m_runTimeout->value());

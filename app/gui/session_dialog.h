@@ -1,6 +1,6 @@
 // "New tuning session": what to tune (a network with batch, layout and some of its tasks, or one operator
 // with its shape), how (policy, cost model, target, trial budget, measures per round, seed, threads) and how to
-// measure (number, repeat, min_repeat_ms, cache flush, build and run timeouts), and the workspace. The
+// measure (number, repeat, min_repeat_ms, cache flush, layout rewrite, build and run timeouts), and the workspace. The
 // dialog only collects and checks values; SessionHub::start runs them. The last values are kept in QSettings.
 #pragma once
 
@@ -64,6 +64,7 @@ private:
     QSpinBox* m_repeat;
     QSpinBox* m_minRepeatMs;
     QCheckBox* m_flushCache;
+    QComboBox* m_layoutRewrite; // Ansor's layout_rewrite_option, 0..2 as its item data
     QDoubleSpinBox* m_buildTimeout;
     QDoubleSpinBox* m_runTimeout;
     QLineEdit* m_exchange; // GPU targets: the folder batches go through to a GPU elsewhere; empty: this machine's

@@ -102,6 +102,17 @@ private Q_SLOTS:
         exchange->clear();
         QDir(folder).removeRecursively();
 
+        // Layout rewrite: none by default; option 2 reaches the measurement on a CPU, never on a GPU.
+        auto* layoutRewrite = dialog.findChild<QComboBox*>(QStringLiteral("layoutRewrite"));
+        QVERIFY(layoutRewrite);
+        QCOMPARE(dialog.options().measure.layoutRewrite, 0);
+        layoutRewrite->setCurrentIndex(layoutRewrite->findData(2));
+        QCOMPARE(dialog.options().measure.layoutRewrite, 2);
+        target->setCurrentText(QStringLiteral("cuda -arch=sm_90"));
+        QCOMPARE(dialog.options().measure.layoutRewrite, 0);
+        target->setCurrentIndex(0);
+        layoutRewrite->setCurrentIndex(0);
+
         // An operator with a shape of the wrong arity is refused with what it takes.
         auto* byOperator = dialog.findChild<QRadioButton*>();
         QVERIFY(byOperator);
