@@ -14,6 +14,11 @@
 //                     trials) against OpenBLAS in the same run, 1 and 2 threads
 //   ./build/release/tests/benchmarks/ts_bench_tuning resnet [PER_TASK] ResNet-18 batch 1 NHWC tuned (default
 //                     200 trials per task): estimated end-to-end latency against LibTorch's inference
+//   ./build/release/tests/benchmarks/ts_bench_tuning layers NETWORK LAYOUT [PER_TASK [REWRITE]]   every conv2d and
+//                     depthwise conv2d task of a network (batch 1, NCHW or NHWC) tuned in one session with XGBoost
+//                     (default 128 trials per task, layout rewrite option 2), each against LibTorch's layer (conv2d
+//                     with its bias, then the task's fused ReLU / ReLU6 / residual add in place; channels-last
+//                     tensors for NHWC) in the same run, 2 threads, and the sums weighted by occurrences
 #include "bench_util.h"
 #include "peak_flops.h"
 #include "tuning_util.h"
@@ -275,6 +280,95 @@ double torchResnetSeconds(int threads)
     return bench::secondsPerRun([&] { forward(); }, 5, 500);
 }
 
+// LibTorch's seconds per run of the same layer as `task` (its anchor conv2d with the task's fused element-wise ops).
+double torchLayerSeconds(const graph::Task& task, int threads)
+{
+    torch::NoGradGuard noGrad;
+    torch::set_num_threads(threads);
+    const graph::Node& n = task.anchorNode;
+    const ops::Conv2dParams& p = n.conv;
+    const bool nhwc = p.layout == ops::Layout::NHWC;
+    const std::vector<int64_t>& d = task.dataShape;
+    const int64_t batch = d[0], channels = nhwc ? d[3] : d[1], h = nhwc ? d[1] : d[2], w = nhwc ? d[2] : d[3];
+    const std::vector<int64_t>& ws = n.weightShape; // NCHW: [O, I/g, kh, kw]; NHWC: [kh, kw, I/g, O]
+    const int64_t out = nhwc ? ws[3] : ws[0], perGroup = nhwc ? ws[2] : ws[1], kh = nhwc ? ws[0] : ws[2],
+                  kw = nhwc ? ws[1] : ws[3];
+    const int64_t groups = n.kind == graph::NodeKind::DepthwiseConv2d ? channels : p.groups;
+    const auto format = nhwc ? torch::MemoryFormat::ChannelsLast : torch::MemoryFormat::Contiguous;
+    const torch::Tensor x = torch::rand({ batch, channels, h, w }).contiguous(format);
+    const torch::Tensor weight = (torch::rand({ n.kind == graph::NodeKind::DepthwiseConv2d ? channels : out,
+                                      n.kind == graph::NodeKind::DepthwiseConv2d ? 1 : perGroup, kh, kw })
+        * 0.05)
+                                     .contiguous(format);
+    const bool biased = std::find(task.fusedOps.begin(), task.fusedOps.end(), "bias_add") != task.fusedOps.end();
+    const torch::Tensor bias = torch::rand({ weight.size(0) });
+    torch::Tensor residual;
+    std::vector<std::string> after(task.fusedOps.begin() + 1, task.fusedOps.end());
+    const torch::Tensor probe = torch::conv2d(x, weight, {}, { p.stride[0], p.stride[1] },
+        { p.padding[0], p.padding[1] }, { p.dilation[0], p.dilation[1] }, groups);
+    residual = torch::rand_like(probe);
+    return bench::secondsPerRun(
+        [&] {
+            torch::Tensor y = torch::conv2d(x, weight, biased ? bias : torch::Tensor(), { p.stride[0], p.stride[1] },
+                { p.padding[0], p.padding[1] }, { p.dilation[0], p.dilation[1] }, groups);
+            for (const std::string& op : after) {
+                if (op == "relu")
+                    y.relu_();
+                else if (op == "clip")
+                    y.clamp_(0.0, 6.0); // MobileNet-V2's ReLU6, its only clip
+                else if (op == "add")
+                    y.add_(residual);
+            }
+        },
+        5, 200);
+}
+
+void layers(const std::string& network, ops::Layout layout, int perTask, int rewrite)
+{
+    const graph::TaskSet set = store::loadNetworkTasks(store::NetworkRef { network, 1, layout }).value();
+    std::vector<const graph::Task*> convs;
+    std::vector<session::TuneTask> tasks;
+    for (const graph::Task& t : set.tasks)
+        if (t.anchor == graph::NodeKind::Conv2d || t.anchor == graph::NodeKind::DepthwiseConv2d) {
+            convs.push_back(&t);
+            std::string tags;
+            for (const std::string& op : t.fusedOps)
+                tags += (tags.empty() ? "" : ",") + op;
+            tasks.push_back({ t.name + " #" + std::to_string(t.id), t.dag, t.weight, tags });
+        }
+    const int trials = perTask * static_cast<int>(tasks.size());
+    std::printf("== %s batch 1 %s: %zu conv2d / depthwise tasks of %zu, %d trials (%d per task), XGBoost, layout "
+                "rewrite %d, 2 threads\n",
+        network.c_str(), ops::toString(layout).data(), tasks.size(), set.tasks.size(), trials, perTask, rewrite);
+    session::TuneOptions o = baseOptions(tasks, trials, freshWorkspace("layers"));
+    o.model = "xgb";
+    o.measure.layoutRewrite = rewrite;
+    o.measure.kernelThreads = 2;
+    const Run r = tune(o, false);
+    std::printf("  tuning wall %.0f s (%.3f s per trial)\n", r.wall, r.wall / std::max(1, r.finished.totalTrials));
+    const double peak = bench::peakGflops(2);
+    std::printf("  fp32 FMA peak measured here: %.1f GFLOP/s on 2 threads\n\n", peak);
+    std::printf("  %-44s %6s %10s %10s %10s %7s %7s\n", "task", "weight", "TuneScope", "LibTorch", "GFLOP/s", "ts/lib",
+        "ts/peak");
+    std::printf("  %-44s %6s %10s %10s %10s %7s %7s\n", "", "", "ms", "ms", "TuneScope", "", "");
+    double oursSum = 0.0, theirsSum = 0.0;
+    int atOrAbove = 0;
+    for (size_t i = 0; i < convs.size(); ++i) {
+        const session::TaskStatus& t = r.finished.tasks[i];
+        const double theirs = torchLayerSeconds(*convs[i], 2);
+        const double ours = t.bestCost;
+        oursSum += t.weight * ours;
+        theirsSum += t.weight * theirs;
+        atOrAbove += ours > 0.0 && ours <= theirs ? 1 : 0;
+        std::printf("  %-44s %6d %10.4f %10.4f %10.1f %6.0f%% %6.0f%%\n", tasks[i].name.c_str(), t.weight, ours * 1e3,
+            theirs * 1e3, t.gflops(), ours > 0.0 ? 100.0 * theirs / ours : 0.0,
+            ours > 0.0 ? 100.0 * t.gflops() / peak : 0.0);
+    }
+    std::printf("\n  weighted sum: TuneScope %.3f ms, LibTorch %.3f ms -> TuneScope at %.0f%% of LibTorch's speed; "
+                "%d of %zu layers at or above it\n",
+        oursSum * 1e3, theirsSum * 1e3, 100.0 * theirsSum / oursSum, atOrAbove, convs.size());
+}
+
 void resnet(int perTask)
 {
     const auto tasks = resnetTasks();
@@ -315,11 +409,14 @@ int main(int argc, char** argv)
         matmul(count > 0 ? count : 1000);
     else if (what == "resnet")
         resnet(count > 0 ? count : 200);
+    else if (what == "layers" && argc >= 4)
+        layers(argv[2], std::string(argv[3]) == "NHWC" ? ops::Layout::NHWC : ops::Layout::NCHW,
+            argc > 4 ? std::atoi(argv[4]) : 128, argc > 5 ? std::atoi(argv[5]) : 2);
     else {
         std::fprintf(stderr,
             "usage: ts_bench_tuning [overhead|compile [N]|crossover|curves [TRIALS [VARIANT [SEED]]]|matmul "
             "[TRIALS]|resnet "
-            "[PER_TASK]]\n");
+            "[PER_TASK]|layers NETWORK NCHW|NHWC [PER_TASK [REWRITE]]]\n");
         return 2;
     }
     return 0;
