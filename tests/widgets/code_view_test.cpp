@@ -301,9 +301,10 @@ private Q_SLOTS:
         auto resolved = store::resolveSchedule(source);
         QVERIFY(resolved);
         const Schedule conv = fromResolved(std::move(resolved).value());
-        const auto target = models::recordTarget(ws, 1); // line 1 is a comment
-        QVERIFY2(target, target ? "" : target.error().message.c_str());
-        QVERIFY(target->isGpu());
+        const auto measured = models::recordLowering(ws, 1); // line 1 is a comment
+        QVERIFY2(measured, measured ? "" : measured.error().message.c_str());
+        QVERIFY(measured->target.isGpu());
+        QCOMPARE(measured->layoutRewrite, 0);
         models::CodeRequest request;
         request.task = conv.task;
         request.state = conv.state;
@@ -312,7 +313,38 @@ private Q_SLOTS:
         const models::CodeListing listing = models::buildCodeListing(request, {});
         QVERIFY(listing.gpu);
         QVERIFY(QString::fromStdString(listing.llvmIr.text).contains(QLatin1String("__global__ void")));
-        QVERIFY(!models::recordTarget(ws, 999));
+        QVERIFY(!models::recordLowering(ws, 999));
+    }
+
+    void aRecordIsListedWithItsLayoutRewriteOption()
+    {
+        // TVM's CPU records say layout_rewrite_option 1: the selected record's loop IR packs its kernel (weight),
+        // as it was measured.
+        QTemporaryDir dir;
+        const std::string ws = dir.filePath(QStringLiteral("ws.tunescope")).toStdString();
+        {
+            auto store = store::Store::open(ws);
+            QVERIFY(store);
+            auto report = store::importLog(*store, dataPath("tvm-logs/conv2d_layer-ansor-spr.json"));
+            QVERIFY2(report, report ? "" : report.error().message.c_str());
+        }
+        const auto measured = models::recordLowering(ws, 1);
+        QVERIFY2(measured, measured ? "" : measured.error().message.c_str());
+        QCOMPARE(measured->layoutRewrite, 1);
+        store::ScheduleSource source;
+        source.what = store::RecordRef { dataPath("tvm-logs/conv2d_layer-ansor-spr.json"), 1 };
+        auto resolved = store::resolveSchedule(source);
+        QVERIFY(resolved);
+        const Schedule conv = fromResolved(std::move(resolved).value());
+        models::CodeRequest request;
+        request.task = conv.task;
+        request.state = conv.state;
+        QVERIFY(!QString::fromStdString(models::buildCodeListing(request, {}).loopIr.text)
+                     .contains(QLatin1String("kernel_packed")));
+        request.recordId = 1;
+        request.workspace = ws;
+        QVERIFY(QString::fromStdString(models::buildCodeListing(request, {}).loopIr.text)
+                    .contains(QLatin1String("kernel_packed")));
     }
 
     void tabsFillFromAJob()

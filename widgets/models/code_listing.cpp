@@ -9,6 +9,8 @@
 #include "core/store/store.h"
 #include "widgets/models/line_diff.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -196,22 +198,27 @@ std::string annotateScores(const std::string& loopIr, const StageScores& scores)
     return out;
 }
 
-Expected<target::Target> recordTarget(const std::string& workspace, int64_t recordId)
+Expected<RecordLowering> recordLowering(const std::string& workspace, int64_t recordId)
 {
     store::OpenOptions options;
     options.readOnly = true;
     TS_TRY(store::Store store, store::Store::open(workspace, options));
     TS_TRY(const std::vector<store::Record> page, store.recordPage({}, recordId - 1, 1)); // one lookup by key
-    std::optional<int64_t> deviceId;
-    if (!page.empty() && page.front().id == recordId)
-        deviceId = page.front().deviceId;
-    if (!deviceId)
+    if (page.empty() || page.front().id != recordId)
         return makeError(ErrorKind::NotFound, workspace + ": no record " + std::to_string(recordId));
+    const store::Record& record = page.front();
+    RecordLowering out;
+    const nlohmann::json extra = nlohmann::json::parse(record.extra, nullptr, false);
+    if (extra.is_object() && extra.value("layout_rewrite_option", 0) >= 0
+        && extra.value("layout_rewrite_option", 0) <= 2)
+        out.layoutRewrite = extra.value("layout_rewrite_option", 0);
     TS_TRY(const std::vector<store::Device> devices, store.devices());
     for (const store::Device& d : devices)
-        if (d.id == *deviceId)
-            return store::targetOf(d);
-    return makeError(ErrorKind::NotFound, workspace + ": no device " + std::to_string(*deviceId));
+        if (d.id == record.deviceId) {
+            out.target = store::targetOf(d);
+            return out;
+        }
+    return makeError(ErrorKind::NotFound, workspace + ": no device " + std::to_string(record.deviceId));
 }
 
 CodeListing buildCodeListing(const CodeRequest& request, const std::stop_token& stop)
@@ -224,11 +231,15 @@ CodeListing buildCodeListing(const CodeRequest& request, const std::stop_token& 
     if (stop.stop_requested())
         return out;
     target::Target target = request.target;
+    int layoutRewrite = 0;
     if (request.recordId && !request.workspace.empty())
-        if (auto measuredOn = recordTarget(request.workspace, *request.recordId))
-            target = *measuredOn;
+        if (auto measured = recordLowering(request.workspace, *request.recordId)) {
+            target = measured->target;
+            layoutRewrite = measured->layoutRewrite;
+        }
     lower::LowerOptions options;
     options.target = target;
+    options.layoutRewrite = layoutRewrite;
     auto func = lower::lower(state, options);
     if (!func) {
         out.loopIr.error = func.error().message;

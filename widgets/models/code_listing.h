@@ -78,7 +78,8 @@ struct CodeRequest {
     std::shared_ptr<const sched::State> state; // of task's DAG
     target::Target target = target::Target::host();
     ScoreSource scoreSource;
-    // A measured record of `workspace`: the target of the device it was measured on replaces `target` (a
+    // A measured record of `workspace`: the target of the device it was measured on replaces `target`, and it is
+    // lowered with its layout rewrite option (a
     // record of a GPU lists CUDA C and PTX).
     std::optional<int64_t> recordId;
     std::string workspace;
@@ -107,8 +108,13 @@ StageScores scoreStages(
 // (a second buffer whose first store is the same line gets none), indented as the store.
 std::string annotateScores(const std::string& loopIr, const StageScores& scores);
 
-// The target of the device a workspace's record was measured on.
-Expected<target::Target> recordTarget(const std::string& workspace, int64_t recordId);
+// How a workspace's record was lowered when it was measured: the target of its device, and its layout rewrite
+// option (extra.layout_rewrite_option; a TVM CPU record's is 1).
+struct RecordLowering {
+    target::Target target = target::Target::host();
+    int layoutRewrite = 0;
+};
+Expected<RecordLowering> recordLowering(const std::string& workspace, int64_t recordId);
 // Everything above for the request. Returns early (partly filled) when `stop` is requested.
 CodeListing buildCodeListing(const CodeRequest& request, const std::stop_token& stop = {});
 
