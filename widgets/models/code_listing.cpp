@@ -215,7 +215,7 @@ Expected<RecordLowering> recordLowering(const std::string& workspace, int64_t re
     TS_TRY(const std::vector<store::Device> devices, store.devices());
     for (const store::Device& d : devices)
         if (d.id == record.deviceId) {
-            out.target = store::targetOf(d);
+            TS_TRY(out.target, store::targetOf(d));
             return out;
         }
     return makeError(ErrorKind::NotFound, workspace + ": no device " + std::to_string(record.deviceId));
