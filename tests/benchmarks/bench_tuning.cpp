@@ -17,8 +17,9 @@
 //   ./build/release/tests/benchmarks/ts_bench_tuning layers NETWORK LAYOUT [PER_TASK [REWRITE]]   every conv2d and
 //                     depthwise conv2d task of a network (batch 1, NCHW or NHWC) tuned in one session with XGBoost
 //                     (default 128 trials per task, layout rewrite option 2), each against LibTorch's layer (conv2d
-//                     with its bias, then the task's fused ReLU / ReLU6 / residual add in place; channels-last
-//                     tensors for NHWC) in the same run, 2 threads, and the sums weighted by occurrences
+//                     with its bias, then the task's fused ReLU / ReLU6 / residual add in place; the better of
+//                     channels-last and contiguous tensors) in the same run, 2 threads, and the sums weighted by
+//                     occurrences
 #include "bench_util.h"
 #include "peak_flops.h"
 #include "tuning_util.h"
@@ -280,8 +281,9 @@ double torchResnetSeconds(int threads)
     return bench::secondsPerRun([&] { forward(); }, 5, 500);
 }
 
-// LibTorch's seconds per run of the same layer as `task` (its anchor conv2d with the task's fused element-wise ops).
-double torchLayerSeconds(const graph::Task& task, int threads)
+// LibTorch's seconds per run of the same layer as `task` (its anchor conv2d with the task's fused element-wise ops),
+// its tensors in `format`.
+double torchLayerSeconds(const graph::Task& task, int threads, torch::MemoryFormat format)
 {
     torch::NoGradGuard noGrad;
     torch::set_num_threads(threads);
@@ -294,7 +296,6 @@ double torchLayerSeconds(const graph::Task& task, int threads)
     const int64_t out = nhwc ? ws[3] : ws[0], perGroup = nhwc ? ws[2] : ws[1], kh = nhwc ? ws[0] : ws[2],
                   kw = nhwc ? ws[1] : ws[3];
     const int64_t groups = n.kind == graph::NodeKind::DepthwiseConv2d ? channels : p.groups;
-    const auto format = nhwc ? torch::MemoryFormat::ChannelsLast : torch::MemoryFormat::Contiguous;
     const torch::Tensor x = torch::rand({ batch, channels, h, w }).contiguous(format);
     const torch::Tensor weight = (torch::rand({ n.kind == graph::NodeKind::DepthwiseConv2d ? channels : out,
                                       n.kind == graph::NodeKind::DepthwiseConv2d ? 1 : perGroup, kh, kw })
@@ -355,7 +356,9 @@ void layers(const std::string& network, ops::Layout layout, int perTask, int rew
     int atOrAbove = 0;
     for (size_t i = 0; i < convs.size(); ++i) {
         const session::TaskStatus& t = r.finished.tasks[i];
-        const double theirs = torchLayerSeconds(*convs[i], 2);
+        // The better of LibTorch's two layouts: channels-last (NHWC) takes a slow path on some 1x1 layers.
+        const double theirs = std::min(torchLayerSeconds(*convs[i], 2, torch::MemoryFormat::ChannelsLast),
+            torchLayerSeconds(*convs[i], 2, torch::MemoryFormat::Contiguous));
         const double ours = t.bestCost;
         oursSum += t.weight * ours;
         theirsSum += t.weight * theirs;
