@@ -1,6 +1,5 @@
 #include "widgets/session_hub.h"
 
-#include "core/cost/cost_model.h"
 #include "core/search/task_policy.h"
 #include "core/session/job_tracker.h"
 #include "core/store/store.h"
@@ -386,11 +385,7 @@ bool SessionHub::switchModel(const QString& kind)
         if (m_live->session) {
             asked = m_live->session->switchModel(wanted);
         } else { // still building its tasks: asked of the session once it is made
-            if (m_live->policy != search::PolicyKind::Ansor)
-                asked = makeError(ErrorKind::Unsupported,
-                    std::string("the ") + search::toString(m_live->policy) + " policy does not use a cost model");
-            else if (auto made = cost::makeCostModel(wanted, 0); !made)
-                asked = made.error();
+            asked = session::TuningSession::checkModelSwitch(m_live->policy, wanted);
             if (asked)
                 m_live->requestedModel = wanted;
         }

@@ -6,7 +6,6 @@
 #include "app/cli/interrupt.h"
 #include "app/cli/task_selection.h"
 #include "app/cli/tune_printer.h"
-#include "core/cost/cost_model.h"
 #include "core/graph/op_tasks.h"
 #include "core/lower/lower.h"
 #include "core/measure/gpu_bundle.h"
@@ -268,11 +267,8 @@ namespace {
                 return fail("--switch-model must be TRIALS:KIND with TRIALS > 0 (e.g. 256:tlp), got '" + text + "'");
             switchAt = static_cast<int>(at);
             switchTo = text.substr(colon + 1);
-            if (auto made = cost::makeCostModel(switchTo, 0); !made)
-                return fail("--switch-model: " + made.error().message);
-            if (*policy != search::PolicyKind::Ansor)
-                return fail("--switch-model: the " + std::string(search::toString(*policy))
-                    + " policy does not rank with the session's cost model");
+            if (auto allowed = session::TuningSession::checkModelSwitch(*policy, switchTo); !allowed)
+                return fail("--switch-model: " + allowed.error().message);
         }
 
         session::TuneOptions options;

@@ -70,16 +70,32 @@ std::vector<CostModelKind> costModelKinds()
     return kinds;
 }
 
+namespace {
+    // The registration of `kind`, or the error naming the kinds there are. The registry's lock is held.
+    Expected<const Registration*> findLocked(const std::string& kind)
+    {
+        std::string known;
+        for (const Registration& entry : registry()) {
+            if (kind == entry.kind)
+                return &entry;
+            known += (known.empty() ? "" : ", ") + entry.kind;
+        }
+        return makeError(ErrorKind::InvalidArgument, "unknown cost model \"" + kind + "\"; the kinds are: " + known);
+    }
+} // namespace
+
 Expected<std::unique_ptr<CostModel>> makeCostModel(const std::string& kind, uint64_t seed)
 {
     const std::lock_guard lock(registryMutex());
-    std::string known;
-    for (const Registration& entry : registry()) {
-        if (kind == entry.kind)
-            return entry.make(seed);
-        known += (known.empty() ? "" : ", ") + entry.kind;
-    }
-    return makeError(ErrorKind::InvalidArgument, "unknown cost model \"" + kind + "\"; the kinds are: " + known);
+    TS_TRY(const Registration* entry, findLocked(kind));
+    return entry->make(seed);
+}
+
+Expected<void> checkCostModelKind(const std::string& kind)
+{
+    const std::lock_guard lock(registryMutex());
+    TS_CHECK(findLocked(kind));
+    return {};
 }
 
 } // namespace ts::cost

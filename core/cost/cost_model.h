@@ -123,5 +123,7 @@ using CostModelFactory = std::function<std::unique_ptr<CostModel>(uint64_t seed)
 void registerCostModel(CostModelKind kind, CostModelFactory make);
 // A new model of `kind` seeded with `seed`, or InvalidArgument naming the kinds there are.
 Expected<std::unique_ptr<CostModel>> makeCostModel(const std::string& kind, uint64_t seed);
+// Whether `kind` is registered (makeCostModel's error when not), without making a model.
+Expected<void> checkCostModelKind(const std::string& kind);
 
 } // namespace ts::cost

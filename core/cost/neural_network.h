@@ -146,7 +146,8 @@ public:
 double lambdaRankLoss(std::span<const float> scores, std::span<const float> labels);
 
 // Pairwise accuracy of `scores` within each group of `set` (pairs of different labels ordered as the labels
-// are), over all groups' pairs; 0.5 when there is no such pair.
+// are), over all groups' pairs; 0.5 when there is no such pair. Unlike store::pairwiseAccuracy (one list, ties
+// counted), it compares only within groups, whose labels are normalised per group.
 double pairwiseAccuracy(const NeuralTrainingSet& set, std::span<const double> scores);
 
 // One WL-GCN layer without its nonlinearity: x'_i = W1 x_i + W2 sum over neighbours j of x_j (edges are

@@ -63,9 +63,11 @@ namespace {
         }
         Task task;
         task.anchor = graph.node(chain.front()).kind;
-        task.anchorNode = graph.node(chain.front());
-        if (!task.anchorNode.inputs.empty())
-            task.dataShape = graph.node(task.anchorNode.inputs.front()).shape;
+        const Node& anchorNode = graph.node(chain.front());
+        task.conv = anchorNode.conv;
+        task.weightShape = anchorNode.weightShape;
+        if (!anchorNode.inputs.empty())
+            task.dataShape = graph.node(anchorNode.inputs.front()).shape;
         std::vector<ir::Tensor> tensors = placeholders;
         tensors.push_back(out);
         task.dag = ir::ComputeDAG::create(tensors);

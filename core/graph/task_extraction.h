@@ -23,9 +23,10 @@ struct Task {
     int id = 0;
     std::string name; // "conv2d_nchw_bias_add_relu"
     NodeKind anchor = NodeKind::Conv2d;
-    // The anchor's attributes (conv parameters, weight shape) and its data input's shape: what a library call
-    // for the same layer needs.
-    Node anchorNode;
+    // For a network's conv2d or depthwise anchor, what a library call for the same layer needs: its parameters,
+    // weight shape and data input's shape (empty for operator tasks).
+    ops::Conv2dParams conv;
+    std::vector<int64_t> weightShape;
     std::vector<int64_t> dataShape;
     std::vector<std::string> fusedOps; // {"conv2d", "bias_add", "relu"}
     std::string shapes; // "data [1, 64, 56, 56], weight [64, 64, 3, 3] -> [1, 64, 56, 56]"

@@ -97,8 +97,10 @@ namespace {
         std::vector<Part> layout; // the packed buffer's dimensions, outer to inner
     };
 
-    // The layout the one stage reading `weight` (placeholder stage `ps`) wants, or nullopt.
-    std::optional<Rewrite> planFor(const sched::State& state, int ps, const ir::BufferRef& weight)
+    // The layout the one stage reading `weight` (placeholder stage `ps`) wants, or nullopt; the packed buffer in
+    // `scope`.
+    std::optional<Rewrite> planFor(
+        const sched::State& state, int ps, const ir::BufferRef& weight, const std::string& scope)
     {
         const ir::Tensor& placeholder = state.stage(ps).op;
         int reader = -1;
@@ -165,6 +167,7 @@ namespace {
         auto packed = std::make_shared<ir::BufferVar>();
         packed->name = weight->name + "_packed";
         packed->dtype = weight->dtype;
+        packed->scope = scope;
         for (const Part& p : plan.layout)
             packed->shape.push_back(p.extent);
         plan.packed = std::move(packed);
@@ -252,16 +255,13 @@ namespace {
 
 LoweredFunc rewriteLayout(const LoweredFunc& func, const sched::State& state, bool inSetup)
 {
+    // In the setup, the packed weights are written once and read by every run of the body: static buffers.
+    const std::string scope = inSetup ? "static" : "global";
     std::vector<Rewrite> plans;
     for (int i = 0; i < func.numInputs && i < static_cast<int>(func.argStages.size()); ++i)
-        if (auto plan = planFor(state, func.argStages[static_cast<size_t>(i)], func.args[static_cast<size_t>(i)])) {
-            if (inSetup) { // written once by the setup, read by every run of the body
-                auto packed = std::make_shared<ir::BufferVar>(*plan->packed);
-                packed->scope = "static";
-                plan->packed = std::move(packed);
-            }
+        if (auto plan
+            = planFor(state, func.argStages[static_cast<size_t>(i)], func.args[static_cast<size_t>(i)], scope))
             plans.push_back(std::move(*plan));
-        }
     if (plans.empty())
         return func;
     HasParallel parallel;
@@ -270,21 +270,22 @@ LoweredFunc rewriteLayout(const LoweredFunc& func, const sched::State& state, bo
     std::vector<Stmt> packs;
     for (const Rewrite& plan : plans)
         packs.push_back(packNest(plan, parallel.found));
-    LoweredFunc out = func;
+    Stmt setup;
     if (inSetup) {
-        Stmt setup = makeSeq(std::move(packs));
-        for (const Rewrite& plan : plans) {
-            setup = makeAllocate(plan.packed, std::move(setup));
-            body = makeAllocate(plan.packed, std::move(body));
-        }
-        out.setup = simplify(setup);
+        setup = makeSeq(std::move(packs));
     } else {
         packs.push_back(std::move(body));
         body = makeSeq(std::move(packs));
-        for (const Rewrite& plan : plans)
-            body = makeAllocate(plan.packed, std::move(body));
     }
+    for (const Rewrite& plan : plans) {
+        body = makeAllocate(plan.packed, std::move(body));
+        if (setup)
+            setup = makeAllocate(plan.packed, std::move(setup));
+    }
+    LoweredFunc out = func;
     out.body = simplify(body);
+    if (setup)
+        out.setup = simplify(setup);
     return out;
 }
 

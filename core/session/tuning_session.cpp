@@ -22,6 +22,12 @@ namespace {
 
     double secondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
+    // The layout_rewrite_option the session's records and settings carry: the measurement's, on a CPU; 0 otherwise.
+    int recordedLayoutRewrite(const measure::MeasureOptions& measure)
+    {
+        return measure.target.isGpu() ? 0 : measure.layoutRewrite;
+    }
+
     // A stored record's state, for a model to learn from: successful records that replay on the task's DAG.
     std::optional<sched::State> replayMeasured(
         const ir::ComputeDAG& dag, const store::Record& record, const std::vector<sched::Step>& steps)
@@ -33,6 +39,27 @@ namespace {
     }
 
 } // namespace
+
+std::vector<ModelSwitched> modelSwitchesOf(const std::string& settings)
+{
+    std::vector<ModelSwitched> out;
+    const nlohmann::json json = nlohmann::json::parse(settings, nullptr, false);
+    if (!json.is_object() || !json.contains("model_switches") || !json["model_switches"].is_array())
+        return out;
+    for (const nlohmann::json& m : json["model_switches"])
+        if (m.is_object())
+            out.push_back(ModelSwitched { m.value("from", std::string()), m.value("to", std::string()),
+                m.value("trial", 0), m.value("trained_on", int64_t { 0 }), m.value("seconds", 0.0), {} });
+    return out;
+}
+
+std::string switchedModelsText(const std::vector<ModelSwitched>& switches, const std::string& current)
+{
+    for (const ModelSwitched& m : switches)
+        if (m.error.empty())
+            return m.from + " \u2192 " + current;
+    return current;
+}
 
 // Everything the loop works with, made by prepare() and used by one thread at a time.
 struct TuningSession::Engine {
@@ -60,7 +87,7 @@ struct TuningSession::Engine {
     std::vector<std::vector<sched::State>> measuredStates;
     std::vector<std::vector<double>> measuredGflops;
     std::vector<bool> taskStarted; // a task had its first round
-    std::string settings; // the session's stored settings (JSON), rewritten when the model switches
+    nlohmann::json settings; // the session's stored settings, rewritten when the model switches
 
     Engine(store::Store s)
         : store(std::move(s))
@@ -106,15 +133,18 @@ void TuningSession::abort()
     resume();
 }
 
+Expected<void> TuningSession::checkModelSwitch(search::PolicyKind policy, const std::string& kind)
+{
+    if (policy != search::PolicyKind::Ansor)
+        return makeError(ErrorKind::Unsupported,
+            std::string("the ") + search::toString(policy)
+                + " policy does not rank with the session's cost model, so there is none to switch");
+    return cost::checkCostModelKind(kind);
+}
+
 Expected<void> TuningSession::switchModel(const std::string& kind)
 {
-    if (m_options.policy != search::PolicyKind::Ansor)
-        return makeError(ErrorKind::Unsupported,
-            std::string("the ") + search::toString(m_options.policy)
-                + " policy does not rank with the session's cost model, so there is none to switch");
-    const std::vector<cost::CostModelKind> kinds = cost::costModelKinds();
-    if (std::none_of(kinds.begin(), kinds.end(), [&](const cost::CostModelKind& k) { return k.kind == kind; }))
-        return cost::makeCostModel(kind, 0).error(); // names the kinds there are
+    TS_CHECK(checkModelSwitch(m_options.policy, kind));
     std::lock_guard lock(m_switchMutex);
     m_requestedModel = kind;
     return {};
@@ -190,13 +220,11 @@ void TuningSession::applyModelSwitch()
             e.store.saveCostModel(store::CostModelInfo { 0, model->kind(),
                 model->kind() + " (switched at trial " + std::to_string(trial) + ")", model->settings(),
                 model->trainingSummary(), std::move(weights), record::unixNow() }));
-        nlohmann::json settings = nlohmann::json::parse(e.settings, nullptr, false);
-        if (!settings.is_object())
-            settings = nlohmann::json::object();
+        nlohmann::json settings = e.settings;
         settings["model_switches"].push_back({ { "trial", trial }, { "from", event.from }, { "to", event.to },
             { "trained_on", event.trainedOn }, { "seconds", event.seconds } });
         TS_CHECK(e.store.setSessionModel(m_sessionId, model->kind(), settings.dump()));
-        e.settings = settings.dump();
+        e.settings = std::move(settings);
         e.modelId = id;
         return {};
     }();
@@ -338,8 +366,8 @@ Expected<void> TuningSession::prepare()
         { "network", o.network }, { "batch", o.batch }, { "layout", o.layout },
         { "scheduler", search::toString(o.scheduler.strategy) }, { "population", o.search.population },
         { "crossover_prob", o.search.crossoverProb }, { "tasks", o.tasks.size() } };
-    if (o.measure.layoutRewrite > 0 && !o.measure.target.isGpu())
-        settings["layout_rewrite_option"] = o.measure.layoutRewrite;
+    if (const int rewrite = recordedLayoutRewrite(o.measure); rewrite > 0)
+        settings["layout_rewrite_option"] = rewrite;
     if (!o.origin.empty()) {
         nlohmann::json origin = nlohmann::json::parse(o.origin, nullptr, false);
         if (!origin.is_discarded())
@@ -355,10 +383,10 @@ Expected<void> TuningSession::prepare()
     const std::string modelKind = search::isAutotvm(o.policy)
         ? (o.policy == search::PolicyKind::AutotvmXgb ? std::string("autotvm-xgb") : std::string("none"))
         : e.model->kind();
-    e.settings = settings.dump();
     TS_TRY(m_sessionId,
         e.store.beginSession(store::SessionInfo { 0, search::toString(o.policy), modelKind,
-            static_cast<int64_t>(o.seed), e.settings, e.deviceId, record::unixNow(), std::nullopt, "running" }));
+            static_cast<int64_t>(o.seed), settings.dump(), e.deviceId, record::unixNow(), std::nullopt, "running" }));
+    e.settings = std::move(settings);
     return {};
 }
 
@@ -496,8 +524,8 @@ Expected<std::vector<store::Record>> TuningSession::storeBatch(int task,
             r.predictedBy = e.modelId;
         r.batchRank = rank[i];
         nlohmann::json extra { { "pick", candidates[i].random ? "random" : "best" } };
-        if (m_options.measure.layoutRewrite > 0 && !m_options.measure.target.isGpu())
-            extra["layout_rewrite_option"] = m_options.measure.layoutRewrite; // export writes it in the log line
+        if (const int rewrite = recordedLayoutRewrite(m_options.measure); rewrite > 0)
+            extra["layout_rewrite_option"] = rewrite; // export writes it in the log line
         if (!candidates[i].extra.empty())
             extra.update(nlohmann::json::parse(candidates[i].extra, nullptr, false));
         r.extra = extra.dump();

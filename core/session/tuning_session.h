@@ -170,6 +170,12 @@ struct ModelSwitched {
     double seconds = 0.0; // its training
     std::string error;
 };
+// The switches a session's stored settings (store::SessionInfo::settings, JSON) list, in order: the successful
+// ones (failed switches are not stored). None when there are none or the text is not JSON.
+std::vector<ModelSwitched> modelSwitchesOf(const std::string& settings);
+// "xgb \u2192 gtuner" for a session that switched (the model it started with, then `current`); else `current`.
+std::string switchedModelsText(const std::vector<ModelSwitched>& switches, const std::string& current);
+
 struct RoundDone {
     int round = 0;
     int task = 0;
@@ -228,6 +234,9 @@ public:
     // ranks the following rounds; the session's row names it. A ModelSwitched event says how it went. Errors
     // here: an unknown kind, a policy that does not use the session's model (AutoTVM, random).
     Expected<void> switchModel(const std::string& kind);
+    // What switchModel refuses, for callers that check before a session exists (the CLI's options, the
+    // workbench while a session builds its tasks).
+    static Expected<void> checkModelSwitch(search::PolicyKind policy, const std::string& kind);
     void abort(); // now; the batch in flight is lost
     // Joins the worker; the Finished event (also sent to the sink), or the error that ended it.
     Expected<Finished> wait();

@@ -287,39 +287,37 @@ double torchLayerSeconds(const graph::Task& task, int threads, torch::MemoryForm
 {
     torch::NoGradGuard noGrad;
     torch::set_num_threads(threads);
-    const graph::Node& n = task.anchorNode;
-    const ops::Conv2dParams& p = n.conv;
+    const ops::Conv2dParams& p = task.conv;
+    const bool depthwise = task.anchor == graph::NodeKind::DepthwiseConv2d;
     const bool nhwc = p.layout == ops::Layout::NHWC;
     const std::vector<int64_t>& d = task.dataShape;
     const int64_t batch = d[0], channels = nhwc ? d[3] : d[1], h = nhwc ? d[1] : d[2], w = nhwc ? d[2] : d[3];
-    const std::vector<int64_t>& ws = n.weightShape; // NCHW: [O, I/g, kh, kw]; NHWC: [kh, kw, I/g, O]
+    const std::vector<int64_t>& ws = task.weightShape; // NCHW: [O, I/g, kh, kw]; NHWC: [kh, kw, I/g, O]
     const int64_t out = nhwc ? ws[3] : ws[0], perGroup = nhwc ? ws[2] : ws[1], kh = nhwc ? ws[0] : ws[2],
                   kw = nhwc ? ws[1] : ws[3];
-    const int64_t groups = n.kind == graph::NodeKind::DepthwiseConv2d ? channels : p.groups;
+    const int64_t groups = depthwise ? channels : p.groups;
     const torch::Tensor x = torch::rand({ batch, channels, h, w }).contiguous(format);
-    const torch::Tensor weight = (torch::rand({ n.kind == graph::NodeKind::DepthwiseConv2d ? channels : out,
-                                      n.kind == graph::NodeKind::DepthwiseConv2d ? 1 : perGroup, kh, kw })
-        * 0.05)
-                                     .contiguous(format);
-    const bool biased = std::find(task.fusedOps.begin(), task.fusedOps.end(), "bias_add") != task.fusedOps.end();
-    const torch::Tensor bias = torch::rand({ weight.size(0) });
-    torch::Tensor residual;
-    std::vector<std::string> after(task.fusedOps.begin() + 1, task.fusedOps.end());
-    const torch::Tensor probe = torch::conv2d(x, weight, {}, { p.stride[0], p.stride[1] },
-        { p.padding[0], p.padding[1] }, { p.dilation[0], p.dilation[1] }, groups);
-    residual = torch::rand_like(probe);
+    const torch::Tensor weight
+        = (torch::rand({ depthwise ? channels : out, depthwise ? 1 : perGroup, kh, kw }) * 0.05).contiguous(format);
+    const auto fused = [&](const char* op) {
+        return std::find(task.fusedOps.begin() + 1, task.fusedOps.end(), op) != task.fusedOps.end();
+    };
+    const bool relu = fused("relu"), relu6 = fused("clip"), residual = fused("add");
+    const torch::Tensor bias = fused("bias_add") ? torch::rand({ weight.size(0) }) : torch::Tensor();
+    const auto conv = [&] {
+        return torch::conv2d(x, weight, bias, { p.stride[0], p.stride[1] }, { p.padding[0], p.padding[1] },
+            { p.dilation[0], p.dilation[1] }, groups);
+    };
+    const torch::Tensor addend = residual ? torch::rand_like(conv()) : torch::Tensor();
     return bench::secondsPerRun(
-        [&] {
-            torch::Tensor y = torch::conv2d(x, weight, biased ? bias : torch::Tensor(), { p.stride[0], p.stride[1] },
-                { p.padding[0], p.padding[1] }, { p.dilation[0], p.dilation[1] }, groups);
-            for (const std::string& op : after) {
-                if (op == "relu")
-                    y.relu_();
-                else if (op == "clip")
-                    y.clamp_(0.0, 6.0); // MobileNet-V2's ReLU6, its only clip
-                else if (op == "add")
-                    y.add_(residual);
-            }
+        [&] { // in the order the networks' chains have them: residual add, then ReLU or ReLU6
+            torch::Tensor y = conv();
+            if (residual)
+                y.add_(addend);
+            if (relu)
+                y.relu_();
+            if (relu6)
+                y.clamp_(0.0, 6.0); // MobileNet-V2's ReLU6, its only clip
         },
         5, 200);
 }

@@ -416,8 +416,8 @@ TEST(NeuralCostModel, AFineTuneKeepsTheEpochThatRanksHeldOutProgramsBestStarting
     const auto helped = agreeing->train(train, 12, 1, {}, cost::NeuralFineTune { 1.0, &validation });
     EXPECT_GT(helped.keptEpoch, 0) << "start " << helped.startPairwise << ", kept " << helped.validationPairwise;
     EXPECT_GE(helped.validationPairwise, helped.startPairwise);
-    EXPECT_DOUBLE_EQ(cost::pairwiseAccuracy(validation, agreeing->predict(validation.inputs)),
-        helped.validationPairwise)
+    EXPECT_DOUBLE_EQ(
+        cost::pairwiseAccuracy(validation, agreeing->predict(validation.inputs)), helped.validationPairwise)
         << "the kept epoch's weights are the ones in place";
 
     cost::NeuralTrainingSet contradicting = train;

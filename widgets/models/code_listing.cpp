@@ -209,9 +209,8 @@ Expected<RecordLowering> recordLowering(const std::string& workspace, int64_t re
     const store::Record& record = page.front();
     RecordLowering out;
     const nlohmann::json extra = nlohmann::json::parse(record.extra, nullptr, false);
-    if (extra.is_object() && extra.value("layout_rewrite_option", 0) >= 0
-        && extra.value("layout_rewrite_option", 0) <= 2)
-        out.layoutRewrite = extra.value("layout_rewrite_option", 0);
+    if (const int option = extra.is_object() ? extra.value("layout_rewrite_option", 0) : 0; option >= 0 && option <= 2)
+        out.layoutRewrite = option;
     TS_TRY(const std::vector<store::Device> devices, store.devices());
     for (const store::Device& d : devices)
         if (d.id == record.deviceId) {

@@ -62,13 +62,8 @@ const TrialPoint* SessionSnapshot::findRecord(int64_t recordId) const
 std::string SessionSnapshot::label() const
 {
     // A session that switched its model names the one it started with too: "ansor + xgb → tlp".
-    std::string models = model;
-    for (const session::ModelSwitched& m : modelSwitches)
-        if (m.error.empty()) {
-            models = m.from + " \u2192 " + model;
-            break;
-        }
-    std::string text = policy + " + " + models + ", seed " + std::to_string(seed);
+    std::string text
+        = policy + " + " + session::switchedModelsText(modelSwitches, model) + ", seed " + std::to_string(seed);
     return sessionId > 0 ? "#" + std::to_string(sessionId) + " " + text : text;
 }
 
@@ -202,6 +197,7 @@ Expected<SessionSnapshot> loadSessionSnapshot(store::Store& store, int64_t sessi
     s.state = info->status;
     s.startedAt = info->startedAt;
     s.workspace = store.path();
+    s.modelSwitches = session::modelSwitchesOf(info->settings);
     const nlohmann::json settings = nlohmann::json::parse(info->settings, nullptr, false);
     if (settings.is_object()) {
         s.budget = settings.value("trials", 0);
@@ -209,12 +205,6 @@ Expected<SessionSnapshot> loadSessionSnapshot(store::Store& store, int64_t sessi
         s.network = settings.value("network", std::string());
         if (settings.contains("origin"))
             s.origin = settings["origin"].dump();
-        if (const auto switches = settings.find("model_switches"); switches != settings.end() && switches->is_array())
-            for (const nlohmann::json& m : *switches)
-                if (m.is_object())
-                    s.modelSwitches.push_back(
-                        session::ModelSwitched { m.value("from", std::string()), m.value("to", std::string()),
-                            m.value("trial", 0), m.value("trained_on", int64_t { 0 }), m.value("seconds", 0.0), {} });
     }
 
     // The session's tasks as its origin names them, matched to the store's task rows by workload key.

@@ -1,6 +1,7 @@
 #include "widgets/models/sessions_model.h"
 
 #include "core/session/tune_origin.h"
+#include "core/session/tuning_session.h"
 
 #include <QDateTime>
 
@@ -85,15 +86,8 @@ QVariant SessionsModel::data(const QModelIndex& index, int role) const
         return whatOf(s);
     case Policy:
         return QString::fromStdString(s.policy);
-    case Model: { // a session that switched: the model it started with, then the one it ranks with now
-        const nlohmann::json settings = nlohmann::json::parse(s.settings, nullptr, false);
-        if (settings.is_object() && settings.contains("model_switches") && settings["model_switches"].is_array()
-            && !settings["model_switches"].empty() && settings["model_switches"][0].is_object())
-            return QStringLiteral("%1 \u2192 %2")
-                .arg(QString::fromStdString(settings["model_switches"][0].value("from", std::string("?"))),
-                    QString::fromStdString(s.costModel));
-        return QString::fromStdString(s.costModel);
-    }
+    case Model: // a session that switched: the model it started with, then the one it ranks with now
+        return QString::fromStdString(session::switchedModelsText(session::modelSwitchesOf(s.settings), s.costModel));
     case Seed:
         return QVariant::fromValue<qlonglong>(s.seed);
     case Status:
