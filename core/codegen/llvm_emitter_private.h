@@ -51,6 +51,10 @@ struct Lanes {
 // kChunkLanes (one 512-bit register of float32), the last chunk masked.
 inline constexpr int64_t kMaxLanes = 64;
 inline constexpr int64_t kChunkLanes = 16;
+// A vector load whose address moves by at most kMaxLoadStride elements per lane, spanning at most
+// kMaxStridedLoadElements elements, is one wide contiguous load and a permute; a larger stride is a gather.
+inline constexpr int64_t kMaxLoadStride = 4;
+inline constexpr int64_t kMaxStridedLoadElements = 128;
 
 // A store of a vectorized loop's body and the guards around it (conjuncts; none for a plain store).
 struct GuardedStore {
@@ -100,6 +104,7 @@ private:
     llvm::Value* widen(const Lanes& l);
     ir::Expr laneZero(const ir::Expr& e) const; // e at lane 0 (the vector variable replaced by 0)
     llvm::Value* vecLoad(const ir::ExprNode& n, llvm::Value* mask);
+    llvm::Value* stridedLoad(const ir::ExprNode& n, unsigned stride, llvm::Value* mask);
 
     // --- expressions (llvm_emitter_expr.cpp)
     llvm::Value* scalar(const ir::Expr& e);

@@ -1,6 +1,7 @@
 // Vectorized loops: a loop whose body is only stores, each to an address that moves by one element per
 // lane, becomes explicit vector instructions (contiguous loads and stores, broadcasts of values that do
-// not depend on the loop, gathers, masked loads under a select). Anything else is emitted as a loop.
+// not depend on the loop, strided loads as a wide load and a permute, gathers, masked loads under a
+// select). Anything else is emitted as a loop.
 #include "core/codegen/llvm_emitter_private.h"
 #include "core/support/assert.h"
 
@@ -173,6 +174,8 @@ llvm::Value* Emitter::vecLoad(const ExprNode& n, llvm::Value* mask)
             return m_b.CreateAlignedLoad(type, ptr, align);
         return m_b.CreateMaskedLoad(type, ptr, align, mask, llvm::Constant::getNullValue(type));
     }
+    if (pure && coef >= 2 && coef <= kMaxLoadStride && m_lanes * coef <= kMaxStridedLoadElements)
+        return stridedLoad(n, static_cast<unsigned>(coef), mask);
     llvm::Value* indices = widen(vec(offset, nullptr));
     auto it = m_scope->buffers.find(n.buffer.get());
     TS_ASSERT(it != m_scope->buffers.end()) << "buffer " << n.buffer->name;
@@ -180,6 +183,39 @@ llvm::Value* Emitter::vecLoad(const ExprNode& n, llvm::Value* mask)
     llvm::Value* allLanes
         = mask ? mask : llvm::ConstantInt::getTrue(llvm::FixedVectorType::get(llvm::Type::getInt1Ty(m_ctx), m_lanes));
     return m_b.CreateMaskedGather(type, ptrs, align, allLanes, llvm::Constant::getNullValue(type));
+}
+
+// A load whose address moves by `stride` elements per lane (a stride-2 convolution's input row, a
+// de-interleave) reads the `lanes * stride` elements it spans with one masked contiguous load and picks
+// every stride-th: a few vector loads and permutes, where a gather costs a load per lane. The load's mask
+// holds only the elements some lane reads, so it never touches memory past the last lane's element.
+llvm::Value* Emitter::stridedLoad(const ExprNode& n, unsigned stride, llvm::Value* mask)
+{
+    llvm::Type* elem = typeOf(n.buffer->dtype);
+    const unsigned wide = m_lanes * stride;
+    llvm::Value* ptr = elementPtr(n.buffer.get(), index(laneZero(n.operands[0])));
+    if (m_laneBase)
+        ptr = m_b.CreateInBoundsGEP(
+            elem, ptr, m_b.CreateMul(m_laneBase, llvm::ConstantInt::get(m_i64, stride), "", true, true));
+    llvm::Value* wideMask = nullptr;
+    if (mask) { // element j is read by lane j / stride when j is a multiple of stride
+        std::vector<int> pick(wide);
+        for (unsigned j = 0; j < wide; ++j)
+            pick[j] = j % stride == 0 ? static_cast<int>(j / stride) : static_cast<int>(m_lanes);
+        wideMask = m_b.CreateShuffleVector(mask, llvm::Constant::getNullValue(mask->getType()), pick);
+    } else {
+        std::vector<llvm::Constant*> on;
+        for (unsigned j = 0; j < wide; ++j)
+            on.push_back(llvm::ConstantInt::getBool(m_ctx, j <= (m_lanes - 1) * stride));
+        wideMask = llvm::ConstantVector::get(on);
+    }
+    auto* wideType = llvm::FixedVectorType::get(elem, wide);
+    llvm::Value* all = m_b.CreateMaskedLoad(
+        wideType, ptr, elementAlign(*n.buffer), wideMask, llvm::Constant::getNullValue(wideType));
+    std::vector<int> every(m_lanes);
+    for (unsigned i = 0; i < m_lanes; ++i)
+        every[i] = static_cast<int>(i * stride);
+    return m_b.CreateShuffleVector(all, every);
 }
 
 Lanes Emitter::vec(const Expr& e, llvm::Value* mask)

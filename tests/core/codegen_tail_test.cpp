@@ -1,6 +1,8 @@
 // Vector tails: a vectorized loop whose extent is not a multiple of its split factor runs its last tile
 // masked (AVX-512 masks, or whatever the target legalizes llvm.masked.* to), and a vectorized loop longer
 // than one vector runs in chunks with a masked last chunk. Every extent 1..70 against vector widths 4..64.
+// A load whose address moves by a few elements per lane is a wide load and a permute, never reading past
+// the elements its lanes need.
 #include "kernel_check.h"
 #include "schedule_fixtures.h"
 
@@ -10,6 +12,9 @@
 #include "core/ops/elementwise.h"
 
 #include <gtest/gtest.h>
+
+#include <sys/mman.h>
+#include <unistd.h>
 
 using namespace ts;
 using ts::testing::expectMatches;
@@ -127,4 +132,102 @@ TEST(CodegenTail, FullTilesRunUnguardedOnlyTheLastTileIsMasked)
     EXPECT_NE(twoText.find("if (i.0 < 4) {"), std::string::npos) << twoText;
     EXPECT_NE(twoText.find("if (j.0 < 4) {"), std::string::npos) << twoText;
     ts::testing::expectMatchesReference(both, two, "two partitioned splits");
+}
+
+namespace {
+
+// B[i] = A[o + s*i + s - 1] + (s*i >= 3 ? A[o + s*i] : 0): loads whose address moves by s elements per
+// lane, one of them under a lane-wise select. A holds a whole number of 64-byte lines (kernels assume
+// aligned arguments) and o places the last lane's read on A's very last element.
+int64_t stridedLength(int64_t n, int64_t s) { return (n * s + 15) / 16 * 16; }
+
+ir::ComputeDAG stridedDag(int64_t n, int64_t s)
+{
+    auto a = ir::placeholder("A", { stridedLength(n, s) });
+    const int64_t o = stridedLength(n, s) - n * s;
+    auto b = ir::compute("B", { n }, [&](const std::vector<ir::Expr>& i) {
+        const ir::Expr at = i[0] * ir::intImm(s);
+        return ir::load(a, { at + ir::intImm(o + s - 1) })
+            + ir::select(at >= ir::intImm(3), ir::load(a, { at + ir::intImm(o) }), ir::floatImm(0));
+    });
+    return ir::ComputeDAG::create({ a, b });
+}
+
+// Runs `state` with A's last element the last float before a page the process may not read: a load
+// past it crashes the test. Returns B.
+std::vector<float> runAtPageEnd(const sched::State& state, const std::vector<float>& a, int64_t n)
+{
+    auto func = lower::lower(state);
+    EXPECT_TRUE(func) << func.error().message;
+    auto kernel = codegen::compile(*func, target::Target::host());
+    EXPECT_TRUE(kernel) << kernel.error().message;
+    if (!func || !kernel)
+        return {};
+    const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+    const size_t aBytes = (a.size() * sizeof(float) + page - 1) / page * page;
+    const size_t bytes = aBytes + page + page; // A's pages, the unreadable page, B's page
+    char* map = static_cast<char*>(::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+    EXPECT_NE(map, MAP_FAILED);
+    if (map == MAP_FAILED)
+        return {};
+    ::mprotect(map + aBytes, page, PROT_NONE);
+    float* aAt = reinterpret_cast<float*>(map + aBytes) - a.size();
+    float* bAt = reinterpret_cast<float*>(map + aBytes + page);
+    std::copy(a.begin(), a.end(), aAt);
+    void* args[] = { aAt, bAt };
+    (*kernel)->run(args);
+    std::vector<float> b(bAt, bAt + n);
+    ::munmap(map, bytes);
+    return b;
+}
+
+} // namespace
+
+TEST(CodegenStridedLoads, EveryStrideExtentAndWidthReadsOnlyWhatItNeeds)
+{
+    // Strides 2..4 are a wide masked load and a permute, 5 a gather; every vector width and extent, the
+    // tail masked, and unsplit loops past 64 lanes in chunks. A is placed against an unreadable page.
+    for (int64_t s : { 2, 3, 4, 5 })
+        for (int64_t n = 1; n <= 70; ++n) {
+            const ir::ComputeDAG dag = stridedDag(n, s);
+            std::vector<float> a(static_cast<size_t>(stridedLength(n, s)));
+            for (size_t k = 0; k < a.size(); ++k)
+                a[k] = static_cast<float>(k % 97) * 0.5f + 1.0f;
+            const size_t o = a.size() - static_cast<size_t>(n * s);
+            std::vector<float> want(static_cast<size_t>(n));
+            for (size_t i = 0; i < want.size(); ++i) {
+                const size_t at = static_cast<size_t>(s) * i;
+                want[i] = a[o + at + static_cast<size_t>(s) - 1] + (at >= 3 ? a[o + at] : 0.0f);
+            }
+            for (int64_t width : { 0, 4, 16, 48, 64 }) { // 0: the whole loop vectorized
+                sched::State state = sched::State::initial(dag);
+                if (width > 0) {
+                    fixtures::apply(state, sched::SplitStep { 1, 0, n, { width }, true });
+                    fixtures::apply(state, sched::AnnotationStep { 1, 1, sched::Annotation::Vectorize });
+                } else {
+                    fixtures::apply(state, sched::AnnotationStep { 1, 0, sched::Annotation::Vectorize });
+                }
+                EXPECT_EQ(runAtPageEnd(state, a, n), want) << "stride " << s << " n=" << n << " width=" << width;
+            }
+        }
+    for (int64_t n : { 65, 100, 131 }) { // chunked: 16 lanes a chunk, the last one masked
+        const ir::ComputeDAG dag = stridedDag(n, 2);
+        sched::State state = sched::State::initial(dag);
+        fixtures::apply(state, sched::AnnotationStep { 1, 0, sched::Annotation::Vectorize });
+        ts::testing::expectMatchesReference(dag, state, "chunked n=" + std::to_string(n));
+    }
+}
+
+TEST(CodegenStridedLoads, SmallStridesAreWideLoadsNotGathers)
+{
+    for (int64_t s : { 2, 3, 4, 5 }) {
+        sched::State state = sched::State::initial(stridedDag(64, s));
+        fixtures::apply(state, sched::SplitStep { 1, 0, 64, { 16 }, true });
+        fixtures::apply(state, sched::AnnotationStep { 1, 1, sched::Annotation::Vectorize });
+        const std::string ir = llvmIr(state);
+        EXPECT_EQ(ir.find("llvm.masked.gather") != std::string::npos, s > 4) << "stride " << s << "\n" << ir;
+        if (s <= 4) {
+            EXPECT_NE(ir.find("llvm.masked.load.v" + std::to_string(16 * s) + "f32"), std::string::npos) << ir;
+        }
+    }
 }
