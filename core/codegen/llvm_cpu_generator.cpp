@@ -1,5 +1,5 @@
-// The LLVM CPU code generator: the target machine for a Target, the O3 pipeline, object and assembly
-// emission, and the process-wide ORC LLJIT that links objects into this process.
+// The LLVM CPU code generator: the target machine for a Target, the optimization pipeline (O3's, trimmed), object and
+// assembly emission, and the process-wide ORC LLJIT that links objects into this process.
 #include "core/codegen/llvm_cpu_generator.h"
 
 #include "core/codegen/llvm_emitter.h"
@@ -11,6 +11,7 @@
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/IR/LegacyPassManager.h>
+#include <llvm/IR/Verifier.h>
 #include <llvm/MC/MCSubtargetInfo.h>
 #include <llvm/MC/SubtargetFeature.h>
 #include <llvm/MC/TargetRegistry.h>
@@ -88,7 +89,70 @@ namespace {
         return it->second.get();
     }
 
-    void optimize(llvm::Module& module, llvm::TargetMachine* machine)
+    // LLVM 15's O3 module pipeline (as `opt -passes='default<O3>' -print-pipeline-passes` prints it) less the
+    // passes that do not pay for generated kernels, measured on random schedules (docs/schedules.md,
+    // "Compile latency"):
+    // - loop-idiom: turns a loop of stores into memset; its store scans were 10-15% of the middle end on
+    //   unrolled bodies, and a kernel's zero-fill is a few vector stores;
+    // - loop-load-elim: forwards a store to a load one iteration later, which generated kernels do not do
+    //   (their accumulators stay in registers through LICM); its dependence analysis is quadratic in a loop
+    //   body's memory accesses, 10-25% of the time on unrolled bodies;
+    // - indvars: rewrites induction variables into the canonical form the emitter already gives every loop
+    //   (an i64 from 0 to its extent); it cost as much as any pass on unrolled bodies (SCEV for every
+    //   address), and the hot loops of TVM's own records compile to the same instructions without it;
+    // - loop-unroll-full and loop-unroll: unrolling is the schedule's decision, made in the loop IR; LLVM's
+    //   full unroller on top of it took 20 s on some random schedules;
+    // - coroutine and OpenMP passes: nothing to do here.
+    // Our own passes run where the optimizer-last extension point would put them.
+    constexpr const char* kPipeline[] = {
+        "annotation2metadata",
+        "forceattrs",
+        "inferattrs",
+        "function<eager-inv>(lower-expect,simplifycfg<bonus-inst-threshold=1;no-forward-switch-cond;"
+        "no-switch-range-to-icmp;no-switch-to-lookup;keep-loops;no-hoist-common-insts;no-sink-common-insts>,sroa,"
+        "early-cse<>,callsite-splitting)",
+        "ipsccp",
+        "called-value-propagation",
+        "globalopt",
+        "function(mem2reg)",
+        "deadargelim",
+        "function<eager-inv>(instcombine,simplifycfg<bonus-inst-threshold=1;no-forward-switch-cond;"
+        "switch-range-to-icmp;no-switch-to-lookup;keep-loops;no-hoist-common-insts;no-sink-common-insts>)",
+        "require<globals-aa>",
+        "function(invalidate<aa>)",
+        "require<profile-summary>",
+        "cgscc(devirt<4>(inline<only-mandatory>,inline,function-attrs,argpromotion,function<eager-inv>(sroa,"
+        "early-cse<memssa>,speculative-execution,jump-threading,correlated-propagation,simplifycfg<bonus-inst-"
+        "threshold=1;no-forward-switch-cond;switch-range-to-icmp;no-switch-to-lookup;keep-loops;no-hoist-common-"
+        "insts;no-sink-common-insts>,instcombine,aggressive-instcombine,libcalls-shrinkwrap,tailcallelim,"
+        "simplifycfg<bonus-inst-threshold=1;no-forward-switch-cond;switch-range-to-icmp;no-switch-to-lookup;keep-"
+        "loops;no-hoist-common-insts;no-sink-common-insts>,reassociate,require<opt-remark-emit>,loop-mssa(loop-"
+        "instsimplify,loop-simplifycfg,licm<no-allowspeculation>,loop-rotate,licm<allowspeculation>,simple-loop-"
+        "unswitch<nontrivial;trivial>),simplifycfg<bonus-inst-threshold=1;no-forward-switch-cond;switch-range-to-"
+        "icmp;no-switch-to-lookup;keep-loops;no-hoist-common-insts;no-sink-common-insts>,instcombine,loop(loop-"
+        "deletion),sroa,mldst-motion<no-split-footer-bb>,gvn<>,sccp,bdce,instcombine,jump-threading,"
+        "correlated-propagation,adce,memcpyopt,dse,loop-mssa(licm<allowspeculation>),simplifycfg<bonus-inst-"
+        "threshold=1;no-forward-switch-cond;switch-range-to-icmp;no-switch-to-lookup;keep-loops;hoist-common-insts;"
+        "sink-common-insts>,instcombine)))",
+        "globalopt",
+        "globaldce",
+        "elim-avail-extern",
+        "rpo-function-attrs",
+        "recompute-globalsaa",
+        "function<eager-inv>(float2int,lower-constant-intrinsics,loop(loop-rotate,loop-deletion),loop-distribute,"
+        "inject-tli-mappings,loop-vectorize<no-interleave-forced-only;no-vectorize-forced-only;>,instcombine,"
+        "simplifycfg<bonus-inst-threshold=1;forward-switch-cond;switch-range-to-icmp;switch-to-lookup;no-keep-"
+        "loops;hoist-common-insts;sink-common-insts>,slp-vectorizer,vector-combine,instcombine,transform-warning,"
+        "instcombine,require<opt-remark-emit>,loop-mssa(licm<allowspeculation>),alignment-from-assumptions,loop-"
+        "sink,instsimplify,div-rem-pairs,tailcallelim,simplifycfg<bonus-inst-threshold=1;no-forward-switch-cond;"
+        "switch-range-to-icmp;no-switch-to-lookup;keep-loops;no-hoist-common-insts;no-sink-common-insts>)",
+        "function(ts-rematerialize-loads,ts-widen-odd-vector-phis)",
+        "globaldce",
+        "constmerge",
+        "rel-lookup-table-converter",
+    };
+
+    Expected<void> optimize(llvm::Module& module, llvm::TargetMachine* machine)
     {
         llvm::LoopAnalysisManager lam;
         llvm::FunctionAnalysisManager fam;
@@ -97,21 +161,39 @@ namespace {
         llvm::PipelineTuningOptions tuning;
         tuning.LoopVectorization = true;
         tuning.SLPVectorization = true;
-        // Unrolling is the schedule's decision (unroll annotations, auto_unroll_max_step), made explicit in
-        // the loop IR. LLVM's own full unroller on top of it took 20 s on some random schedules.
         tuning.LoopUnrolling = false;
         llvm::PassBuilder builder(machine, tuning);
-        builder.registerOptimizerLastEPCallback([](llvm::ModulePassManager& passes, llvm::OptimizationLevel) {
-            passes.addPass(llvm::createModuleToFunctionPassAdaptor(RematerializeLoads()));
-            passes.addPass(llvm::createModuleToFunctionPassAdaptor(WidenOddVectorPhis()));
+        builder.registerPipelineParsingCallback([](llvm::StringRef name, llvm::FunctionPassManager& passes,
+                                                    llvm::ArrayRef<llvm::PassBuilder::PipelineElement>) {
+            if (name == "ts-rematerialize-loads")
+                passes.addPass(RematerializeLoads());
+            else if (name == "ts-widen-odd-vector-phis")
+                passes.addPass(WidenOddVectorPhis());
+            else
+                return false;
+            return true;
         });
         builder.registerModuleAnalyses(mam);
         builder.registerCGSCCAnalyses(cgam);
         builder.registerFunctionAnalyses(fam);
         builder.registerLoopAnalyses(lam);
         builder.crossRegisterProxies(lam, fam, cgam, mam);
-        llvm::ModulePassManager pipeline = builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+        static const std::string text = [] {
+            std::string t;
+            for (const char* part : kPipeline)
+                t += (t.empty() ? "" : ",") + std::string(part);
+            return t;
+        }();
+        llvm::ModulePassManager pipeline;
+        if (llvm::Error error = builder.parsePassPipeline(pipeline, text))
+            return makeError(ErrorKind::Internal, "LLVM pass pipeline: " + errorText(std::move(error)));
         pipeline.run(module, mam);
+        // Our own passes rewrite IR; a broken module would compile to a wrong kernel, so it is an error.
+        std::string broken;
+        llvm::raw_string_ostream os(broken);
+        if (llvm::verifyModule(module, &os))
+            return makeError(ErrorKind::Internal, "the optimized LLVM module is invalid: " + os.str());
+        return {};
     }
 
     Expected<std::unique_ptr<llvm::Module>> buildModule(const lower::LoweredFunc& func, const std::string& symbol,
@@ -132,7 +214,7 @@ namespace {
                     f.addFnAttr("prefer-vector-width", "512");
             }
         if (optimized)
-            optimize(*module, machine);
+            TS_CHECK(optimize(*module, machine));
         return module;
     }
 

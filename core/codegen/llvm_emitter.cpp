@@ -25,6 +25,11 @@ namespace {
     // lines of IR for code no faster than the loop (docs/schedules.md, "Compile latency").
     constexpr int64_t kMaxUnrolledStatements = 512;
     constexpr int64_t kLoopStatements = 4;
+    // A loop whose body emits more statements than this is left alone by LLVM's loop vectorizer. Its body is
+    // an unrolled tile: widening it again makes hundreds of vector statements of code no faster, and the
+    // vectorizer's dependence analysis is quadratic in the body's memory accesses (a third of the compile
+    // time of a random 512-step unrolled schedule; docs/schedules.md, "Compile latency").
+    constexpr int64_t kMaxLoopVectorizerStatements = 64;
     constexpr int64_t kMaxStackBytes = 64 * 1024;
 
     // The statements emitting `s` produces, with unrolled loops unrolled where they fit; stops counting
@@ -159,7 +164,72 @@ void Emitter::visitStore(const lower::StmtNode& s)
     if (s.indices.size() != 1)
         unsupported("store to " + s.buffer->name + " before storage flattening");
     llvm::Value* value = scalar(s.value);
-    m_b.CreateAlignedStore(value, elementPtr(s.buffer.get(), index(s.indices[0])), elementAlign(*s.buffer));
+    storeElements(*s.buffer, indexParts(s.indices[0]), value, 1);
+}
+
+// --- what a block has loaded and stored (see the header)
+
+std::vector<Emitter::Known>& Emitter::knownOf(const ir::BufferVar& buffer)
+{
+    if (m_knownBlock != m_b.GetInsertBlock()) {
+        m_known.clear();
+        m_knownBlock = m_b.GetInsertBlock();
+    }
+    return m_known[&buffer];
+}
+
+void Emitter::forgetMemory() { m_known.clear(); }
+
+void Emitter::readUnknown(const ir::BufferVar& buffer)
+{
+    for (Known& k : knownOf(buffer))
+        k.store = nullptr; // a store some read may see is no longer dead when overwritten
+}
+
+void Emitter::writeUnknown(const ir::BufferVar& buffer) { knownOf(buffer).clear(); }
+
+namespace {
+    // Whether two accesses to one buffer may touch a common element: their indices share the variable part
+    // and their constant ranges are disjoint, or they may.
+    bool mayOverlap(const IndexParts& a, int64_t aElements, const IndexParts& b, int64_t bElements)
+    {
+        if (a.sum != b.sum)
+            return true;
+        return a.constant < b.constant + bElements && b.constant < a.constant + aElements;
+    }
+} // namespace
+
+llvm::Value* Emitter::loadElements(
+    const ir::BufferVar& buffer, const IndexParts& at, llvm::Type* type, int64_t elements)
+{
+    std::vector<Known>& known = knownOf(buffer);
+    for (const Known& k : known)
+        if (k.at.sum == at.sum && k.at.constant == at.constant && k.value->getType() == type)
+            return k.value;
+    for (Known& k : known)
+        if (k.store && mayOverlap(k.at, k.elements, at, elements))
+            k.store = nullptr;
+    llvm::Value* value = m_b.CreateAlignedLoad(type, elementPtr(&buffer, materialize(at)), elementAlign(buffer));
+    known.push_back({ at, elements, value, nullptr });
+    return value;
+}
+
+void Emitter::storeElements(const ir::BufferVar& buffer, const IndexParts& at, llvm::Value* value, int64_t elements)
+{
+    std::vector<Known>& known = knownOf(buffer);
+    for (auto it = known.begin(); it != known.end();) {
+        if (!mayOverlap(it->at, it->elements, at, elements)) {
+            ++it;
+            continue;
+        }
+        // Overwritten whole before anything read it: the earlier store is dead.
+        if (it->store && it->at.sum == at.sum && it->at.constant == at.constant && it->elements == elements
+            && it->value->getType() == value->getType())
+            it->store->eraseFromParent();
+        it = known.erase(it);
+    }
+    llvm::StoreInst* store = m_b.CreateAlignedStore(value, elementPtr(&buffer, materialize(at)), elementAlign(buffer));
+    known.push_back({ at, elements, value, store });
 }
 
 llvm::Value* Emitter::elementPtr(const ir::BufferVar* buffer, llvm::Value* index)
@@ -206,7 +276,14 @@ void Emitter::emitSerialLoop(const lower::StmtNode& s, llvm::Value* begin, llvm:
     visit(s.body);
     llvm::Value* next = m_b.CreateAdd(i, llvm::ConstantInt::get(m_i64, 1), "", true, true);
     i->addIncoming(next, m_b.GetInsertBlock());
-    m_b.CreateCondBr(m_b.CreateICmpSLT(next, end), header, exit);
+    llvm::BranchInst* latch = m_b.CreateCondBr(m_b.CreateICmpSLT(next, end), header, exit);
+    if (emittedStatements(s.body, kMaxLoopVectorizerStatements) > kMaxLoopVectorizerStatements) {
+        llvm::Metadata* off[] = { llvm::MDString::get(m_ctx, "llvm.loop.vectorize.enable"),
+            llvm::ConstantAsMetadata::get(llvm::ConstantInt::getFalse(m_ctx)) };
+        llvm::MDNode* loop = llvm::MDNode::getDistinct(m_ctx, { nullptr, llvm::MDNode::get(m_ctx, off) });
+        loop->replaceOperandWith(0, loop); // a loop's metadata names itself first
+        latch->setMetadata(llvm::LLVMContext::MD_loop, loop);
+    }
     m_b.SetInsertPoint(exit);
 }
 
@@ -221,6 +298,7 @@ void Emitter::visitAllocate(const lower::StmtNode& s)
     checkGenerated(*buffer);
     const int64_t elements = buffer->allocatedElements();
     const int64_t bytes = elements * ir::bytesOf(buffer->dtype);
+    writeUnknown(*buffer); // new memory under the same name
     if (buffer->scope == "static") {
         // Shared by the kernel's functions (the setup writes it, the body reads it) and kept between calls: one
         // zero-initialized global of the module, found by name.
@@ -259,6 +337,7 @@ void Emitter::visitAllocate(const lower::StmtNode& s)
     m_scope->buffers[buffer] = p;
     visit(s.body);
     m_b.CreateCall(release, { p });
+    forgetMemory();
 }
 
 void Emitter::visitIfThenElse(const lower::StmtNode& s)

@@ -136,6 +136,7 @@ void Emitter::emitParallel(const lower::StmtNode& s)
     llvm::Function* parallelFor
         = runtimeFunction("ts_parallel_for", llvm::Type::getVoidTy(m_ctx), { m_ptr, m_ptr, m_i64 });
     m_b.CreateCall(parallelFor, { wrapper, closure, llvm::ConstantInt::get(m_i64, static_cast<uint64_t>(s.extent)) });
+    forgetMemory(); // the loop wrote the buffers
 }
 
 } // namespace ts::codegen

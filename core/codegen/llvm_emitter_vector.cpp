@@ -70,13 +70,19 @@ void Emitter::emitVectorStores(const std::vector<GuardedStore>& stores, llvm::Va
         if (mask && mask != tail)
             branchTo(m_b.CreateOrReduce(mask), "vstore.any");
         llvm::Value* value = widen(vec(st->value, mask));
-        llvm::Value* ptr = elementPtr(st->buffer.get(), index(laneZero(st->indices[0])));
-        if (first)
-            ptr = m_b.CreateInBoundsGEP(typeOf(st->buffer->dtype), ptr, first);
-        if (mask)
-            m_b.CreateMaskedStore(value, ptr, elementAlign(*st->buffer), mask);
-        else
-            m_b.CreateAlignedStore(value, ptr, elementAlign(*st->buffer));
+        const IndexParts at = indexParts(laneZero(st->indices[0]));
+        if (!first && !mask) {
+            storeElements(*st->buffer, at, value, m_lanes);
+        } else {
+            writeUnknown(*st->buffer);
+            llvm::Value* ptr = elementPtr(st->buffer.get(), materialize(at));
+            if (first)
+                ptr = m_b.CreateInBoundsGEP(typeOf(st->buffer->dtype), ptr, first);
+            if (mask)
+                m_b.CreateMaskedStore(value, ptr, elementAlign(*st->buffer), mask);
+            else
+                m_b.CreateAlignedStore(value, ptr, elementAlign(*st->buffer));
+        }
         if (done) {
             m_b.CreateBr(done);
             m_b.SetInsertPoint(done);
@@ -166,14 +172,18 @@ llvm::Value* Emitter::vecLoad(const ExprNode& n, llvm::Value* mask)
     bool pure = false;
     const int64_t coef = m_scope->analyzer.linear(offset).coefficientOf(m_vecVar, &pure);
     if (pure && coef == 1) {
-        llvm::Value* base = index(laneZero(offset));
-        llvm::Value* ptr = elementPtr(n.buffer.get(), base);
+        const IndexParts at = indexParts(laneZero(offset));
+        if (!m_laneBase && !mask)
+            return loadElements(*n.buffer, at, type, m_lanes);
+        readUnknown(*n.buffer);
+        llvm::Value* ptr = elementPtr(n.buffer.get(), materialize(at));
         if (m_laneBase)
             ptr = m_b.CreateInBoundsGEP(typeOf(n.buffer->dtype), ptr, m_laneBase);
         if (!mask)
             return m_b.CreateAlignedLoad(type, ptr, align);
         return m_b.CreateMaskedLoad(type, ptr, align, mask, llvm::Constant::getNullValue(type));
     }
+    readUnknown(*n.buffer); // a strided load or a gather
     if (pure && coef >= 2 && coef <= kMaxLoadStride && m_lanes * coef <= kMaxStridedLoadElements)
         return stridedLoad(n, static_cast<unsigned>(coef), mask);
     llvm::Value* indices = widen(vec(offset, nullptr));

@@ -79,10 +79,12 @@ namespace {
         bool splitLongRanges(llvm::BasicBlock& block)
         {
             std::unordered_map<const llvm::Instruction*, size_t> position; // vector instructions before it
+            std::unordered_map<const llvm::Instruction*, size_t> order; // instructions before it
             std::vector<llvm::LoadInst*> loads;
             size_t vectorOps = 0;
             for (llvm::Instruction& i : block) {
                 position[&i] = vectorOps;
+                order[&i] = order.size();
                 vectorOps += i.getType()->isVectorTy();
                 if (auto* load = llvm::dyn_cast<llvm::LoadInst>(&i); load && load->isSimple())
                     loads.push_back(load);
@@ -102,9 +104,11 @@ namespace {
                 }
                 if (!local || uses.size() < 2)
                     continue;
+                // In block order: `position` ties for users with no vector instruction between them, and a
+                // reload made for the later one must not reach the earlier one (a use before its definition).
                 std::sort(uses.begin(), uses.end(), [&](llvm::Use* a, llvm::Use* b) {
-                    return position.at(llvm::cast<llvm::Instruction>(a->getUser()))
-                        < position.at(llvm::cast<llvm::Instruction>(b->getUser()));
+                    return order.at(llvm::cast<llvm::Instruction>(a->getUser()))
+                        < order.at(llvm::cast<llvm::Instruction>(b->getUser()));
                 });
                 llvm::Value* current = value;
                 size_t last = position.at(value);

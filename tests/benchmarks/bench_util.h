@@ -43,10 +43,11 @@ inline double secondsPerRun(const std::function<void()>& run, int repeat = 5, do
 
 // Seconds per run of a schedule measured the product's way (tunescope-runner, checked), or < 0 with the
 // reason printed.
-inline double tuneScopeSeconds(const ir::ComputeDAG& dag, const sched::State& state, int threads)
+inline double tuneScopeSeconds(const ir::ComputeDAG& dag, const sched::State& state, int threads, int layoutRewrite = 0)
 {
     measure::MeasureOptions options;
     options.kernelThreads = threads;
+    options.layoutRewrite = layoutRewrite;
     options.timing.repeat = 5;
     options.timing.minRepeatMs = 300;
     measure::Measurer measurer(options);
