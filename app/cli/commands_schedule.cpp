@@ -271,7 +271,8 @@ namespace {
     }
 
     const OptionSpec kLayoutRewriteOption { "layout-rewrite", "0|1|2",
-        "Ansor's layout_rewrite_option: a conv2d's, dense's or matmul's weight packed into the layout its loops "
+        "Ansor's layout_rewrite_option: a conv2d's, dense's, matmul's or batch_matmul's second operand packed into the "
+        "layout its loops "
         "read, at the start of the kernel (1) or in its setup, run once before the timed runs (2); default: the "
         "record's option, else 0" };
     const OptionSpec kTargetOption { "target", "TVM_TARGET",

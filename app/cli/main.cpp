@@ -27,6 +27,7 @@
 #include "core/cost/neural_models.h"
 #include "core/support/assert.h"
 
+#include <algorithm>
 #include <iostream>
 
 namespace ts::cli {
@@ -61,9 +62,12 @@ std::string mainHelp()
 {
     std::string out = "tunescope-cli - tune tensor programs from the command line\n\nUsage: tunescope-cli COMMAND "
                       "[OPTIONS]\n\nCommands:\n";
+    size_t width = 0; // the longest name and two spaces: "import-results" was cut to "import-resul"
+    for (const Command& c : commands())
+        width = std::max(width, c.name.size() + 4);
     for (const Command& c : commands()) {
         std::string name = "  " + c.name;
-        name.resize(14, ' ');
+        name.resize(width, ' ');
         out += name + c.summary + "\n";
     }
     out += "\nRun 'tunescope-cli COMMAND --help' for a command's options.\n";

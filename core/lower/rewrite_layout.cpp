@@ -1,5 +1,5 @@
 // Pass: layout rewrite (Ansor's layout_rewrite_option 1, INSERT_TRANSFORM_STAGE, the default TVM gives a CPU
-// task). A weight (a constant input of a conv2d, dense or matmul) is read by the tiled loops of one stage in an
+// task). A weight (a constant input of a conv2d, dense, matmul or batch_matmul) is read by the tiled loops of one stage in an
 // order its own layout does not follow: `weight[ff, rc, ry, rx]` under loops ff.0, rc.0, ..., ff.3 strides
 // through memory on every inner iteration. The pass packs the weight once, at the start of the function, into
 // the layout the loops read: one dimension per split part of its axes, in the stage's loop order (a fused
@@ -30,7 +30,7 @@ namespace {
     bool hasLayoutFreeWeight(const std::string& tag)
     {
         static const std::set<std::string> kTags { "conv2d_nchw", "conv2d_nhwc", "group_conv2d_nchw",
-            "group_conv2d_nhwc", "dense", "matmul" };
+            "group_conv2d_nhwc", "dense", "matmul", "batch_matmul" };
         return kTags.count(tag) > 0;
     }
 

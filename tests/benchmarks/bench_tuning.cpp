@@ -269,8 +269,9 @@ void matmul(int trials)
 // is then timed at 1 and 2 threads against OpenBLAS's sgemm (12 calls for the batch) and LibTorch (mm, linear,
 // bmm), interleaved, the best of 3 rounds each. Layout rewrite: dense weights are a network's constants, packed
 // before the timed runs (option 2, as Relay's constant folding leaves them); matmul and batch_matmul have no
-// constant operand, so a matmul's B is packed inside the timed kernel (option 1, TVM's default for a task).
-void linear(int trials)
+// constant operand, so their B is packed inside the timed kernel (option 1, TVM's default for a task). ONLY: the
+// workloads whose label contains it.
+void linear(int trials, const std::string& only)
 {
     struct Case {
         const char* label;
@@ -282,16 +283,18 @@ void linear(int trials)
         { "matmul 1024^3", "matmul", { 1024, 1024, 1024 }, 1 },
         { "dense 128x768x768 (BERT)", "dense", { 128, 768, 768 }, 2 },
         { "dense 128x3072x768 (BERT FFN)", "dense", { 128, 3072, 768 }, 2 },
-        { "batch_matmul 12x128x128x64", "batch_matmul", { 12, 128, 128, 64 }, 0 } };
+        { "batch_matmul 12x128x128x64", "batch_matmul", { 12, 128, 128, 64 }, 1 } };
     std::printf("== matmul, dense, batch_matmul tuned for %d trials each (XGBoost, 2 threads) against OpenBLAS and "
                 "LibTorch; GFLOP/s, best of 3 interleaved rounds\n",
         trials);
-    std::printf("  fp32 FMA peak measured here: %.1f GFLOP/s on 1 thread, %.1f on 2\n\n", bench::peakGflops(1),
-        bench::peakGflops(2));
+    const double peaks[] = { 0.0, bench::peakGflops(1), bench::peakGflops(2) }; // measured once
+    std::printf("  fp32 FMA peak measured here: %.1f GFLOP/s on 1 thread, %.1f on 2\n\n", peaks[1], peaks[2]);
     std::printf("  %-32s %3s %10s %10s %10s %8s %8s\n", "workload", "thr", "TuneScope", "OpenBLAS", "LibTorch",
         "ts/best", "ts/peak");
     torch::NoGradGuard noGrad;
     for (const Case& c : cases) {
+        if (std::string(c.label).find(only) == std::string::npos)
+            continue;
         const graph::Task task = graph::operatorTask(c.op, c.shape, ops::Layout::NCHW).value();
         const session::TuneTask tuneTask { c.label, task.dag, 1, c.op };
         const std::string ws = freshWorkspace("linear");
@@ -337,7 +340,7 @@ void linear(int trials)
             const double bestLib = std::min(blas, lib);
             std::printf("  %-32s %3d %10.1f %10.1f %10.1f %7.0f%% %7.0f%%\n", c.label, threads, flops / ours / 1e9,
                 flops / blas / 1e9, flops / lib / 1e9, 100.0 * bestLib / ours,
-                100.0 * flops / ours / 1e9 / bench::peakGflops(threads));
+                100.0 * flops / ours / 1e9 / peaks[threads]);
         }
         std::printf(
             "  %-32s     (tuning %.0f s, best while tuning %.1f GFLOP/s)\n", "", r.wall, r.finished.tasks[0].gflops());
@@ -522,14 +525,14 @@ int main(int argc, char** argv)
     else if (what == "resnet")
         resnet(count > 0 ? count : 200);
     else if (what == "linear")
-        linear(count > 0 ? count : 192);
+        linear(count > 0 ? count : 192, argc > 3 ? argv[3] : "");
     else if (what == "layers" && argc >= 4)
         layers(argv[2], std::string(argv[3]) == "NHWC" ? ops::Layout::NHWC : ops::Layout::NCHW,
             argc > 4 ? std::atoi(argv[4]) : 128, argc > 5 ? std::atoi(argv[5]) : 2);
     else {
         std::fprintf(stderr,
             "usage: ts_bench_tuning [overhead|compile [N]|crossover|curves [TRIALS [VARIANT [SEED]]]|matmul "
-            "[TRIALS]|linear [TRIALS]|resnet [PER_TASK]|layers NETWORK NCHW|NHWC [PER_TASK [REWRITE]]]\n"
+            "[TRIALS]|linear [TRIALS [ONLY]]|resnet [PER_TASK]|layers NETWORK NCHW|NHWC [PER_TASK [REWRITE]]]\n"
             "TS_BENCH_DUMP_SLOW=PREFIX with compile: write each build over 250 ms as PREFIX<n>.ll and .txt\n");
         return 2;
     }
