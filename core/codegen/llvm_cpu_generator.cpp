@@ -158,11 +158,7 @@ namespace {
         llvm::FunctionAnalysisManager fam;
         llvm::CGSCCAnalysisManager cgam;
         llvm::ModuleAnalysisManager mam;
-        llvm::PipelineTuningOptions tuning;
-        tuning.LoopVectorization = true;
-        tuning.SLPVectorization = true;
-        tuning.LoopUnrolling = false;
-        llvm::PassBuilder builder(machine, tuning);
+        llvm::PassBuilder builder(machine); // tuning options shape only the built-in pipelines; kPipeline is text
         builder.registerPipelineParsingCallback([](llvm::StringRef name, llvm::FunctionPassManager& passes,
                                                     llvm::ArrayRef<llvm::PassBuilder::PipelineElement>) {
             if (name == "ts-rematerialize-loads")

@@ -197,6 +197,12 @@ namespace {
             return true;
         return a.constant < b.constant + bElements && b.constant < a.constant + aElements;
     }
+
+    // Whether a known access is the very one asked for: the same index and the same type of value.
+    bool sameAccess(const IndexParts& a, llvm::Type* aType, const IndexParts& b, llvm::Type* bType)
+    {
+        return a.sum == b.sum && a.constant == b.constant && aType == bType;
+    }
 } // namespace
 
 llvm::Value* Emitter::loadElements(
@@ -204,7 +210,7 @@ llvm::Value* Emitter::loadElements(
 {
     std::vector<Known>& known = knownOf(buffer);
     for (const Known& k : known)
-        if (k.at.sum == at.sum && k.at.constant == at.constant && k.value->getType() == type)
+        if (sameAccess(k.at, k.value->getType(), at, type))
             return k.value;
     for (Known& k : known)
         if (k.store && mayOverlap(k.at, k.elements, at, elements))
@@ -223,8 +229,7 @@ void Emitter::storeElements(const ir::BufferVar& buffer, const IndexParts& at, l
             continue;
         }
         // Overwritten whole before anything read it: the earlier store is dead.
-        if (it->store && it->at.sum == at.sum && it->at.constant == at.constant && it->elements == elements
-            && it->value->getType() == value->getType())
+        if (it->store && sameAccess(it->at, it->value->getType(), at, value->getType()))
             it->store->eraseFromParent();
         it = known.erase(it);
     }

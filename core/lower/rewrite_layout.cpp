@@ -1,6 +1,6 @@
 // Pass: layout rewrite (Ansor's layout_rewrite_option 1, INSERT_TRANSFORM_STAGE, the default TVM gives a CPU
-// task). A weight (a constant input of a conv2d, dense, matmul or batch_matmul) is read by the tiled loops of one stage in an
-// order its own layout does not follow: `weight[ff, rc, ry, rx]` under loops ff.0, rc.0, ..., ff.3 strides
+// task). A weight (a constant input of a conv2d, dense, matmul or batch_matmul) is read by the tiled loops of one stage
+// in an order its own layout does not follow: `weight[ff, rc, ry, rx]` under loops ff.0, rc.0, ..., ff.3 strides
 // through memory on every inner iteration. The pass packs the weight once, at the start of the function, into
 // the layout the loops read: one dimension per split part of its axes, in the stage's loop order (a fused
 // loop's parts in their fuse order), so that the innermost loops walk it contiguously. Every load of
