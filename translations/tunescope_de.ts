@@ -1511,123 +1511,123 @@ Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
         <translation>Gewichte vor den Läufen umgepackt (2)</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="138"/>
-        <source>Ansor&apos;s layout_rewrite_option (CPU targets): a conv2d&apos;s, dense&apos;s or matmul&apos;s weight packed into the layout the schedule&apos;s loops read, inside the timed kernel (1, TVM&apos;s default for an operator) or once before the timed runs (2, as a network&apos;s constant weights are).</source>
-        <translation>Ansors layout_rewrite_option (CPU-Ziele): Die Gewichte eines conv2d, dense oder matmul werden in das Layout umgepackt, in dem die Schleifen des Schedules sie lesen, im gemessenen Kernel (1, TVMs Vorgabe für einen Operator) oder einmal vor den gemessenen Läufen (2, wie die konstanten Gewichte eines Netzes).</translation>
+        <location filename="../app/gui/session_dialog.cpp" line="139"/>
+        <source>Ansor&apos;s layout_rewrite_option (CPU targets): a conv2d&apos;s, dense&apos;s, matmul&apos;s or batch_matmul&apos;s weight packed into the layout the schedule&apos;s loops read, inside the timed kernel (1, TVM&apos;s default for an operator) or once before the timed runs (2, as a network&apos;s constant weights are).</source>
+        <translation>Ansors layout_rewrite_option (CPU-Ziele): Die Gewichte eines conv2d, dense, matmul oder batch_matmul werden in das Layout umgepackt, in dem die Schleifen des Schedules sie lesen, im gemessenen Kernel (1, TVMs Vorgabe für einen Operator) oder einmal vor den gemessenen Läufen (2, wie die konstanten Gewichte eines Netzes).</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="145"/>
-        <location filename="../app/gui/session_dialog.cpp" line="149"/>
+        <location filename="../app/gui/session_dialog.cpp" line="146"/>
+        <location filename="../app/gui/session_dialog.cpp" line="150"/>
         <source> s</source>
         <translation> s</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="151"/>
+        <location filename="../app/gui/session_dialog.cpp" line="152"/>
         <source>empty: this machine&apos;s GPU</source>
         <translation>leer: die GPU dieses Rechners</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="153"/>
+        <location filename="../app/gui/session_dialog.cpp" line="154"/>
         <source>GPU targets measured on another machine: each batch is written to this folder as batch-PID-K.jsonl; run it there with tunescope-gpu-runner and move the output here as batch-PID-K.results.jsonl. The session waits for it (Stop ends the wait).</source>
         <translation>GPU-Ziele, auf einem anderen Rechner gemessen: Jeder Stapel wird als batch-PID-K.jsonl in diesen Ordner geschrieben; führen Sie ihn dort mit tunescope-gpu-runner aus und verschieben Sie die Ausgabe als batch-PID-K.results.jsonl hierher. Die Sitzung wartet darauf (Stopp beendet das Warten).</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="157"/>
+        <location filename="../app/gui/session_dialog.cpp" line="158"/>
         <source>Number:</source>
         <translation>Anzahl:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="158"/>
+        <location filename="../app/gui/session_dialog.cpp" line="159"/>
         <source>Repeat:</source>
         <translation>Wiederholungen:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="159"/>
+        <location filename="../app/gui/session_dialog.cpp" line="160"/>
         <source>min_repeat_ms:</source>
         <translation>min_repeat_ms:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="161"/>
+        <location filename="../app/gui/session_dialog.cpp" line="162"/>
         <source>Layout rewrite:</source>
         <translation>Layout-Umschreibung:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="162"/>
+        <location filename="../app/gui/session_dialog.cpp" line="163"/>
         <source>Build timeout:</source>
         <translation>Build-Timeout:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="163"/>
+        <location filename="../app/gui/session_dialog.cpp" line="164"/>
         <source>Run timeout:</source>
         <translation>Ausführungs-Timeout:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="164"/>
+        <location filename="../app/gui/session_dialog.cpp" line="165"/>
         <source>GPU elsewhere, through:</source>
         <translation>GPU anderswo, über:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="168"/>
+        <location filename="../app/gui/session_dialog.cpp" line="169"/>
         <source>Browse…</source>
         <translation>Durchsuchen…</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="170"/>
+        <location filename="../app/gui/session_dialog.cpp" line="171"/>
         <source>Workspace</source>
         <translation>Arbeitsbereich</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="171"/>
+        <location filename="../app/gui/session_dialog.cpp" line="172"/>
         <source>TuneScope workspaces (*.tunescope);;All files (*)</source>
         <translation>TuneScope-Arbeitsbereiche (*.tunescope);;Alle Dateien (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="176"/>
+        <location filename="../app/gui/session_dialog.cpp" line="177"/>
         <source>Workspace:</source>
         <translation>Arbeitsbereich:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="184"/>
+        <location filename="../app/gui/session_dialog.cpp" line="185"/>
         <source>&amp;Start</source>
         <translation>&amp;Starten</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="288"/>
+        <location filename="../app/gui/session_dialog.cpp" line="289"/>
         <source>Target: %1</source>
         <translation>Ziel: %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="291"/>
+        <location filename="../app/gui/session_dialog.cpp" line="292"/>
         <source>Policy: AutoTVM&apos;s templates here are CPU templates; tune a GPU target with Ansor or random sampling.</source>
         <translation>Strategie: AutoTVMs Vorlagen sind hier CPU-Vorlagen; eine GPU mit Ansor oder Zufallsauswahl tunen.</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="295"/>
+        <location filename="../app/gui/session_dialog.cpp" line="296"/>
         <source>Measurement: a folder for a GPU elsewhere needs a GPU target.</source>
         <translation>Messung: Ein Ordner für eine GPU anderswo braucht ein GPU-Ziel.</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="297"/>
+        <location filename="../app/gui/session_dialog.cpp" line="298"/>
         <source>Measurement: cannot make the folder %1.</source>
         <translation>Messung: Der Ordner %1 kann nicht angelegt werden.</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="301"/>
+        <location filename="../app/gui/session_dialog.cpp" line="302"/>
         <source>Tasks: give task ids separated by commas (such as 0,3,5), or nothing for all tasks.</source>
         <translation>Aufgaben: Geben Sie durch Kommas getrennte Aufgaben-IDs an (etwa 0,3,5) oder nichts für alle Aufgaben.</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="305"/>
+        <location filename="../app/gui/session_dialog.cpp" line="306"/>
         <source>Shape: %1 takes %2.</source>
         <translation>Shape: %1 erwartet %2.</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="313"/>
+        <location filename="../app/gui/session_dialog.cpp" line="314"/>
         <source>Policy: %1</source>
         <translation>Strategie: %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="316"/>
+        <location filename="../app/gui/session_dialog.cpp" line="317"/>
         <source>Choose a workspace file.</source>
         <translation>Wählen Sie eine Arbeitsbereichsdatei.</translation>
     </message>
@@ -1957,47 +1957,47 @@ Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
 <context>
     <name>ts::models::SessionsModel</name>
     <message>
-        <location filename="../widgets/models/sessions_model.cpp" line="101"/>
+        <location filename="../widgets/models/sessions_model.cpp" line="95"/>
         <source>%1 (live)</source>
         <translation>%1 (live)</translation>
     </message>
     <message>
-        <location filename="../widgets/models/sessions_model.cpp" line="103"/>
+        <location filename="../widgets/models/sessions_model.cpp" line="97"/>
         <source>interrupted</source>
         <translation>unterbrochen</translation>
     </message>
     <message>
-        <location filename="../widgets/models/sessions_model.cpp" line="117"/>
+        <location filename="../widgets/models/sessions_model.cpp" line="111"/>
         <source>Session</source>
         <translation>Sitzung</translation>
     </message>
     <message>
-        <location filename="../widgets/models/sessions_model.cpp" line="119"/>
+        <location filename="../widgets/models/sessions_model.cpp" line="113"/>
         <source>Tuned</source>
         <translation>Getunt</translation>
     </message>
     <message>
-        <location filename="../widgets/models/sessions_model.cpp" line="121"/>
+        <location filename="../widgets/models/sessions_model.cpp" line="115"/>
         <source>Policy</source>
         <translation>Strategie</translation>
     </message>
     <message>
-        <location filename="../widgets/models/sessions_model.cpp" line="123"/>
+        <location filename="../widgets/models/sessions_model.cpp" line="117"/>
         <source>Cost model</source>
         <translation>Kostenmodell</translation>
     </message>
     <message>
-        <location filename="../widgets/models/sessions_model.cpp" line="125"/>
+        <location filename="../widgets/models/sessions_model.cpp" line="119"/>
         <source>Seed</source>
         <translation>Seed</translation>
     </message>
     <message>
-        <location filename="../widgets/models/sessions_model.cpp" line="127"/>
+        <location filename="../widgets/models/sessions_model.cpp" line="121"/>
         <source>Status</source>
         <translation>Status</translation>
     </message>
     <message>
-        <location filename="../widgets/models/sessions_model.cpp" line="129"/>
+        <location filename="../widgets/models/sessions_model.cpp" line="123"/>
         <source>Started</source>
         <translation>Gestartet</translation>
     </message>
@@ -2322,32 +2322,32 @@ Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
 <context>
     <name>ts::widgets::SessionHub</name>
     <message>
-        <location filename="../widgets/session_hub.cpp" line="106"/>
+        <location filename="../widgets/session_hub.cpp" line="105"/>
         <source>Cannot open the workspace %1: %2</source>
         <translation>Arbeitsbereich %1 kann nicht geöffnet werden: %2</translation>
     </message>
     <message>
-        <location filename="../widgets/session_hub.cpp" line="140"/>
+        <location filename="../widgets/session_hub.cpp" line="139"/>
         <source>Cannot load session %1: %2</source>
         <translation>Sitzung %1 kann nicht geladen werden: %2</translation>
     </message>
     <message>
-        <location filename="../widgets/session_hub.cpp" line="289"/>
+        <location filename="../widgets/session_hub.cpp" line="288"/>
         <source>Session %1 did not record what it tuned, so it cannot be resumed.</source>
         <translation>Sitzung %1 hat nicht gespeichert, was sie getunt hat, und kann daher nicht fortgesetzt werden.</translation>
     </message>
     <message>
-        <location filename="../widgets/session_hub.cpp" line="296"/>
+        <location filename="../widgets/session_hub.cpp" line="295"/>
         <source>Session %1 cannot be resumed: %2</source>
         <translation>Sitzung %1 kann nicht fortgesetzt werden: %2</translation>
     </message>
     <message>
-        <location filename="../widgets/session_hub.cpp" line="379"/>
+        <location filename="../widgets/session_hub.cpp" line="378"/>
         <source>No session is running, so there is no model to switch.</source>
         <translation>Es läuft keine Sitzung, also gibt es kein Modell zu wechseln.</translation>
     </message>
     <message>
-        <location filename="../widgets/session_hub.cpp" line="400"/>
+        <location filename="../widgets/session_hub.cpp" line="395"/>
         <source>Cannot switch the model to %1: %2</source>
         <translation>Das Modell kann nicht zu %1 gewechselt werden: %2</translation>
     </message>

@@ -519,7 +519,8 @@ std::vector<Command> tuneCommands()
                     "analytical estimate (Pruner's draft-then-verify; default 1: off, as Ansor)" },
                 { "scheduler", "gradient|round-robin", "task scheduler (default gradient)" },
                 { "layout-rewrite", "0|1|2",
-                    "Ansor's layout_rewrite_option: each candidate's conv2d, dense or matmul weight is packed into "
+                    "Ansor's layout_rewrite_option: each candidate's conv2d, dense, matmul or batch_matmul weight is "
+                    "packed into "
                     "the layout its loops read, at the start of the timed kernel (1, TVM's default for an "
                     "operator) or once before the timed runs (2, as a network's constant weights are); records "
                     "say which, and export writes it (default 0)" },

@@ -135,10 +135,11 @@ SessionDialog::SessionDialog(QWidget* parent)
     m_layoutRewrite->addItem(tr("none"), 0);
     m_layoutRewrite->addItem(tr("weights packed in the kernel (1)"), 1);
     m_layoutRewrite->addItem(tr("weights packed before the runs (2)"), 2);
-    m_layoutRewrite->setToolTip(tr("Ansor's layout_rewrite_option (CPU targets): a conv2d's, dense's or matmul's "
-                                   "weight packed into the layout the schedule's loops read, inside the timed "
-                                   "kernel (1, TVM's default for an operator) or once before the timed runs (2, "
-                                   "as a network's constant weights are)."));
+    m_layoutRewrite->setToolTip(
+        tr("Ansor's layout_rewrite_option (CPU targets): a conv2d's, dense's, matmul's or "
+           "batch_matmul's weight packed into the layout the schedule's loops read, inside the timed "
+           "kernel (1, TVM's default for an operator) or once before the timed runs (2, "
+           "as a network's constant weights are)."));
     m_buildTimeout = new QDoubleSpinBox(measure);
     m_buildTimeout->setRange(0.5, 600);
     m_buildTimeout->setValue(15);

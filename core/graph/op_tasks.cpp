@@ -170,4 +170,25 @@ Expected<Task> operatorTask(const std::string& op, const std::vector<int64_t>& s
     return task;
 }
 
+namespace {
+    constexpr const char* kWorkloadPrefix = "tunescope_";
+}
+
+std::string operatorWorkloadName(const std::string& op, ops::Layout layout)
+{
+    const auto& all = rows();
+    auto row = std::find_if(all.begin(), all.end(), [&](const OperatorRow& r) { return r.info.name == op; });
+    const bool byLayout = row != all.end() && row->convolution;
+    return kWorkloadPrefix + op + (byLayout ? "_" + toLower(ops::toString(layout)) : std::string());
+}
+
+std::optional<Expected<Task>> operatorTaskOfWorkload(const std::string& name, const std::vector<int64_t>& shape)
+{
+    for (const OperatorRow& row : rows())
+        for (ops::Layout layout : { ops::Layout::NCHW, ops::Layout::NHWC })
+            if (operatorWorkloadName(row.info.name, layout) == name)
+                return operatorTask(row.info.name, shape, layout);
+    return std::nullopt;
+}
+
 } // namespace ts::graph

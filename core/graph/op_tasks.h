@@ -19,6 +19,7 @@
 #include "core/support/error.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,5 +41,11 @@ Expected<std::vector<int64_t>> parseShapeValues(const std::string& text);
 // an unknown op (listing the known ones), a wrong number of values (saying which the op takes), a value
 // out of range, or the builder's error for an impossible shape.
 Expected<Task> operatorTask(const std::string& op, const std::vector<int64_t>& shape, ops::Layout layout);
+
+// The operator as a registered workload (workload_registry.h), so that a log line names it: "tunescope_dense",
+// or with the layout of a convolution, "tunescope_conv2d_nhwc". Its arguments are the shape values.
+std::string operatorWorkloadName(const std::string& op, ops::Layout layout);
+// The task a workload named so builds from its arguments; std::nullopt when `name` is no such name.
+std::optional<Expected<Task>> operatorTaskOfWorkload(const std::string& name, const std::vector<int64_t>& shape);
 
 } // namespace ts::graph

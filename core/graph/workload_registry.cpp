@@ -1,5 +1,6 @@
 #include "core/graph/workload_registry.h"
 
+#include "core/graph/op_tasks.h"
 #include "core/ops/conv.h"
 #include "core/ops/elementwise.h"
 #include "core/ops/linear.h"
@@ -79,6 +80,15 @@ namespace {
             const WorkloadArg& a = m_key.args[i];
             if (a.kind != Kind::Int || a.values[0] < 1)
                 return fail(i, "must be an integer >= 1");
+            return a.values[0];
+        }
+        // Any integer: a builder that checks ranges itself (an operator task) reads this.
+        Expected<int64_t> integer(size_t i) const
+        {
+            TS_CHECK(has(i));
+            const WorkloadArg& a = m_key.args[i];
+            if (a.kind != Kind::Int)
+                return fail(i, "must be an integer");
             return a.values[0];
         }
         // An int or a list of n values (a single value repeats), each >= minimum.
@@ -287,6 +297,18 @@ Expected<ir::ComputeDAG> buildWorkload(const WorkloadKey& key)
         TS_TRY(ir::Tensor out, ops::relu(sum));
         return ir::ComputeDAG::create({ data, kernel, bias, out });
     }
+    if (startsWith(key.name, "tunescope_")) {
+        std::vector<int64_t> values;
+        for (size_t i = 0; i < key.args.size(); ++i) {
+            TS_TRY(int64_t v, args.integer(i));
+            values.push_back(v);
+        }
+        if (auto task = operatorTaskOfWorkload(key.name, values)) {
+            if (!*task)
+                return makeError(task->error().kind, "workload " + key.name + ": " + task->error().message);
+            return (*task)->dag;
+        }
+    }
     if (startsWith(key.name, "conv2d_nchw") || startsWith(key.name, "conv2d_NCHWc"))
         return autoTvmConv2d(key, ops::Layout::NCHW);
     if (startsWith(key.name, "conv2d_nhwc"))
@@ -295,8 +317,8 @@ Expected<ir::ComputeDAG> buildWorkload(const WorkloadKey& key)
         return autoTvmDense(key);
     return makeError(ErrorKind::NotFound,
         "unknown workload '" + clip(key.name)
-            + "' (known: matmul_add, matmul, matmul_auto_scheduler_test, conv2d_layer, and AutoTVM conv2d_nchw*, "
-              "conv2d_NCHWc*, conv2d_nhwc*, dense*)");
+            + "' (known: matmul_add, matmul, matmul_auto_scheduler_test, conv2d_layer, TuneScope's operators "
+              "tunescope_*, and AutoTVM conv2d_nchw*, conv2d_NCHWc*, conv2d_nhwc*, dense*)");
 }
 
 } // namespace ts::graph

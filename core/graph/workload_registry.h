@@ -8,6 +8,9 @@
 //   matmul_auto_scheduler_test N M K TVM's test workload: A[N,K] x B[K,M]
 //   conv2d_layer N H W CO CI KH KW stride padding
 //                                    TVM's GPU tutorial: relu(conv2d_nchw(data, kernel) + bias[1,CO,1,1])
+//   tunescope_OP[_LAYOUT] values...  TuneScope's single operators (op_tasks.h), e.g. tunescope_dense N K M,
+//                                    tunescope_conv2d_nhwc N H W CI CO KH KW stride pad: how `export` names
+//                                    the operators `tune --op` tuned that are no TVM workload
 // AutoTVM tasks, [task name, [args...]] with tensors as ["TENSOR", shape, dtype]:
 //   conv2d_nchw*, conv2d_NCHWc*      (data NCHW, kernel OIHW, strides, padding, dilation, ...)
 //   conv2d_nhwc*                     (data NHWC, kernel HWIO, strides, padding, dilation, ...)

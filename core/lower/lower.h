@@ -51,8 +51,8 @@ Expected<sched::State> inferBound(const sched::State& state);
 // The passes (each in its own file).
 Expected<LoweredFunc> scheduleOps(const sched::State& state, const target::Target& target);
 Stmt simplify(const Stmt& s);
-// The weights a conv2d, dense or matmul stage reads, packed into its loop order (see rewrite_layout.cpp); the
-// packing at the start of the body (`inSetup` false, option 1) or in func.setup (option 2).
+// The weights a conv2d, dense, matmul or batch_matmul stage reads, packed into its loop order (see rewrite_layout.cpp);
+// the packing at the start of the body (`inSetup` false, option 1) or in func.setup (option 2).
 LoweredFunc rewriteLayout(const LoweredFunc& func, const sched::State& state, bool inSetup = false);
 Stmt hoistGuards(const Stmt& s);
 Stmt partitionTails(const Stmt& s);

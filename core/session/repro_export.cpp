@@ -6,6 +6,7 @@
 #include "core/record/measure_status.h"
 #include "core/schedule/state.h"
 #include "core/schedule/step_json.h"
+#include "core/session/export_keys.h"
 #include "core/session/tune_origin.h"
 #include "core/store/log_export.h"
 #include "core/store/schedule_source.h"
@@ -39,18 +40,8 @@ namespace {
         ir::ComputeDAG dag;
         std::string title;
         std::vector<std::string> measureArgs; // without --steps
-        std::optional<std::string> tvmKey; // a registered workload's TVM key, when the DAG is one
+        std::string key; // the workload key it is exported under (export_keys.h)
     };
-
-    // ["matmul", 64, 64, 64, "float32"]: the TVM key of a registered workload spec "matmul:64,64,64".
-    std::string tvmKeyOf(const std::string& op, const std::string& shape)
-    {
-        Json key = Json::array({ op });
-        for (const std::string& v : split(shape, ','))
-            key.push_back(std::stoll(v));
-        key.push_back("float32");
-        return key.dump();
-    }
 
     // A session's task, from its origin: the task whose workload key is the stored task's key.
     Expected<RebuiltTask> fromOrigin(const std::string& originJson, const store::TaskInfo& taskRow)
@@ -62,6 +53,7 @@ namespace {
                 continue;
             RebuiltTask out;
             out.dag = task.dag;
+            out.key = exportKey(origin, task);
             if (origin.op.empty()) {
                 out.title = origin.network + " task " + std::to_string(task.id) + " (" + task.name + ")";
                 out.measureArgs = { "--network", origin.network, "--batch", std::to_string(origin.batch), "--layout",
@@ -69,14 +61,9 @@ namespace {
                 return out;
             }
             out.title = origin.title();
-            // An operator is named by the CLI only as a registered workload with the very same DAG.
-            const std::string spec = origin.op + ":" + origin.shape;
-            if (auto key = graph::parseWorkloadSpec(spec)) {
-                if (auto dag = graph::buildWorkload(*key); dag && dag->workloadKey() == taskRow.key) {
-                    out.measureArgs = { "--workload", spec };
-                    out.tvmKey = tvmKeyOf(origin.op, origin.shape);
-                }
-            }
+            // An operator is named by the CLI as the registered workload it is exported as.
+            if (auto key = graph::parseWorkloadKey(out.key))
+                out.measureArgs = { "--workload", key->name + ":" + origin.shape };
             return out;
         }
         return makeError(ErrorKind::NotFound,
@@ -155,13 +142,12 @@ Expected<ReproExport> exportRepro(store::Store& store, int64_t recordId, const s
         } else if (auto found = fromOrigin(originJson, *task)) {
             rebuilt = std::move(found).value();
             out.title = rebuilt->title + ", record " + std::to_string(recordId);
-            if (rebuilt->tvmKey)
-                keyed.key = *rebuilt->tvmKey;
+            keyed.key = rebuilt->key;
         } else {
             rebuildError = found.error().message;
         }
     }
-    // TuneScope's own keys are a hash, not JSON: TVM's form of it is the hash alone, ["<hash>"].
+    // A task no session names keeps TuneScope's own key, a hash, not JSON: TVM's form of it is ["<hash>"].
     const Json parsedKey = Json::parse(keyed.key, nullptr, false);
     const bool ownHashKey = !parsedKey.is_array();
     if (ownHashKey)
@@ -179,8 +165,9 @@ Expected<ReproExport> exportRepro(store::Store& store, int64_t recordId, const s
         haveLogLine = true;
         if (ownHashKey)
             out.notes.push_back(
-                "record.json's workload key is TuneScope's hash of the task's DAG text: neither TVM nor "
-                "`tunescope-cli measure --record` can rebuild the task from it.");
+                "record.json's workload key is TuneScope's hash of the task's DAG alone, without shapes: TVM "
+                "cannot read it, and `tunescope-cli measure --record` finds it only among the model zoo's tasks at "
+                "batch 1.");
     } else {
         out.notes.push_back("record.json was not written: " + line.error().message);
     }
@@ -190,7 +177,7 @@ Expected<ReproExport> exportRepro(store::Store& store, int64_t recordId, const s
         store::ScheduleSource source;
         source.what = store::RecordRef { (root / "record.json").string(), 1 };
         if (auto resolved = store::resolveSchedule(source)) {
-            rebuilt = RebuiltTask { resolved->dag, resolved->title, { "--record", "record.json:1" }, std::nullopt };
+            rebuilt = RebuiltTask { resolved->dag, resolved->title, { "--record", "record.json:1" }, keyed.key };
             out.title = resolved->name + ", record " + std::to_string(recordId);
         } else {
             rebuildError = resolved.error().message;

@@ -10,13 +10,13 @@
 // How the record's task is rebuilt, and so how measure.sh names it:
 // - a record of a session TuneScope tuned: the session's origin (session::TuneOrigin, in its settings)
 //   rebuilds its tasks; the one whose workload key is the record's task key is it. A network origin is named
-//   `--network N --batch B --layout L --task ID --steps steps.json`; an operator whose DAG is also a
-//   registered workload (workload_registry.h: matmul) `--workload op:shape --steps steps.json`. Other
-//   operators have no CLI source yet: measure.sh then says so and fails.
+//   `--network N --batch B --layout L --task ID --steps steps.json`; an operator as the registered workload
+//   it is exported as (export_keys.h), `--workload matmul:64,64,64` or `--workload
+//   tunescope_conv2d_nhwc:1,56,56,64,64,3,3,1,1`, with `--steps steps.json`.
 // - an imported record (a TVM key): record.json itself, `--record record.json:1`, rebuilt as the CLI does
 //   (a registered workload, or the model-zoo task a TVM DAG hash matches).
-// TuneScope's own task keys are a hash of its DAG text, which TVM cannot read: record.json then carries the
-// registered workload key when there is one, and otherwise TuneScope's hash, and the README says so.
+// TuneScope's own task keys are a hash of its DAG text: record.json carries the key export_keys.h gives the
+// task (a registered workload's TVM key, or the hash with the tensors' shapes, which `measure --record` reads).
 //
 // Qt-free; runs wherever a Store is open (a job's own read-only Store in the GUI).
 #pragma once

@@ -28,6 +28,18 @@ namespace {
         return measure.target.isGpu() ? 0 : measure.layoutRewrite;
     }
 
+    // The layout_rewrite_option a stored record was measured with (its extra field; absent is 0). A record
+    // measured with another option timed another kernel (option 1 packs the weight inside the timed run), so
+    // a resumed session neither counts it as measured nor re-measures it as its best.
+    int layoutRewriteOf(const std::string& extra)
+    {
+        const nlohmann::json json = nlohmann::json::parse(extra, nullptr, false);
+        if (!json.is_object() || !json.contains("layout_rewrite_option"))
+            return 0;
+        const nlohmann::json& option = json["layout_rewrite_option"];
+        return option.is_number_integer() ? option.get<int>() : -1;
+    }
+
     // A stored record's state, for a model to learn from: successful records that replay on the task's DAG.
     std::optional<sched::State> replayMeasured(
         const ir::ComputeDAG& dag, const store::Record& record, const std::vector<sched::Step>& steps)
@@ -315,8 +327,9 @@ Expected<void> TuningSession::prepare()
     e.consecutiveErrors.assign(o.tasks.size(), 0);
     e.sessionSuccesses.assign(o.tasks.size(), 0);
 
-    // Resume: what earlier sessions measured for these tasks on this device.
+    // Resume: what earlier sessions measured for these tasks on this device, with this layout rewrite.
     const int perRound = measuresPerRound();
+    const int sessionRewrite = recordedLayoutRewrite(o.measure);
     for (size_t i = 0; i < o.tasks.size() && o.resume; ++i) {
         store::RecordFilter filter;
         filter.taskIds = { e.taskIds[i] };
@@ -329,6 +342,8 @@ Expected<void> TuningSession::prepare()
         std::vector<record::MeasureResult> results;
         int trials = 0;
         for (const store::Record& r : records) {
+            if (layoutRewriteOf(r.extra) != sessionRewrite)
+                continue; // measured with another layout rewrite: another kernel's time
             auto steps = sched::parseSteps(r.steps);
             if (!steps)
                 continue; // an imported record of another kind; not this search's
@@ -607,7 +622,7 @@ void TuningSession::remeasureBest()
             continue;
         std::vector<const store::Record*> best;
         for (const store::Record& r : *stored)
-            if (e.policies[t]->owns(r.extra))
+            if (e.policies[t]->owns(r.extra) && layoutRewriteOf(r.extra) == recordedLayoutRewrite(o.measure))
                 best.push_back(&r);
         const size_t top = std::min(best.size(), static_cast<size_t>(o.remeasureTop));
         std::partial_sort(best.begin(), best.begin() + static_cast<std::ptrdiff_t>(top), best.end(),

@@ -19,11 +19,6 @@ namespace {
     constexpr const char* kAutoTvmConfigs = "AutoTVM configs do not replay as steps (templates come later)";
     constexpr const char* kNoReplay = "the steps do not replay on the task's DAG";
 
-    bool isHash(const std::string& name)
-    {
-        return name.size() == 32 && name.find_first_not_of("0123456789abcdef") == std::string::npos;
-    }
-
     void replaceAll(std::string& text, const std::string& what, const std::string& with)
     {
         if (what.empty())
@@ -83,8 +78,9 @@ Expected<Importer::Task*> Importer::taskOf(const LogRecord& r, int64_t number)
                                            : graph::parseAutoTvmTask(r.taskName, r.autoTvmArgs);
     if (!key) {
         whyNot = key.error().message;
-    } else if (r.kind == RecordKind::Ansor && isHash(r.taskName)) {
-        // TVM's DAG hash says nothing to a person; the first tensor's shape tells tasks apart.
+    } else if (r.kind == RecordKind::Ansor && isDagHashKey(r.workloadKey)) {
+        // A DAG hash (TVM's, or TuneScope's own) says nothing to a person; the first tensor's shape tells tasks
+        // apart.
         info.name = "dag " + r.taskName.substr(0, 8);
         if (!key->args.empty() && !key->args[0].values.empty())
             info.name += " " + join(key->args[0].values, "x");

@@ -49,7 +49,8 @@ Expected<LogRecord> toLogRecord(const Record& record, const TaskInfo& task, cons
     }
     Json key = Json::parse(task.key, nullptr, false);
     // A DAG TuneScope tuned itself (an operator or a network task) is keyed by its hash alone; TVM's key
-    // for a DAG-defined task starts with the DAG's hash, so the hash goes out as that key's first element.
+    // for a DAG-defined task starts with the DAG's hash, so the hash goes out as that key's first element
+    // (exportLog's `keys` add the shapes, where a session says what the task is).
     if (key.is_discarded() && !task.key.empty()
         && task.key.find_first_not_of("0123456789abcdef") == std::string::npos) {
         key = Json::array({ task.key });
@@ -77,9 +78,13 @@ Expected<LogRecord> toLogRecord(const Record& record, const TaskInfo& task, cons
     return r;
 }
 
-Expected<int64_t> exportLog(Store& store, const RecordFilter& filter, std::ostream& out)
+Expected<int64_t> exportLog(
+    Store& store, const RecordFilter& filter, std::ostream& out, const std::map<int64_t, std::string>& keys)
 {
     TS_TRY(std::vector<TaskInfo> taskList, store.tasks());
+    for (TaskInfo& t : taskList)
+        if (auto it = keys.find(t.id); it != keys.end())
+            t.key = it->second;
     TS_TRY(std::vector<Device> deviceList, store.devices());
     std::map<int64_t, const TaskInfo*> tasks;
     std::map<int64_t, const Device*> devices;

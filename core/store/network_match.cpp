@@ -22,7 +22,8 @@ namespace {
 
     bool isHash(const std::string& text)
     {
-        return text.size() == 32 && text.find_first_not_of("0123456789abcdef") == std::string::npos;
+        return (text.size() == 32 || text.size() == DagHashKey::kOwnHashDigits)
+            && text.find_first_not_of("0123456789abcdef") == std::string::npos;
     }
 
     Shape withoutUnitDims(const Shape& shape)
@@ -232,6 +233,8 @@ Expected<std::vector<const ZooTask*>> NetworkMatcher::candidates(const DagHashKe
     for (const ZooTask* task : tasks) {
         const int fit = key.form == DagHashKey::Form::Hash ? 2 : shapeFit(key, keyShapes(task->task.dag));
         const std::string& id = task->task.dag.workloadKey();
+        if (key.own() && id != key.hash)
+            continue;
         if (fit == 2 && seenExact.insert(id).second)
             exact.push_back(task);
         else if (fit == 1 && seenLoose.insert(id).second)
@@ -248,6 +251,14 @@ Expected<NetworkMatch> NetworkMatcher::match(const DagHashKey& key, const std::v
     NetworkMatch out;
     out.stepsAlone = bare;
     TS_TRY(std::vector<const ZooTask*> candidates, candidates(key));
+    if (candidates.empty() && key.own()) {
+        out.outcome = bare ? Outcome::NoShapes : Outcome::NoShapeMatch;
+        out.reason = std::string("no model-zoo task is the DAG TuneScope's own hash names")
+            + (bare ? " at batch 1 (the key carries no shapes)" : "")
+            + " (an operator tuned with `tune --op` is rebuilt from a log only when it is a registered workload)";
+        out.detail = shapesText(key);
+        return out;
+    }
     if (candidates.empty() && !bare) {
         out.outcome = Outcome::NoShapeMatch;
         out.reason = "no model-zoo task has the key's tensor shapes";

@@ -9,6 +9,11 @@
 //   nested   ["1097...", [1, 14, 14, 256], [4, 4, 256, 256], [1, 14, 14, 256]]   TVM 0.8 and later (#8862)
 //   flat     ["1097...", 1, 14, 14, 256, 4, 4, 256, 256, 1, 14, 14, 256]         TVM 0.8.dev, Jan-Aug 2021
 //   hash     ["b32ed43fb351136894c322ee49097a1a"]                                 before (logs v0.3): no shapes
+// TuneScope writes a fourth when it exports a task it tuned itself (session/export_keys.h): its own hash of
+// the DAG (ComputeDAG::workloadKey, 16 hex digits) in the nested form, ["cfcb72736ba8385a", [1, 64, 56, 56],
+// ...]. TVM cannot read it (its hash is of its own DAG text); TuneScope reads it like TVM's, except that the
+// hash itself names the task: a candidate must be the very DAG the hash was made from, so an own key is never
+// ambiguous. Exports made before shapes were added (["cfcb72736ba8385a"]) find their task at batch 1.
 //
 // The rule (NetworkMatcher::match):
 //   1. Candidates: every task of every zoo network, in both layouts where the network has image layouts,
@@ -54,9 +59,13 @@ struct DagHashKey {
     std::string hash; // 32 hex digits
     Form form = Form::Hash;
     std::vector<std::vector<int64_t>> shapes; // Nested: one shape per tensor; Flat: one list of every dimension
+
+    // TuneScope's own hash (ComputeDAG::workloadKey), not TVM's.
+    bool own() const { return hash.size() == kOwnHashDigits; }
+    static constexpr size_t kOwnHashDigits = 16;
 };
 
-// True when the key's first element is TVM's 32-hex-digit DAG hash.
+// True when the key's first element is TVM's 32-hex-digit DAG hash or TuneScope's own 16-digit one.
 bool isDagHashKey(const std::string& key);
 // std::nullopt when the key is not a DAG-hash key; an error when it is one but its shapes are malformed.
 Expected<std::optional<DagHashKey>> parseDagHashKey(const std::string& key);
@@ -103,7 +112,7 @@ public:
     explicit NetworkMatcher(std::vector<ZooTask> tasks);
 
     // The distinct tasks whose tensors have the key's shapes (step 1 of the rule), in zoo order; for a key
-    // without shapes, every distinct task at batch 1.
+    // without shapes, every distinct task at batch 1. For TuneScope's own hash, only the DAG it names.
     Expected<std::vector<const ZooTask*>> candidates(const DagHashKey& key);
     // The rule: candidates, then the replay check with `steps`.
     Expected<NetworkMatch> match(const DagHashKey& key, const std::vector<sched::Step>& steps);

@@ -149,7 +149,8 @@ namespace {
             TS_TRY(NetworkMatch match, NetworkMatcher().match(**hashKey, *steps));
             if (match.outcome != NetworkMatch::Outcome::Matched)
                 return makeError(ErrorKind::NotFound,
-                    where + "unknown workload '" + key->name + "' (a TVM DAG hash): " + match.reason
+                    where + "unknown workload '" + key->name + "' ("
+                        + ((*hashKey)->own() ? "TuneScope's own DAG hash" : "a TVM DAG hash") + "): " + match.reason
                         + (match.detail.empty() ? "" : " (" + match.detail + ")"));
             out.title = match.task->task.name + " (" + match.task->label() + ") from " + spec;
             out.name = match.task->task.name;

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 using namespace ts;
 using namespace ts::graph;
@@ -131,6 +132,38 @@ TEST(Graph, InvalidNodeIsRecordedOnce)
 
 // Single-operator tasks (tune --op): names, shapes text and work as a network's tasks have them; the
 // same DAG as the workload registry's matmul (so the same workload key); errors that say what to type.
+// Every operator is also a registered workload, tunescope_OP[_LAYOUT], as `export` names it: the key rebuilds
+// the very DAG `tune --op` tuned, and the operator's own errors come back for bad values.
+TEST(OperatorTask, EveryOperatorIsARegisteredWorkloadByItsName)
+{
+    const std::vector<std::tuple<std::string, std::vector<int64_t>, ops::Layout, std::string>> cases {
+        { "dense", { 4, 8, 16 }, ops::Layout::NCHW, "tunescope_dense" },
+        { "batch_matmul", { 2, 4, 8, 16 }, ops::Layout::NCHW, "tunescope_batch_matmul" },
+        { "conv2d", { 1, 9, 9, 4, 8, 3, 3, 2, 1 }, ops::Layout::NCHW, "tunescope_conv2d_nchw" },
+        { "conv2d", { 1, 9, 9, 4, 8, 3, 3, 2, 1 }, ops::Layout::NHWC, "tunescope_conv2d_nhwc" },
+        { "depthwise", { 1, 9, 9, 4, 3, 3, 1, 0 }, ops::Layout::NHWC, "tunescope_depthwise_nhwc" },
+    };
+    for (const auto& [op, shape, layout, name] : cases) {
+        EXPECT_EQ(operatorWorkloadName(op, layout), name);
+        auto task = operatorTask(op, shape, layout);
+        ASSERT_TRUE(task) << task.error().toString();
+        std::string key = "[\"" + name + "\"";
+        for (int64_t v : shape)
+            key += ", " + std::to_string(v);
+        auto parsed = parseWorkloadKey(key + ", \"float32\"]");
+        ASSERT_TRUE(parsed) << parsed.error().toString();
+        auto dag = buildWorkload(*parsed);
+        ASSERT_TRUE(dag) << name << ": " << dag.error().toString();
+        EXPECT_EQ(dag->workloadKey(), task->dag.workloadKey()) << name;
+    }
+    auto bad = parseWorkloadKey(R"(["tunescope_conv2d_nchw", 1, 2, 2, 4, 8, 3, 3, 1, 0])");
+    ASSERT_TRUE(bad);
+    auto refused = buildWorkload(*bad);
+    ASSERT_FALSE(refused);
+    EXPECT_NE(refused.error().message.find("tunescope_conv2d_nchw"), std::string::npos) << refused.error().message;
+    EXPECT_FALSE(operatorTaskOfWorkload("tunescope_conv3d", { 1 }));
+}
+
 TEST(OperatorTask, MatmulIsTheRegistryWorkload)
 {
     auto task = operatorTask("matmul", { 64, 32, 48 }, ops::Layout::NCHW);

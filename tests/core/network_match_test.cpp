@@ -186,6 +186,39 @@ namespace {
             "(conv2d_bias_add_relu6_nhwc)");
     }
 
+    // TuneScope's own key (its hash of the DAG and the shapes, as `export` writes a task it tuned): the hash names
+    // the DAG, so the relu6 task TVM's hash leaves ambiguous is found, and a DAG no candidate is stays unmatched.
+    TEST(NetworkMatch, TuneScopesOwnHashNamesItsDagExactly)
+    {
+        const LogRecord r = recordAt(kCudaLog, 3);
+        const ZooTask relu = zooTask("resnet-18", ops::Layout::NHWC, 4);
+        const ZooTask relu6 = convBiasWith("relu6");
+        Json key = Json::parse(r.workloadKey);
+        key[0] = relu6.task.dag.workloadKey();
+        ASSERT_TRUE(isDagHashKey(key.dump()));
+        const DagHashKey own = parseDagHashKey(key.dump()).value().value();
+        EXPECT_TRUE(own.own());
+        EXPECT_FALSE(keyOf(r).own());
+        NetworkMatcher twoEpilogues({ relu, relu6 });
+        const NetworkMatch match = twoEpilogues.match(own, stepsOf(r)).value();
+        ASSERT_EQ(match.outcome, NetworkMatch::Outcome::Matched) << match.reason << ": " << match.detail;
+        EXPECT_EQ(match.task->task.name, "conv2d_bias_add_relu6_nhwc");
+
+        key[0] = convBiasWith("").task.dag.workloadKey(); // the shapes fit, but neither candidate is this DAG
+        const NetworkMatch none = twoEpilogues.match(parseDagHashKey(key.dump()).value().value(), stepsOf(r)).value();
+        EXPECT_EQ(none.outcome, NetworkMatch::Outcome::NoShapeMatch);
+        EXPECT_NE(none.reason.find("TuneScope's own hash"), std::string::npos) << none.reason;
+
+        // Without shapes (an export older than the shapes), the zoo at batch 1 is searched for the DAG.
+        NetworkMatcher zoo;
+        const NetworkMatch bare
+            = zoo.match(
+                     parseDagHashKey(Json::array({ relu.task.dag.workloadKey() }).dump()).value().value(), stepsOf(r))
+                  .value();
+        ASSERT_EQ(bare.outcome, NetworkMatch::Outcome::Matched) << bare.reason << ": " << bare.detail;
+        EXPECT_EQ(bare.task->task.dag.workloadKey(), relu.task.dag.workloadKey());
+    }
+
     TEST(NetworkMatch, ImportingTheNetworkLogMakesMatchedRecordsDataAndCountsTheRest)
     {
         TempDir dir;

@@ -151,6 +151,33 @@ TEST(TuningSession, RerunResumesWithoutMeasuringAStateTwice)
     expectNoStateMeasuredTwice(records);
 }
 
+// Records measured with another layout rewrite timed another kernel: a session with option 2 does not count the
+// option-0 session's trials, and re-measures as its best only records of its own option.
+TEST(TuningSession, AResumeWithAnotherLayoutRewriteStartsItsOwnCount)
+{
+    const std::string ws = tempWorkspace("resume-rewrite");
+    tune(smallOptions(ws, 16));
+    session::TuneOptions packed = smallOptions(ws, 16);
+    packed.measure.layoutRewrite = 2;
+    std::vector<int64_t> remeasured;
+    const session::Finished second = tune(packed, [&](const session::TuneEvent& event) {
+        if (const auto* best = std::get_if<session::BestImproved>(&event); best && best->remeasured)
+            remeasured.push_back(best->recordId);
+    });
+    EXPECT_EQ(second.status, "finished") << second.message;
+    EXPECT_EQ(second.restoredTrials, 0);
+    EXPECT_EQ(second.totalTrials, 16);
+    const auto records = storedRecords(ws);
+    ASSERT_EQ(records.size(), 32u);
+    std::set<int64_t> packedIds;
+    for (const store::Record& r : records)
+        if (r.extra.find("\"layout_rewrite_option\":2") != std::string::npos)
+            packedIds.insert(r.id);
+    EXPECT_EQ(packedIds.size(), 16u);
+    ASSERT_EQ(remeasured.size(), 1u);
+    EXPECT_TRUE(packedIds.count(remeasured.front())) << "re-measured record " << remeasured.front();
+}
+
 TEST(TuningSession, SameSeedGivesTheSameFirstThreeBatches)
 {
     const auto batches = [](const std::string& ws, uint64_t seed) {

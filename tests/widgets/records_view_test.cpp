@@ -370,7 +370,7 @@ private Q_SLOTS:
         // record.json: a TVM log line keyed by the registered workload, with the record's steps and costs.
         auto line = store::parseLogLine(readText(dir + QStringLiteral("/record.json")));
         QVERIFY2(line && *line, line ? "a comment" : line.error().message.c_str());
-        QCOMPARE((*line)->workloadKey, std::string(R"(["matmul",64,64,64,"float32"])"));
+        QCOMPARE((*line)->workloadKey, std::string(R"(["matmul", 64, 64, 64, "float32"])"));
         QVERIFY(nlohmann::json::parse((*line)->steps) == nlohmann::json::parse(picked.steps));
         QCOMPARE((*line)->result.costs, picked.result.costs);
         // loop_ir.c: the lowered loops.
