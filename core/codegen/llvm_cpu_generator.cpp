@@ -103,8 +103,9 @@ namespace {
     // - loop-unroll-full and loop-unroll: unrolling is the schedule's decision, made in the loop IR; LLVM's
     //   full unroller on top of it took 20 s on some random schedules;
     // - dse: the emitter already erases a store overwritten before it is read within a block (Emitter::
-    //   storeElements), and LLVM's MemorySSA walk over an unrolled body's stores found nothing more on the
-    //   slowest random builds (the same optimized IR without it) while taking a quarter of the middle end;
+    //   storeElements), and EraseOverwrittenStores, in DSE's place, the accumulator zero-fills that LICM makes
+    //   dead across blocks; LLVM's DSE found nothing more on the slowest random builds (the same optimized
+    //   IR) while its alias walk over an unrolled body's stores took a quarter of the middle end;
     // - coroutine and OpenMP passes: nothing to do here.
     // Our own passes run where the optimizer-last extension point would put them.
     constexpr const char* kPipeline[] = {
@@ -134,7 +135,8 @@ namespace {
         "unswitch<nontrivial;trivial>),simplifycfg<bonus-inst-threshold=1;no-forward-switch-cond;switch-range-to-"
         "icmp;no-switch-to-lookup;keep-loops;no-hoist-common-insts;no-sink-common-insts>,instcombine,loop(loop-"
         "deletion),sroa,mldst-motion<no-split-footer-bb>,gvn<>,sccp,bdce,instcombine,jump-threading,"
-        "correlated-propagation,adce,memcpyopt,loop-mssa(licm<allowspeculation>),simplifycfg<bonus-inst-"
+        "correlated-propagation,adce,ts-erase-overwritten-stores,memcpyopt,loop-mssa(licm<allowspeculation>),"
+        "simplifycfg<bonus-inst-"
         "threshold=1;no-forward-switch-cond;switch-range-to-icmp;no-switch-to-lookup;keep-loops;hoist-common-insts;"
         "sink-common-insts>,instcombine)))",
         "globalopt",
@@ -166,6 +168,8 @@ namespace {
                                                     llvm::ArrayRef<llvm::PassBuilder::PipelineElement>) {
             if (name == "ts-rematerialize-loads")
                 passes.addPass(RematerializeLoads());
+            else if (name == "ts-erase-overwritten-stores")
+                passes.addPass(EraseOverwrittenStores());
             else if (name == "ts-widen-odd-vector-phis")
                 passes.addPass(WidenOddVectorPhis());
             else

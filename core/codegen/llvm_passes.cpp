@@ -3,14 +3,18 @@
 #include <llvm/Analysis/AliasAnalysis.h>
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/MemoryLocation.h>
+#include <llvm/Analysis/PostDominators.h>
 #include <llvm/Analysis/TargetTransformInfo.h>
+#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
 #include <llvm/Support/MathExtras.h>
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <unordered_map>
 #include <vector>
 
@@ -236,6 +240,95 @@ llvm::PreservedAnalyses RematerializeLoads::run(llvm::Function& function, llvm::
         changed |= rematerializer.splitLongRanges(block);
     if (!changed)
         return llvm::PreservedAnalyses::all();
+    llvm::PreservedAnalyses kept;
+    kept.preserveSet<llvm::CFGAnalyses>();
+    return kept;
+}
+
+namespace {
+    // Whether `i` may read what `store` writes. Loads of another identified object (an alloca, a noalias
+    // argument) cannot; anything else asks alias analysis. Instructions that touch no memory do not.
+    bool mayRead(llvm::Instruction& i, llvm::StoreInst& store, const llvm::Value* object, llvm::AAResults& aa)
+    {
+        if (!i.mayReadFromMemory())
+            return false;
+        if (auto* load = llvm::dyn_cast<llvm::LoadInst>(&i)) {
+            const llvm::Value* other = llvm::getUnderlyingObject(load->getPointerOperand());
+            if (other != object && llvm::isIdentifiedObject(other) && llvm::isIdentifiedObject(object))
+                return false;
+        }
+        if (auto* intrinsic = llvm::dyn_cast<llvm::IntrinsicInst>(&i))
+            if (intrinsic->isAssumeLikeIntrinsic()) // noalias.scope.decl, lifetime markers, assume
+                return false;
+        return llvm::isRefSet(aa.getModRefInfo(&i, llvm::MemoryLocation::get(&store)));
+    }
+
+    // No instruction after `first` (in its block) and before `last` (in its block), on any path from one to the
+    // other, may read what `first` writes. `last`'s block post-dominates `first`'s.
+    bool unreadBetween(llvm::StoreInst& first, llvm::StoreInst& last, llvm::AAResults& aa)
+    {
+        const llvm::Value* object = llvm::getUnderlyingObject(first.getPointerOperand());
+        for (llvm::Instruction* i = first.getNextNode(); i; i = i->getNextNode())
+            if (mayRead(*i, first, object, aa))
+                return false;
+        for (llvm::Instruction& i : *last.getParent()) {
+            if (&i == &last)
+                break;
+            if (mayRead(i, first, object, aa))
+                return false;
+        }
+        // The blocks a path from `first` reaches before `last`'s block.
+        std::vector<llvm::BasicBlock*> work(llvm::succ_begin(first.getParent()), llvm::succ_end(first.getParent()));
+        std::set<llvm::BasicBlock*> seen;
+        while (!work.empty()) {
+            llvm::BasicBlock* block = work.back();
+            work.pop_back();
+            if (block == last.getParent() || !seen.insert(block).second)
+                continue;
+            for (llvm::Instruction& i : *block)
+                if (&i != &first && mayRead(i, first, object, aa))
+                    return false;
+            work.insert(work.end(), llvm::succ_begin(block), llvm::succ_end(block));
+        }
+        return true;
+    }
+} // namespace
+
+llvm::PreservedAnalyses EraseOverwrittenStores::run(llvm::Function& function, llvm::FunctionAnalysisManager& analyses)
+{
+    // Stores by pointer value, in the blocks they are in.
+    std::map<llvm::Value*, std::vector<llvm::StoreInst*>> stores;
+    for (llvm::BasicBlock& block : function)
+        for (llvm::Instruction& i : block)
+            if (auto* store = llvm::dyn_cast<llvm::StoreInst>(&i); store && store->isSimple())
+                stores[store->getPointerOperand()].push_back(store);
+    std::vector<llvm::StoreInst*> dead;
+    llvm::PostDominatorTree* postDominators = nullptr;
+    llvm::AAResults* aa = nullptr;
+    for (auto& [pointer, list] : stores) {
+        if (list.size() < 2)
+            continue;
+        for (llvm::StoreInst* first : list) {
+            for (llvm::StoreInst* last : list) {
+                if (last->getParent() == first->getParent()
+                    || last->getValueOperand()->getType() != first->getValueOperand()->getType())
+                    continue;
+                if (!postDominators) {
+                    postDominators = &analyses.getResult<llvm::PostDominatorTreeAnalysis>(function);
+                    aa = &analyses.getResult<llvm::AAManager>(function);
+                }
+                if (postDominators->dominates(last->getParent(), first->getParent())
+                    && unreadBetween(*first, *last, *aa)) {
+                    dead.push_back(first);
+                    break;
+                }
+            }
+        }
+    }
+    if (dead.empty())
+        return llvm::PreservedAnalyses::all();
+    for (llvm::StoreInst* store : dead)
+        store->eraseFromParent();
     llvm::PreservedAnalyses kept;
     kept.preserveSet<llvm::CFGAnalyses>();
     return kept;

@@ -30,4 +30,17 @@ public:
     llvm::PreservedAnalyses run(llvm::Function& function, llvm::FunctionAnalysisManager& analyses);
 };
 
+// Erases a store that a later store to the same address overwrites before anything can read it, where the
+// two are in different blocks: the zero-fill of an accumulator tile whose values LICM keeps in registers
+// across the reduction loop and stores after it. (The emitter erases such stores within a block itself.)
+// LLVM's DSE finds these too, but its alias walk over an unrolled body's thousands of stores cost a quarter of
+// the middle end on big tiles and found nothing else there (docs/schedules.md, "Compile latency"). This pass
+// looks only at pairs of stores through the same pointer value: the later one's block must post-dominate the
+// earlier one's, and no instruction on a path between them may read the location (a load of another
+// identified object, such as another noalias argument, is told apart without an alias query).
+class EraseOverwrittenStores : public llvm::PassInfoMixin<EraseOverwrittenStores> {
+public:
+    llvm::PreservedAnalyses run(llvm::Function& function, llvm::FunctionAnalysisManager& analyses);
+};
+
 } // namespace ts::codegen

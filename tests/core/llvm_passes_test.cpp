@@ -135,6 +135,55 @@ TEST(RematerializeLoads, NoReloadPastAStoreThatMayWriteTheMemory)
     EXPECT_EQ(count(r.ir, "load <16 x float>, ptr %a"), 1u) << r.ir;
 }
 
+// An accumulator tile's zero-fill, then a reduction loop that keeps it in a register, then the final store:
+// the fill is dead. `body` goes in the loop; `exit` is the block the loop leaves to (its store overwrites).
+std::string fillLoopStore(const std::string& body, bool secondExit = false)
+{
+    return std::string("define void @f(ptr noalias %c, ptr noalias %a, i64 %n, i1 %early) {\n"
+                       "entry:\n"
+                       "  store <16 x float> zeroinitializer, ptr %c, align 64\n")
+        + (secondExit ? "  br i1 %early, label %out, label %loop\n" : "  br label %loop\n")
+        + "loop:\n"
+          "  %k = phi i64 [ 0, %entry ], [ %next, %loop ]\n"
+          "  %acc = phi <16 x float> [ zeroinitializer, %entry ], [ %sum, %loop ]\n"
+          "  %x = load <16 x float>, ptr %a, align 64\n"
+        + body
+        + "  %sum = fadd <16 x float> %acc, %x\n"
+          "  %next = add i64 %k, 1\n"
+          "  %done = icmp eq i64 %next, %n\n"
+          "  br i1 %done, label %exit, label %loop\n"
+          "exit:\n"
+          "  store <16 x float> %sum, ptr %c, align 64\n"
+          "  br label %out\n"
+          "out:\n"
+          "  ret void\n"
+          "}\n";
+}
+
+TEST(EraseOverwrittenStores, AZeroFillOverwrittenAfterTheLoopIsErased)
+{
+    const Result r = runAlone<ts::codegen::EraseOverwrittenStores>(fillLoopStore(""));
+    ASSERT_EQ(r.error, "") << r.ir;
+    EXPECT_EQ(count(r.ir, "store <16 x float> zeroinitializer"), 0u) << r.ir;
+    EXPECT_EQ(count(r.ir, "store <16 x float> %sum"), 1u) << r.ir;
+}
+
+// Kept when the loop reads the tile (through the same object), or when a path leaves without the final store.
+TEST(EraseOverwrittenStores, AFillThatMayBeReadOrNotOverwrittenStays)
+{
+    const Result read
+        = runAlone<ts::codegen::EraseOverwrittenStores>(fillLoopStore("  %y = load <16 x float>, ptr %c, align 64\n"));
+    ASSERT_EQ(read.error, "") << read.ir;
+    EXPECT_EQ(count(read.ir, "store <16 x float> zeroinitializer"), 1u) << read.ir;
+    const Result escapes = runAlone<ts::codegen::EraseOverwrittenStores>(fillLoopStore("", true));
+    ASSERT_EQ(escapes.error, "") << escapes.ir;
+    EXPECT_EQ(count(escapes.ir, "store <16 x float> zeroinitializer"), 1u) << escapes.ir;
+    const Result call = runAlone<ts::codegen::EraseOverwrittenStores>(
+        "declare void @g(ptr)\n" + fillLoopStore("  call void @g(ptr %c)\n"));
+    ASSERT_EQ(call.error, "") << call.ir;
+    EXPECT_EQ(count(call.ir, "store <16 x float> zeroinitializer"), 1u) << call.ir;
+}
+
 // A 14-lane accumulator carried around a loop becomes a 16-lane phi; the values computed stay 14 lanes.
 TEST(WidenOddVectorPhis, AnOddWidthLoopCarriedVectorBecomesAPowerOfTwoPhi)
 {
