@@ -4,6 +4,7 @@
 #include "core/ir/operation.h"
 #include "core/support/assert.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace ts::ir {
@@ -357,7 +358,14 @@ int64_t BufferVar::allocatedElements() const
 {
     if (shape.empty())
         return 1;
-    return strides.empty() ? numElements() : strides[0] * shape[0];
+    if (strides.empty())
+        return numElements();
+    // The dimension laid out outermost spans the storage: the first one in row-major order, or another when
+    // the strides are permuted (a local buffer stored with its vectorized axis innermost).
+    int64_t span = 0;
+    for (size_t d = 0; d < shape.size(); ++d)
+        span = std::max(span, strides[d] * shape[d]);
+    return span;
 }
 
 Expr withOperands(const Expr& e, ExprList operands)

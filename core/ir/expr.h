@@ -144,7 +144,7 @@ struct BufferVar {
     std::vector<int64_t> strides; // elements, row-major unless storage_align pads a dimension
     std::string scope = "global"; // "global", "local", "shared"
     int64_t numElements() const;
-    int64_t allocatedElements() const; // strides[0] * shape[0] when padded
+    int64_t allocatedElements() const; // the outermost-laid dimension's stride * extent when padded or permuted
 };
 using BufferRef = std::shared_ptr<const BufferVar>;
 

@@ -157,7 +157,7 @@ namespace {
 } // namespace
 
 // A placeholder's buffer is its tensor; a compute stage's holds its region (the whole tensor for root
-// stages), rows padded by storage_align.
+// stages), rows padded by storage_align, or (below) its vectorized axis innermost.
 ir::BufferRef NestBuilder::makeBuffer(int s) const
 {
     const ir::Operation& op = *stage(s).op;
@@ -176,6 +176,30 @@ ir::BufferRef NestBuilder::makeBuffer(int s) const
     const size_t rank = op.axes().size();
     buffer->shape.assign(si.rootExtents.begin(), si.rootExtents.begin() + static_cast<long>(rank));
     buffer->strides.assign(rank, 1);
+    // A local buffer whose stage vectorizes another axis than its last (an NCHW convolution's output
+    // channels, say: its accumulators ff x a few pixels) stores that axis innermost, so that its vectors are
+    // contiguous and stay in registers. In the DAG's order every accumulator vector would be strided: a
+    // gather and a scatter per FMA, and LICM cannot promote those. Only this stage's own storage changes;
+    // global buffers keep the caller's layout.
+    if (!m_gpu && buffer->scope == "local" && stage(s).storageAligns.empty() && !si.output) {
+        int vectorAxis = -1;
+        for (size_t i = 0; i < stage(s).iters.size(); ++i)
+            if (stage(s).iters[i].annotation == sched::Annotation::Vectorize)
+                for (size_t d = 0; d < rank; ++d)
+                    if (ir::usesVar(si.localValues[d], si.leafVars[i].get()))
+                        vectorAxis = vectorAxis == -1 ? static_cast<int>(d) : -2;
+        if (vectorAxis >= 0 && static_cast<size_t>(vectorAxis) + 1 != rank) {
+            int64_t stride = buffer->shape[static_cast<size_t>(vectorAxis)];
+            for (size_t d = rank; d-- > 0;) {
+                if (static_cast<int>(d) == vectorAxis)
+                    continue;
+                buffer->strides[d] = stride;
+                stride *= buffer->shape[d];
+            }
+            buffer->strides[static_cast<size_t>(vectorAxis)] = 1;
+            return buffer;
+        }
+    }
     for (size_t d = rank; d-- > 0;) {
         if (d + 1 < rank)
             buffer->strides[d] = buffer->strides[d + 1] * buffer->shape[d + 1];

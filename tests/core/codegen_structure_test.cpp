@@ -99,6 +99,39 @@ TEST(CodegenStructure, ARegisterTileWrittenToTheOutputStaysInRegisters)
     expectMatchesReference(dag, state);
 }
 
+// An NCHW convolution vectorized over its output channels (16 lanes of ff, innermost in the last tile, with 7
+// output pixels unrolled around them), computed at its bias+ReLU consumer: its local accumulator buffer stores
+// ff innermost, so each of the 7 accumulators is one contiguous vector that stays in a register. In the DAG's
+// order (ff, yy, xx) each would be a 16-lane access at stride 7: a gather and a scatter per FMA. (The bias+ReLU
+// stage reads it element by element here; vectorized along xx it would gather 7 lanes at stride 16 instead.)
+TEST(CodegenStructure, ChannelVectorizedAccumulatorsAreContiguousInTheirLocalBuffer)
+{
+    const ir::ComputeDAG dag = fixtures::conv2dLayerDag(16, 14, 32);
+    auto state = State::replayJson(dag,
+        R"([["CI",5],["SP",3,0,1,[1,1,1],1],["SP",3,4,32,[1,1,16],1],["SP",3,8,14,[14,1,1],1],)"
+        R"(["SP",3,12,14,[1,1,7],1],["SP",3,16,16,[8],1],["SP",3,18,3,[1],1],["SP",3,20,3,[3],1],)"
+        R"(["RE",3,[0,4,8,12,1,5,9,13,16,18,20,2,6,10,14,17,19,21,3,11,15,7]],["FSP",6,0,1,2],["FSP",6,3,2,2],)"
+        R"(["FSP",6,6,3,2],["FSP",6,9,4,2],["RE",6,[0,3,6,9,1,4,7,10,2,5,8,11]],["CA",3,6,7],["CA",1,3,9],)"
+        R"(["FU",6,[0,1,2,3,4,5,6]],["AN",6,0,3],["PR",3,0,"auto_unroll_max_step$64"],["AN",1,3,2],)"
+        R"(["AN",3,21,2]])");
+    ASSERT_TRUE(state) << state.error().message;
+    lower::LowerOptions packed; // the weight in its loops' order, as a tuned conv has it: ff contiguous too
+    packed.layoutRewrite = 1;
+    auto func = lower::lower(*state, packed);
+    ASSERT_TRUE(func) << func.error().message;
+    const std::string loops = lower::toString(*func);
+    EXPECT_NE(loops.find("conv2d_nchw[ff.3 + xx.3*16] = conv2d_nchw[ff.3 + xx.3*16] + "), std::string::npos) << loops;
+    auto ir = codegen::emitLlvmIr(*func, true);
+    ASSERT_TRUE(ir) << ir.error().message;
+    // The 7 accumulators are vector phis of the reduction loop, never stored inside it.
+    const std::string rc = loopHeaderBlock(*ir, "rc.1");
+    ASSERT_FALSE(rc.empty()) << *ir;
+    EXPECT_GE(count(rc, "phi <16 x float>"), 7u) << *ir;
+    EXPECT_EQ(count(rc, "store"), 0u) << *ir;
+    EXPECT_EQ(count(*ir, "llvm.masked.scatter"), 0u) << *ir;
+    expectMatchesReference(dag, *state);
+}
+
 // The same tile through a cache_write stage computed at the output's j.0: the local buffer must vanish into
 // vector phis too (a stack array read and written every k would cost as much as the output buffer).
 TEST(CodegenStructure, ACacheWriteTileIsVectorPhis)
