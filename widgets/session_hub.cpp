@@ -25,7 +25,8 @@ namespace {
     bool publishesAtOnce(const session::TuneEvent& event)
     {
         return std::holds_alternative<session::PhaseStarted>(event) || std::holds_alternative<session::RoundDone>(event)
-            || std::holds_alternative<session::Finished>(event) || std::holds_alternative<session::BestImproved>(event);
+            || std::holds_alternative<session::Finished>(event) || std::holds_alternative<session::BestImproved>(event)
+            || std::holds_alternative<session::ModelSwitched>(event); // modelSwitched, queued next, reads it
     }
 } // namespace
 
