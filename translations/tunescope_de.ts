@@ -1497,137 +1497,142 @@ Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
     </message>
     <message>
         <location filename="../app/gui/session_dialog.cpp" line="135"/>
+        <source>as TVM (2 for a network, 1 for an operator)</source>
+        <translation>wie TVM (2 für ein Netz, 1 für einen Operator)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="136"/>
         <source>none</source>
         <translation>keine</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="136"/>
+        <location filename="../app/gui/session_dialog.cpp" line="137"/>
         <source>weights packed in the kernel (1)</source>
         <translation>Gewichte im Kernel umgepackt (1)</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="137"/>
+        <location filename="../app/gui/session_dialog.cpp" line="138"/>
         <source>weights packed before the runs (2)</source>
         <translation>Gewichte vor den Läufen umgepackt (2)</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="139"/>
-        <source>Ansor&apos;s layout_rewrite_option (CPU targets): a conv2d&apos;s, dense&apos;s, matmul&apos;s or batch_matmul&apos;s weight packed into the layout the schedule&apos;s loops read, inside the timed kernel (1, TVM&apos;s default for an operator) or once before the timed runs (2, as a network&apos;s constant weights are).</source>
-        <translation>Ansors layout_rewrite_option (CPU-Ziele): Die Gewichte eines conv2d, dense, matmul oder batch_matmul werden in das Layout umgepackt, in dem die Schleifen des Schedules sie lesen, im gemessenen Kernel (1, TVMs Vorgabe für einen Operator) oder einmal vor den gemessenen Läufen (2, wie die konstanten Gewichte eines Netzes).</translation>
+        <location filename="../app/gui/session_dialog.cpp" line="140"/>
+        <source>Ansor&apos;s layout_rewrite_option (CPU targets): a conv2d&apos;s, dense&apos;s, matmul&apos;s or batch_matmul&apos;s weight packed into the layout the schedule&apos;s loops read, inside the timed kernel (1, TVM&apos;s default for an operator) or once before the timed runs (2, as a network&apos;s constant weights are). As TVM: 2 for a network&apos;s tasks, 1 for an operator, none for AutoTVM policies and GPU targets.</source>
+        <translation>Ansors layout_rewrite_option (CPU-Ziele): Die Gewichte eines conv2d, dense, matmul oder batch_matmul werden in das Layout umgepackt, in dem die Schleifen des Schedules sie lesen, im gemessenen Kernel (1, TVMs Vorgabe für einen Operator) oder einmal vor den gemessenen Läufen (2, wie die konstanten Gewichte eines Netzes). Wie TVM: 2 für die Aufgaben eines Netzes, 1 für einen Operator, keines für AutoTVM-Strategien und GPU-Ziele.</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="146"/>
-        <location filename="../app/gui/session_dialog.cpp" line="150"/>
+        <location filename="../app/gui/session_dialog.cpp" line="148"/>
+        <location filename="../app/gui/session_dialog.cpp" line="152"/>
         <source> s</source>
         <translation> s</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="152"/>
+        <location filename="../app/gui/session_dialog.cpp" line="154"/>
         <source>empty: this machine&apos;s GPU</source>
         <translation>leer: die GPU dieses Rechners</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="154"/>
+        <location filename="../app/gui/session_dialog.cpp" line="156"/>
         <source>GPU targets measured on another machine: each batch is written to this folder as batch-PID-K.jsonl; run it there with tunescope-gpu-runner and move the output here as batch-PID-K.results.jsonl. The session waits for it (Stop ends the wait).</source>
         <translation>GPU-Ziele, auf einem anderen Rechner gemessen: Jeder Stapel wird als batch-PID-K.jsonl in diesen Ordner geschrieben; führen Sie ihn dort mit tunescope-gpu-runner aus und verschieben Sie die Ausgabe als batch-PID-K.results.jsonl hierher. Die Sitzung wartet darauf (Stopp beendet das Warten).</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="158"/>
+        <location filename="../app/gui/session_dialog.cpp" line="160"/>
         <source>Number:</source>
         <translation>Anzahl:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="159"/>
+        <location filename="../app/gui/session_dialog.cpp" line="161"/>
         <source>Repeat:</source>
         <translation>Wiederholungen:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="160"/>
+        <location filename="../app/gui/session_dialog.cpp" line="162"/>
         <source>min_repeat_ms:</source>
         <translation>min_repeat_ms:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="162"/>
+        <location filename="../app/gui/session_dialog.cpp" line="164"/>
         <source>Layout rewrite:</source>
         <translation>Layout-Umschreibung:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="163"/>
+        <location filename="../app/gui/session_dialog.cpp" line="165"/>
         <source>Build timeout:</source>
         <translation>Build-Timeout:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="164"/>
+        <location filename="../app/gui/session_dialog.cpp" line="166"/>
         <source>Run timeout:</source>
         <translation>Ausführungs-Timeout:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="165"/>
+        <location filename="../app/gui/session_dialog.cpp" line="167"/>
         <source>GPU elsewhere, through:</source>
         <translation>GPU anderswo, über:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="169"/>
+        <location filename="../app/gui/session_dialog.cpp" line="171"/>
         <source>Browse…</source>
         <translation>Durchsuchen…</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="171"/>
+        <location filename="../app/gui/session_dialog.cpp" line="173"/>
         <source>Workspace</source>
         <translation>Arbeitsbereich</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="172"/>
+        <location filename="../app/gui/session_dialog.cpp" line="174"/>
         <source>TuneScope workspaces (*.tunescope);;All files (*)</source>
         <translation>TuneScope-Arbeitsbereiche (*.tunescope);;Alle Dateien (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="177"/>
+        <location filename="../app/gui/session_dialog.cpp" line="179"/>
         <source>Workspace:</source>
         <translation>Arbeitsbereich:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="185"/>
+        <location filename="../app/gui/session_dialog.cpp" line="187"/>
         <source>&amp;Start</source>
         <translation>&amp;Starten</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="289"/>
+        <location filename="../app/gui/session_dialog.cpp" line="293"/>
         <source>Target: %1</source>
         <translation>Ziel: %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="292"/>
+        <location filename="../app/gui/session_dialog.cpp" line="296"/>
         <source>Policy: AutoTVM&apos;s templates here are CPU templates; tune a GPU target with Ansor or random sampling.</source>
         <translation>Strategie: AutoTVMs Vorlagen sind hier CPU-Vorlagen; eine GPU mit Ansor oder Zufallsauswahl tunen.</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="296"/>
+        <location filename="../app/gui/session_dialog.cpp" line="300"/>
         <source>Measurement: a folder for a GPU elsewhere needs a GPU target.</source>
         <translation>Messung: Ein Ordner für eine GPU anderswo braucht ein GPU-Ziel.</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="298"/>
+        <location filename="../app/gui/session_dialog.cpp" line="302"/>
         <source>Measurement: cannot make the folder %1.</source>
         <translation>Messung: Der Ordner %1 kann nicht angelegt werden.</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="302"/>
+        <location filename="../app/gui/session_dialog.cpp" line="306"/>
         <source>Tasks: give task ids separated by commas (such as 0,3,5), or nothing for all tasks.</source>
         <translation>Aufgaben: Geben Sie durch Kommas getrennte Aufgaben-IDs an (etwa 0,3,5) oder nichts für alle Aufgaben.</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="306"/>
+        <location filename="../app/gui/session_dialog.cpp" line="310"/>
         <source>Shape: %1 takes %2.</source>
         <translation>Shape: %1 erwartet %2.</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="314"/>
+        <location filename="../app/gui/session_dialog.cpp" line="318"/>
         <source>Policy: %1</source>
         <translation>Strategie: %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="317"/>
+        <location filename="../app/gui/session_dialog.cpp" line="321"/>
         <source>Choose a workspace file.</source>
         <translation>Wählen Sie eine Arbeitsbereichsdatei.</translation>
     </message>
@@ -2322,32 +2327,32 @@ Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
 <context>
     <name>ts::widgets::SessionHub</name>
     <message>
-        <location filename="../widgets/session_hub.cpp" line="105"/>
+        <location filename="../widgets/session_hub.cpp" line="106"/>
         <source>Cannot open the workspace %1: %2</source>
         <translation>Arbeitsbereich %1 kann nicht geöffnet werden: %2</translation>
     </message>
     <message>
-        <location filename="../widgets/session_hub.cpp" line="139"/>
+        <location filename="../widgets/session_hub.cpp" line="140"/>
         <source>Cannot load session %1: %2</source>
         <translation>Sitzung %1 kann nicht geladen werden: %2</translation>
     </message>
     <message>
-        <location filename="../widgets/session_hub.cpp" line="288"/>
+        <location filename="../widgets/session_hub.cpp" line="289"/>
         <source>Session %1 did not record what it tuned, so it cannot be resumed.</source>
         <translation>Sitzung %1 hat nicht gespeichert, was sie getunt hat, und kann daher nicht fortgesetzt werden.</translation>
     </message>
     <message>
-        <location filename="../widgets/session_hub.cpp" line="295"/>
+        <location filename="../widgets/session_hub.cpp" line="296"/>
         <source>Session %1 cannot be resumed: %2</source>
         <translation>Sitzung %1 kann nicht fortgesetzt werden: %2</translation>
     </message>
     <message>
-        <location filename="../widgets/session_hub.cpp" line="378"/>
+        <location filename="../widgets/session_hub.cpp" line="379"/>
         <source>No session is running, so there is no model to switch.</source>
         <translation>Es läuft keine Sitzung, also gibt es kein Modell zu wechseln.</translation>
     </message>
     <message>
-        <location filename="../widgets/session_hub.cpp" line="395"/>
+        <location filename="../widgets/session_hub.cpp" line="396"/>
         <source>Cannot switch the model to %1: %2</source>
         <translation>Das Modell kann nicht zu %1 gewechselt werden: %2</translation>
     </message>

@@ -352,6 +352,9 @@ namespace {
             options.measure.layoutRewrite = value[0] - '0';
             if (options.measure.layoutRewrite > 0 && options.measure.target.isGpu())
                 return fail("--layout-rewrite is for CPU targets (Ansor rewrites no layout on a GPU)");
+        } else {
+            options.measure.layoutRewrite
+                = session::defaultLayoutRewrite(options.policy, selection->network.has_value(), options.measure.target);
         }
         options.workspace = args.value("workspace", store::Store::defaultWorkspacePath());
 
@@ -360,7 +363,9 @@ namespace {
         const std::string header = "Tuning " + selection->title + ": " + std::to_string(options.tasks.size())
             + (options.tasks.size() == 1 ? " task, " : " tasks, ") + std::to_string(options.trials) + " trials ("
             + std::to_string(options.measuresPerRound) + " per round), policy " + search::toString(options.policy)
-            + ", model " + options.model + ", seed " + std::to_string(options.seed);
+            + ", model " + options.model + ", seed " + std::to_string(options.seed)
+            + (options.measure.layoutRewrite > 0 ? ", layout rewrite " + std::to_string(options.measure.layoutRewrite)
+                                                 : std::string());
         const std::string workspacePath = options.workspace;
         const std::string exchange = options.measure.gpuExchangeDir;
         const target::Target measuredOn = options.measure.target;
@@ -523,7 +528,9 @@ std::vector<Command> tuneCommands()
                     "packed into "
                     "the layout its loops read, at the start of the timed kernel (1, TVM's default for an "
                     "operator) or once before the timed runs (2, as a network's constant weights are); records "
-                    "say which, and export writes it (default 0)" },
+                    "say which, and export writes it (default: TVM's, 2 for a network's tasks, 1 for an operator, 0 "
+                    "for "
+                    "AutoTVM policies and GPU targets)" },
                 { "target", "TVM_TARGET",
                     "tune for this target instead of this CPU: 'cuda -arch=sm_90' searches with Ansor's GPU rules "
                     "and measures in tunescope-gpu-runner on this machine's GPU" },

@@ -132,6 +132,7 @@ SessionDialog::SessionDialog(QWidget* parent)
     m_flushCache = new QCheckBox(tr("Flush caches before each repeat"), measure);
     m_layoutRewrite = new QComboBox(measure);
     m_layoutRewrite->setObjectName(QStringLiteral("layoutRewrite"));
+    m_layoutRewrite->addItem(tr("as TVM (2 for a network, 1 for an operator)"), -1);
     m_layoutRewrite->addItem(tr("none"), 0);
     m_layoutRewrite->addItem(tr("weights packed in the kernel (1)"), 1);
     m_layoutRewrite->addItem(tr("weights packed before the runs (2)"), 2);
@@ -139,7 +140,8 @@ SessionDialog::SessionDialog(QWidget* parent)
         tr("Ansor's layout_rewrite_option (CPU targets): a conv2d's, dense's, matmul's or "
            "batch_matmul's weight packed into the layout the schedule's loops read, inside the timed "
            "kernel (1, TVM's default for an operator) or once before the timed runs (2, "
-           "as a network's constant weights are)."));
+           "as a network's constant weights are). As TVM: 2 for a network's tasks, 1 for an operator, none for "
+           "AutoTVM policies and GPU targets."));
     m_buildTimeout = new QDoubleSpinBox(measure);
     m_buildTimeout->setRange(0.5, 600);
     m_buildTimeout->setValue(15);
@@ -268,6 +270,8 @@ session::TuneOptions SessionDialog::options() const
     o.workspace = workspace().toStdString();
     if (auto t = target())
         o.measure.target = *t;
+    if (o.measure.layoutRewrite < 0)
+        o.measure.layoutRewrite = session::defaultLayoutRewrite(o.policy, m_byNetwork->isChecked(), o.measure.target);
     if (o.measure.target.isGpu()) {
         o.measure.layoutRewrite = 0; // Ansor rewrites no layout on a GPU
         o.measure.gpuExchangeDir = m_exchange->text().trimmed().toStdString();
@@ -354,7 +358,7 @@ void SessionDialog::restoreValues()
     m_minRepeatMs->setValue(settings.value(QStringLiteral("minRepeatMs"), 100).toInt());
     m_flushCache->setChecked(settings.value(QStringLiteral("flushCache"), false).toBool());
     m_layoutRewrite->setCurrentIndex(
-        std::max(0, m_layoutRewrite->findData(settings.value(QStringLiteral("layoutRewrite"), 0).toInt())));
+        std::max(0, m_layoutRewrite->findData(settings.value(QStringLiteral("layoutRewrite"), -1).toInt())));
     m_buildTimeout->setValue(settings.value(QStringLiteral("buildTimeout"), 15.0).toDouble());
     m_runTimeout->setValue(settings.value(QStringLiteral("runTimeout"), 10.0).toDouble());
     m_exchange->setText(settings.value(QStringLiteral("gpuExchange")).toString());

@@ -54,6 +54,9 @@ Stmt simplify(const Stmt& s);
 // The weights a conv2d, dense, matmul or batch_matmul stage reads, packed into its loop order (see rewrite_layout.cpp);
 // the packing at the start of the body (`inSetup` false, option 1) or in func.setup (option 2).
 LoweredFunc rewriteLayout(const LoweredFunc& func, const sched::State& state, bool inSetup = false);
+// Whether an op of this tag reads a constant weight as its second input (TVM's layout_free_placeholders), which
+// rewriteLayout may pack.
+bool hasLayoutFreeWeight(const std::string& tag);
 Stmt hoistGuards(const Stmt& s);
 Stmt partitionTails(const Stmt& s);
 Stmt unrollLoops(const Stmt& s);

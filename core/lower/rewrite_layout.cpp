@@ -25,15 +25,14 @@
 
 namespace ts::lower {
 
-namespace {
-    // Tags of the ops whose second input is a constant weight (TVM's layout_free_placeholders).
-    bool hasLayoutFreeWeight(const std::string& tag)
-    {
-        static const std::set<std::string> kTags { "conv2d_nchw", "conv2d_nhwc", "group_conv2d_nchw",
-            "group_conv2d_nhwc", "dense", "matmul", "batch_matmul" };
-        return kTags.count(tag) > 0;
-    }
+bool hasLayoutFreeWeight(const std::string& tag)
+{
+    static const std::set<std::string> kTags { "conv2d_nchw", "conv2d_nhwc", "group_conv2d_nchw", "group_conv2d_nhwc",
+        "dense", "matmul", "batch_matmul" };
+    return kTags.count(tag) > 0;
+}
 
+namespace {
     // One split part of a weight axis: its iterator-graph node, extent and stride in the axis.
     struct Part {
         int node = -1;

@@ -17,6 +17,9 @@ struct SearchTask {
     target::Target target = target::Target::host();
     std::string name; // for people: "matmul", "conv2d_nhwc_bias_add_relu"
     double flops = 0.0; // of one run (dag.flopCount() unless the caller knows better)
+    // The measurements pack constant weights into the loops' order (layout rewrite 1 or 2, CPU): a vector loop over
+    // a weight's axis then reads it contiguously, whatever its layout (see initWeightAxisInnermost).
+    bool packsWeights = false;
 
     // Threads parallel loops may use: the target's cores, or this machine's when the target does not say.
     int cores() const;

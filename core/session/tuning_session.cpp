@@ -73,6 +73,13 @@ std::string switchedModelsText(const std::vector<ModelSwitched>& switches, const
     return current;
 }
 
+int defaultLayoutRewrite(search::PolicyKind policy, bool network, const target::Target& target)
+{
+    if (target.isGpu() || search::isAutotvm(policy))
+        return 0;
+    return network ? 2 : 1;
+}
+
 // Everything the loop works with, made by prepare() and used by one thread at a time.
 struct TuningSession::Engine {
     store::Store store;
@@ -309,8 +316,10 @@ Expected<void> TuningSession::prepare()
         const double flops = t.dag.flopCount();
         TS_TRY(int64_t id, e.store.addTask(store::taskInfoOf(t.name, t.dag.workloadKey(), t.dag.toString(), flops)));
         e.taskIds.push_back(id);
-        search::PolicyContext context { search::SearchTask { t.dag, o.measure.target, t.name, flops }, o.search,
-            e.model.get(), o.seed + 0x9E3779B97F4A7C15ULL * (i + 1), e.pool.get() };
+        search::SearchTask searchTask { t.dag, o.measure.target, t.name, flops };
+        searchTask.packsWeights = recordedLayoutRewrite(o.measure) > 0;
+        search::PolicyContext context { std::move(searchTask), o.search, e.model.get(),
+            o.seed + 0x9E3779B97F4A7C15ULL * (i + 1), e.pool.get() };
         auto policy
             = o.makePolicy ? o.makePolicy(std::move(context)) : search::makeTaskPolicy(o.policy, std::move(context));
         if (!policy)

@@ -54,6 +54,12 @@ struct TuneTask {
     std::string tags; // op tags for the scheduler's similarity groups ("conv2d,bias_add,relu")
 };
 
+// The layout_rewrite_option TVM gives a task nobody chose one for, as `tune` and the workbench default to it. On
+// a CPU Ansor packs the weights of a network's tasks once, before the timed runs (2: Relay's constant folding
+// leaves them packed), and those of an operator tuned on its own inside the timed kernel (1,
+// INSERT_TRANSFORM_STAGE). AutoTVM's templates and GPU targets rewrite nothing (0).
+int defaultLayoutRewrite(search::PolicyKind policy, bool network, const target::Target& target);
+
 struct TuneOptions {
     std::vector<TuneTask> tasks;
     // The network the tasks come from, recorded in the store ("" for a single operator).

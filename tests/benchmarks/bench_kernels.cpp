@@ -1,8 +1,9 @@
 // Generated CPU code against the libraries, compile latency and measurement throughput.
 //   ./build/release/tests/benchmarks/ts_bench_kernels
 // Prints:
-//   1. matmul 1024^3 fp32: the hand-written schedule (steps only) measured through tunescope-runner, next
-//      to OpenBLAS cblas_sgemm, on 1 and 2 threads;
+//   1. matmul 1024^3 fp32: the hand-written schedule (steps only) measured through tunescope-runner, with B
+//      as given, with B's rows padded to 1040 floats, and with B packed (layout rewrite 1), next to OpenBLAS
+//      cblas_sgemm, on 1 and 2 threads;
 //   1b. vector tails: register tiles whose width does not divide the extent (masked last tile);
 //   2. compile latency (State -> callable code): median and p95 over random matmul and conv2d schedules
 //      and the hand schedules;
@@ -30,20 +31,45 @@ using namespace ts;
 using Clock = std::chrono::steady_clock;
 
 namespace {
+// C = A B with B's rows `rowStride` floats apart (columns past n unread): the same loops, another address
+// pattern.
+ir::ComputeDAG matmulWithRowStride(int64_t n, int64_t rowStride)
+{
+    ir::Tensor a = ir::placeholder("A", { n, n });
+    ir::Tensor b = ir::placeholder("B", { n, rowStride });
+    ir::setNextAxisNames({ "i", "j" }, { "k" });
+    ir::Tensor c = ir::computeReduce(
+        "matmul", { n, n }, { n }, ir::Reducer::Sum,
+        [&](const std::vector<ir::Expr>& i, const std::vector<ir::Expr>& r) {
+            return ir::load(a, { i[0], r[0] }) * ir::load(b, { r[0], i[1] });
+        },
+        "matmul");
+    return ir::ComputeDAG::create({ a, b, c });
+}
+
+// The hand schedule (a 4 x 64 register tile, k innermost, column panels in parallel) three ways: B as given
+// (rows 4 KiB apart: every row of a column panel falls in the same few cache sets, so the panel does not stay
+// in L1 or L2 on CPUs whose sets are few, Intel's), B with rows 1040 floats apart (the same code, no
+// conflicts), and B packed by layout rewrite 1 inside the timed kernel (TVM's default for a CPU task).
 void matmulAgainstOpenBlas()
 {
     const int64_t n = 1024;
     const ir::ComputeDAG dag = fixtures::matmulDag(n, n, n);
     const sched::State state = bench::matmulSchedule(dag, n, 4, 64);
+    const ir::ComputeDAG strided = matmulWithRowStride(n, n + 16);
+    const sched::State stridedState = bench::matmulSchedule(strided, n, 4, 64);
     std::vector<float> a(n * n), b(n * n), c(n * n);
     ir::fillRandomInput(a.data(), n * n, 1, 0);
     ir::fillRandomInput(b.data(), n * n, 1, 1);
-    std::printf("matmul %ldx%ldx%ld fp32 (%.2f GFLOP), host CPU %s\n", n, n, n, dag.flopCount() / 1e9,
-        codegen::hostCpuName().c_str());
-    std::printf("  threads  TuneScope GFLOP/s  OpenBLAS GFLOP/s  ratio\n");
+    std::printf("matmul %ldx%ldx%ld fp32 (%.2f GFLOP), host CPU %s, hand schedule 4x64 register tile\n", n, n, n,
+        dag.flopCount() / 1e9, codegen::hostCpuName().c_str());
+    std::printf(
+        "  threads  B as given  B rows 1040 apart  B packed (LR 1)  OpenBLAS   ratio: given  packed  GFLOP/s\n");
     for (int threads : { 1, 2 }) {
-        const double seconds = bench::tuneScopeSeconds(dag, state, threads);
-        if (seconds < 0)
+        const double given = bench::tuneScopeSeconds(dag, state, threads);
+        const double padded = bench::tuneScopeSeconds(strided, stridedState, threads);
+        const double packed = bench::tuneScopeSeconds(dag, state, threads, 1);
+        if (given < 0 || padded < 0 || packed < 0)
             return;
         openblas_set_num_threads(threads);
         const double blas = bench::secondsPerRun([&] {
@@ -51,9 +77,9 @@ void matmulAgainstOpenBlas()
                 static_cast<int>(n), 1.0f, a.data(), static_cast<int>(n), b.data(), static_cast<int>(n), 0.0f, c.data(),
                 static_cast<int>(n));
         });
-        const double ours = dag.flopCount() / seconds / 1e9;
-        const double theirs = dag.flopCount() / blas / 1e9;
-        std::printf("  %7d  %17.1f  %16.1f  %5.0f%%\n", threads, ours, theirs, 100 * ours / theirs);
+        auto gflops = [&](double seconds) { return dag.flopCount() / seconds / 1e9; };
+        std::printf("  %7d  %10.1f  %17.1f  %15.1f  %8.1f  %12.0f%%  %5.0f%%\n", threads, gflops(given), gflops(padded),
+            gflops(packed), gflops(blas), 100 * blas / given, 100 * blas / packed);
     }
 }
 

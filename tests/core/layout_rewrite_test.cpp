@@ -61,6 +61,17 @@ void expectRandomAnnotationsMatch(const search::SearchTask& task, int perSketch,
         EXPECT_EQ(packed, 0);
 }
 
+// A 3x3 stride-2 NCHW conv2d of 16 channels in, `channelsOut` out, on a 10x10 image.
+search::SearchTask strideTwoNchwConv(int64_t channelsOut)
+{
+    ir::Tensor data = ir::placeholder("data", { 1, 16, 10, 10 });
+    ir::Tensor weight = ir::placeholder("weight", { channelsOut, 16, 3, 3 });
+    ops::Conv2dParams p;
+    p.padding = ops::Conv2dParams::symmetric(1, 1);
+    p.stride = { 2, 2 };
+    return ts::testing::task("conv2d_nchw", { data, weight, ts::testing::value(ops::conv2d(data, weight, p)) });
+}
+
 } // namespace
 
 TEST(LayoutRewrite, RandomConv2dNhwcSchedulesComputeTheirReference)
@@ -70,13 +81,7 @@ TEST(LayoutRewrite, RandomConv2dNhwcSchedulesComputeTheirReference)
 
 TEST(LayoutRewrite, RandomConv2dNchwSchedulesComputeTheirReference)
 {
-    ir::Tensor data = ir::placeholder("data", { 1, 16, 10, 10 });
-    ir::Tensor weight = ir::placeholder("weight", { 24, 16, 3, 3 });
-    ops::Conv2dParams p;
-    p.padding = ops::Conv2dParams::symmetric(1, 1);
-    p.stride = { 2, 2 };
-    auto task = ts::testing::task("conv2d_nchw", { data, weight, ts::testing::value(ops::conv2d(data, weight, p)) });
-    expectRandomAnnotationsMatch(task, 6, true);
+    expectRandomAnnotationsMatch(strideTwoNchwConv(24), 6, true);
 }
 
 TEST(LayoutRewrite, RandomDenseAndMatmulSchedulesComputeTheirReference)
@@ -160,4 +165,47 @@ TEST(LayoutRewrite, AWeightAlreadyInLoopOrderOrReadTwiceIsNotPacked)
     ir::Tensor sum = ts::testing::value(ops::add(product, b));
     const ir::ComputeDAG twice = ir::ComputeDAG::create({ a, b, sum });
     EXPECT_EQ(packedBuffer(sched::State::initial(twice)), "");
+}
+
+// A task whose weights are packed lets the search vectorize a weight's axis: an NCHW conv2d's output channels,
+// moved innermost in the tile computed inside the output, read the packed weight contiguously. Such states
+// compute their reference; a task that does not pack draws none (Ansor's rules, unchanged).
+TEST(LayoutRewrite, PackedWeightsLetTheSearchVectorizeTheOutputChannels)
+{
+    search::SearchTask task = strideTwoNchwConv(32);
+    auto reference = measure::computeReference(task.dag, 11, 512, 1e9);
+    ASSERT_TRUE(reference) << reference.error().message;
+    auto sketches = search::generateSketches(task);
+    ASSERT_TRUE(sketches) << sketches.error().message;
+    auto channelsVectorized = [](const sched::State& state) {
+        for (int s = 0; s < state.numStages(); ++s) {
+            const sched::Stage& stage = state.stage(s);
+            if (stage.computeAt == sched::ComputeAtKind::Iter && !stage.iters.empty()
+                && stage.iters.back().name.rfind("ff", 0) == 0
+                && stage.iters.back().annotation == sched::Annotation::Vectorize)
+                return true;
+        }
+        return false;
+    };
+    for (bool packs : { true, false }) {
+        task.packsWeights = packs;
+        Rng rng(3);
+        int vectorized = 0;
+        int drawn = 0;
+        for (const search::Sketch& sketch : *sketches)
+            for (int k = 0; k < 16; ++k) {
+                auto state = search::randomAnnotation(task, sketch, {}, rng);
+                ASSERT_TRUE(state) << state.error().message;
+                ++drawn;
+                if (!channelsVectorized(*state))
+                    continue;
+                ++vectorized;
+                ts::testing::expectMatches(
+                    *reference, *state, "conv2d_nchw, channels vectorized", task.target, rewriting(2));
+            }
+        if (packs)
+            EXPECT_GT(vectorized, drawn / 8) << "half the compute_at tiles whose innermost loop is xx move ff there";
+        else
+            EXPECT_EQ(vectorized, 0);
+    }
 }

@@ -102,9 +102,13 @@ private Q_SLOTS:
         exchange->clear();
         QDir(folder).removeRecursively();
 
-        // Layout rewrite: none by default; option 2 reaches the measurement on a CPU, never on a GPU.
+        // Layout rewrite: TVM's by default (2 for a network's tasks; none for AutoTVM); option 2 reaches the
+        // measurement on a CPU, never on a GPU.
         auto* layoutRewrite = dialog.findChild<QComboBox*>(QStringLiteral("layoutRewrite"));
         QVERIFY(layoutRewrite);
+        QCOMPARE(layoutRewrite->currentData().toInt(), -1);
+        QCOMPARE(dialog.options().measure.layoutRewrite, dialog.origin().network.empty() ? 1 : 2);
+        layoutRewrite->setCurrentIndex(layoutRewrite->findData(0));
         QCOMPARE(dialog.options().measure.layoutRewrite, 0);
         layoutRewrite->setCurrentIndex(layoutRewrite->findData(2));
         QCOMPARE(dialog.options().measure.layoutRewrite, 2);
