@@ -335,9 +335,9 @@ namespace {
     // that does (ff.3) innermost, for InitVectorization to vectorize: the packed weight is read contiguously, the
     // data broadcast, and the accumulators (a local buffer stores its vectorized axis innermost) stay vectors.
     // Ansor's rule only vectorizes the loop the tiling left innermost, which on NCHW is the image width.
-    Expected<void> initWeightAxisInnermost(const SearchTask& task, State& state, Rng& rng)
+    Expected<void> initWeightAxisInnermost(const SearchTask& task, const SearchParams& params, State& state, Rng& rng)
     {
-        if (!task.packsWeights || task.target.isGpu())
+        if (!params.weightAxisInnermost || !task.packsWeights || task.target.isGpu())
             return {};
         for (int stage = 0; stage < state.numStages(); ++stage) {
             const sched::Stage& s = state.stage(stage);
@@ -441,7 +441,7 @@ Expected<State> randomAnnotation(const SearchTask& task, const Sketch& sketch, c
     TS_TRY(state, lower::inferBound(state));
     TS_CHECK(initParallel(task, state));
     TS_CHECK(initUnroll(unrollChoices(params, task.target), state, rng));
-    TS_CHECK(initWeightAxisInnermost(task, state, rng));
+    TS_CHECK(initWeightAxisInnermost(task, params, state, rng));
     TS_CHECK(initVectorization(params, state, rng));
     return detail::checked(state);
 }

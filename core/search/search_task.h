@@ -43,6 +43,9 @@ struct SearchParams {
     // --- random annotation (initial population)
     int maxInnermostSplitFactor = 64;
     int maxVectorizeSize = 16;
+    // TuneScope's rule (not Ansor's): where weights are packed, a compute_at tile may move its weight's axis
+    // innermost for vectorize (initWeightAxisInnermost, docs/search.md). False: Ansor's rules alone.
+    bool weightAxisInnermost = true;
     std::vector<int> unrollMaxSteps { 0, 16, 64, 512 };
     std::vector<int> gpuUnrollMaxSteps { 0, 16, 64, 512, 1024 };
     bool disableChangeComputeLocation = false;

@@ -14,12 +14,13 @@
 //                     trials) against OpenBLAS in the same run, 1 and 2 threads
 //   ./build/release/tests/benchmarks/ts_bench_tuning resnet [PER_TASK] ResNet-18 batch 1 NHWC tuned (default
 //                     200 trials per task): estimated end-to-end latency against LibTorch's inference
-//   ./build/release/tests/benchmarks/ts_bench_tuning layers NETWORK LAYOUT [PER_TASK [REWRITE]]   every conv2d and
+//   ./build/release/tests/benchmarks/ts_bench_tuning layers NETWORK LAYOUT [PER_TASK [REWRITE [ansor]]]   every conv2d
+//   and
 //                     depthwise conv2d task of a network (batch 1, NCHW or NHWC) tuned in one session with XGBoost
 //                     (default 128 trials per task, layout rewrite option 2), each against LibTorch's layer (conv2d
 //                     with its bias, then the task's fused ReLU / ReLU6 / residual add in place; the better of
 //                     channels-last and contiguous tensors) in the same run, 2 threads, and the sums weighted by
-//                     occurrences
+//                     occurrences; `ansor`: without TuneScope's weight-axis vectorization rule (Ansor's init rules)
 #include "bench_util.h"
 #include "peak_flops.h"
 #include "tuning_util.h"
@@ -436,7 +437,7 @@ double torchLayerSeconds(const graph::Task& task, int threads, torch::MemoryForm
         5, 200);
 }
 
-void layers(const std::string& network, ops::Layout layout, int perTask, int rewrite)
+void layers(const std::string& network, ops::Layout layout, int perTask, int rewrite, bool ansorOnly)
 {
     const graph::TaskSet set = store::loadNetworkTasks(store::NetworkRef { network, 1, layout }).value();
     std::vector<const graph::Task*> convs;
@@ -451,12 +452,14 @@ void layers(const std::string& network, ops::Layout layout, int perTask, int rew
         }
     const int trials = perTask * static_cast<int>(tasks.size());
     std::printf("== %s batch 1 %s: %zu conv2d / depthwise tasks of %zu, %d trials (%d per task), XGBoost, layout "
-                "rewrite %d, 2 threads\n",
-        network.c_str(), ops::toString(layout).data(), tasks.size(), set.tasks.size(), trials, perTask, rewrite);
+                "rewrite %d, 2 threads%s\n",
+        network.c_str(), ops::toString(layout).data(), tasks.size(), set.tasks.size(), trials, perTask, rewrite,
+        ansorOnly ? ", Ansor's init rules only" : "");
     session::TuneOptions o = baseOptions(tasks, trials, freshWorkspace("layers"));
     o.model = "xgb";
     o.measure.layoutRewrite = rewrite;
     o.measure.kernelThreads = 2;
+    o.search.weightAxisInnermost = !ansorOnly;
     const Run r = tune(o, false);
     std::printf("  tuning wall %.0f s (%.3f s per trial)\n", r.wall, r.wall / std::max(1, r.finished.totalTrials));
     const double peak = bench::peakGflops(2);
@@ -528,11 +531,12 @@ int main(int argc, char** argv)
         linear(count > 0 ? count : 192, argc > 3 ? argv[3] : "");
     else if (what == "layers" && argc >= 4)
         layers(argv[2], std::string(argv[3]) == "NHWC" ? ops::Layout::NHWC : ops::Layout::NCHW,
-            argc > 4 ? std::atoi(argv[4]) : 128, argc > 5 ? std::atoi(argv[5]) : 2);
+            argc > 4 ? std::atoi(argv[4]) : 128, argc > 5 ? std::atoi(argv[5]) : 2,
+            argc > 6 && std::string(argv[6]) == "ansor");
     else {
         std::fprintf(stderr,
             "usage: ts_bench_tuning [overhead|compile [N]|crossover|curves [TRIALS [VARIANT [SEED]]]|matmul "
-            "[TRIALS]|linear [TRIALS [ONLY]]|resnet [PER_TASK]|layers NETWORK NCHW|NHWC [PER_TASK [REWRITE]]]\n"
+            "[TRIALS]|linear [TRIALS [ONLY]]|resnet [PER_TASK]|layers NETWORK NCHW|NHWC [PER_TASK [REWRITE [ansor]]]]\n"
             "TS_BENCH_DUMP_SLOW=PREFIX with compile: write each build over 250 ms as PREFIX<n>.ll and .txt\n");
         return 2;
     }
