@@ -525,12 +525,10 @@ std::vector<Command> tuneCommands()
                 { "scheduler", "gradient|round-robin", "task scheduler (default gradient)" },
                 { "layout-rewrite", "0|1|2",
                     "Ansor's layout_rewrite_option: each candidate's conv2d, dense, matmul or batch_matmul weight is "
-                    "packed into "
-                    "the layout its loops read, at the start of the timed kernel (1, TVM's default for an "
-                    "operator) or once before the timed runs (2, as a network's constant weights are); records "
-                    "say which, and export writes it (default: TVM's, 2 for a network's tasks, 1 for an operator, 0 "
-                    "for "
-                    "AutoTVM policies and GPU targets)" },
+                    "packed into the layout its loops read, at the start of the timed kernel (1) or once before "
+                    "the timed runs (2, as a network's constant weights are); records say which, and export "
+                    "writes it (default: TVM's, 2 for a network's tasks, 1 for an operator, 0 for AutoTVM "
+                    "policies and GPU targets)" },
                 { "target", "TVM_TARGET",
                     "tune for this target instead of this CPU: 'cuda -arch=sm_90' searches with Ansor's GPU rules "
                     "and measures in tunescope-gpu-runner on this machine's GPU" },
