@@ -404,6 +404,11 @@ namespace {
             if (session.restoredTrials() > 0)
                 std::cout << "resuming: " << session.restoredTrials() << " of " << trialsTotal
                           << " trials already in the workspace\n";
+            for (const auto& [rewrite, count] : session.otherLayoutRewriteRecords())
+                if (rewrite >= 0) // a malformed option names none to pass
+                    std::cout << "not resumed: " << count << " record" << (count == 1 ? "" : "s")
+                              << " of these tasks measured with layout rewrite " << rewrite
+                              << " (another kernel's time; --layout-rewrite " << rewrite << " resumes them)\n";
             if (!exchange.empty())
                 std::cout << "measuring through " << exchange << ": each batch is written there as "
                           << measure::gpuExchangeBatchPrefix()

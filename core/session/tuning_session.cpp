@@ -351,8 +351,10 @@ Expected<void> TuningSession::prepare()
         std::vector<record::MeasureResult> results;
         int trials = 0;
         for (const store::Record& r : records) {
-            if (layoutRewriteOf(r.extra) != sessionRewrite)
-                continue; // measured with another layout rewrite: another kernel's time
+            if (const int rewrite = layoutRewriteOf(r.extra); rewrite != sessionRewrite) {
+                ++m_otherLayoutRewrites[rewrite]; // measured with another layout rewrite: another kernel's time
+                continue;
+            }
             auto steps = sched::parseSteps(r.steps);
             if (!steps)
                 continue; // an imported record of another kind; not this search's

@@ -36,6 +36,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -251,6 +252,9 @@ public:
     int64_t sessionId() const { return m_sessionId; }
     // Trials earlier sessions stored for these tasks on this device (known after start()).
     int restoredTrials() const { return m_restoredTrials; }
+    // Records of these tasks on this device that were measured with another layout_rewrite_option, by option: they
+    // time another kernel, so they are not resumed (known after start()).
+    const std::map<int, int>& otherLayoutRewriteRecords() const { return m_otherLayoutRewrites; }
 
 private:
     struct Engine;
@@ -300,6 +304,7 @@ private:
     std::thread m_worker;
     int64_t m_sessionId = 0;
     int m_restoredTrials = 0;
+    std::map<int, int> m_otherLayoutRewrites;
 };
 
 } // namespace ts::session
