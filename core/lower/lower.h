@@ -26,6 +26,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace ts::lower {
 
@@ -57,6 +58,10 @@ LoweredFunc rewriteLayout(const LoweredFunc& func, const sched::State& state, bo
 // Whether an op of this tag reads a constant weight as its second input (TVM's layout_free_placeholders), which
 // rewriteLayout may pack.
 bool hasLayoutFreeWeight(const std::string& tag);
+// For each index of the op's first load of `tensor`: the op axis that index is, numbered as a stage's root
+// iterators (spatial axes, then reduce axes), or -1 where it is not a plain axis variable. Empty when the op
+// does not read the tensor.
+std::vector<int> loadAxes(const ir::Operation& op, const ir::Tensor& tensor);
 Stmt hoistGuards(const Stmt& s);
 Stmt partitionTails(const Stmt& s);
 Stmt unrollLoops(const Stmt& s);

@@ -32,6 +32,28 @@ bool hasLayoutFreeWeight(const std::string& tag)
     return kTags.count(tag) > 0;
 }
 
+std::vector<int> loadAxes(const ir::Operation& op, const ir::Tensor& tensor)
+{
+    std::vector<int> axes;
+    bool found = false;
+    ir::postOrderVisit(op.body(), [&](const ir::ExprNode& n) {
+        if (n.kind != ir::ExprKind::Load || n.tensor != tensor || found)
+            return;
+        found = true;
+        for (const ir::Expr& index : n.operands) {
+            int root = -1;
+            for (size_t a = 0; a < op.axes().size(); ++a)
+                if (op.axes()[a].var.get() == index.get())
+                    root = static_cast<int>(a);
+            for (size_t a = 0; a < op.reduceAxes().size(); ++a)
+                if (op.reduceAxes()[a].var.get() == index.get())
+                    root = static_cast<int>(op.axes().size() + a);
+            axes.push_back(root);
+        }
+    });
+    return axes;
+}
+
 namespace {
     // One split part of a weight axis: its iterator-graph node, extent and stride in the axis.
     struct Part {
@@ -121,25 +143,12 @@ namespace {
         if (!hasLayoutFreeWeight(op.tag()) || op.inputs().size() < 2 || op.inputs()[1] != placeholder)
             return std::nullopt;
         // The load's indices must be the op's axis variables, each once.
-        std::vector<int> rootOfDim;
-        bool plain = true;
-        ir::postOrderVisit(op.body(), [&](const ir::ExprNode& n) {
-            if (n.kind != ir::ExprKind::Load || n.tensor != placeholder || !rootOfDim.empty())
-                return;
-            for (const ir::Expr& index : n.operands) {
-                int root = -1;
-                for (size_t a = 0; a < op.axes().size(); ++a)
-                    if (op.axes()[a].var.get() == index.get())
-                        root = static_cast<int>(a);
-                for (size_t a = 0; a < op.reduceAxes().size(); ++a)
-                    if (op.reduceAxes()[a].var.get() == index.get())
-                        root = static_cast<int>(op.axes().size() + a);
-                if (root < 0 || std::count(rootOfDim.begin(), rootOfDim.end(), root) > 0)
-                    plain = false;
-                rootOfDim.push_back(root);
-            }
-        });
-        if (!plain || rootOfDim.size() != placeholder->shape().size())
+        const std::vector<int> rootOfDim = loadAxes(op, placeholder);
+        bool plain = rootOfDim.size() == placeholder->shape().size();
+        for (size_t d = 0; d < rootOfDim.size(); ++d)
+            plain = plain && rootOfDim[d] >= 0
+                && std::count(rootOfDim.begin(), rootOfDim.begin() + static_cast<long>(d), rootOfDim[d]) == 0;
+        if (!plain)
             return std::nullopt;
         std::map<int, Part> partOfNode;
         for (size_t d = 0; d < rootOfDim.size(); ++d) {

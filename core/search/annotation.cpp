@@ -298,23 +298,6 @@ namespace {
         return {};
     }
 
-    // The spatial axes of `op` that index its weight (second input) directly, by position in op.axes().
-    std::vector<int> weightAxes(const ir::Operation& op)
-    {
-        std::vector<int> axes;
-        const ir::Tensor& weight = op.inputs()[1];
-        ir::postOrderVisit(op.body(), [&](const ir::ExprNode& n) {
-            if (n.kind != ir::ExprKind::Load || n.tensor != weight)
-                return;
-            for (const ir::Expr& index : n.operands)
-                for (size_t a = 0; a < op.axes().size(); ++a)
-                    if (op.axes()[a].var.get() == index.get()
-                        && std::find(axes.begin(), axes.end(), static_cast<int>(a)) == axes.end())
-                        axes.push_back(static_cast<int>(a));
-        });
-        return axes;
-    }
-
     // The op axis (a root node) an iterator's node was split from; -1 through a fuse.
     int rootAxisOf(const sched::Stage& s, int node)
     {
@@ -344,10 +327,12 @@ namespace {
             if (s.computeAt != ComputeAtKind::Iter || !isTiled(s) || s.op->inputs().size() < 2
                 || !lower::hasLayoutFreeWeight(s.op->tag()))
                 continue;
-            const std::vector<int> axes = weightAxes(*s.op);
+            // The op axes that index its weight (second input); a spatial one is the vector loop's to take.
+            const std::vector<int> axes = lower::loadAxes(*s.op, s.op->inputs()[1]);
             auto indexesWeight = [&](int iter) {
                 const int root = rootAxisOf(s, s.iters[static_cast<size_t>(iter)].node);
-                return std::find(axes.begin(), axes.end(), root) != axes.end();
+                return root >= 0 && root < static_cast<int>(s.op->axes().size())
+                    && std::find(axes.begin(), axes.end(), root) != axes.end();
             };
             // The innermost tile: the trailing run of plain spatial loops with nothing computed at them.
             const int numIters = static_cast<int>(s.iters.size());
