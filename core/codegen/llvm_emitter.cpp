@@ -259,6 +259,10 @@ void Emitter::visitFor(const lower::StmtNode& s)
             m_scope->vars[s.var.get()] = llvm::ConstantInt::get(m_i64, static_cast<uint64_t>(i));
             visit(s.body);
         }
+    } else if (m_transpose && m_transpose->inner == &s) {
+        emitTransposedInner(s);
+    } else if (s.forKind == ForKind::Serial && emitTransposed(s)) {
+        // emitted in transposed blocks
     } else if (s.forKind != ForKind::Vectorized || !emitVectorized(s)) {
         emitSerialLoop(
             s, llvm::ConstantInt::get(m_i64, 0), llvm::ConstantInt::get(m_i64, static_cast<uint64_t>(s.extent)));

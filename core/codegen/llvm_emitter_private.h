@@ -3,6 +3,7 @@
 //   llvm_emitter_expr.cpp      scalar expressions: arithmetic, comparisons, casts, math calls;
 //   llvm_emitter_parallel.cpp  parallel loops outlined into functions run by ts_parallel_for;
 //   llvm_emitter_vector.cpp    vectorized loops: one lane per iteration, explicit vector instructions.
+//   llvm_emitter_transpose.cpp nests that read across their rows: square blocks transposed in registers.
 // Failures the loop IR can cause (a construct code generation does not support) unwind to emitModule as a
 // CodegenFailure and come back as an Unsupported error.
 #pragma once
@@ -16,6 +17,7 @@
 #include <llvm/IR/Module.h>
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <tuple>
@@ -130,6 +132,26 @@ private:
     llvm::Value* vecLoad(const ir::ExprNode& n, llvm::Value* mask);
     llvm::Value* stridedLoad(const ir::ExprNode& n, unsigned stride, llvm::Value* mask);
 
+    // --- transposing loop nests (llvm_emitter_transpose.cpp)
+    // A load read across its rows: its address moves by 1 along the nest's outer loop and by `stride` (>= 2)
+    // along the innermost.
+    struct TransposedLoad {
+        const ir::ExprNode* load = nullptr;
+        int64_t stride = 0;
+    };
+    // A serial nest `outer` .. `inner` around one float32 store that moves by 1 along `inner`, and the loads
+    // it transposes in blocks of `width` x `width` (`outer`'s extent a multiple of `width`).
+    struct TransposePlan {
+        const lower::StmtNode* outer = nullptr;
+        const lower::StmtNode* inner = nullptr;
+        unsigned width = 0;
+        std::vector<TransposedLoad> loads;
+    };
+    std::optional<TransposePlan> planTranspose(const lower::StmtNode& outer);
+    bool emitTransposed(const lower::StmtNode& outer);
+    void emitTransposedInner(const lower::StmtNode& inner);
+    void emitTransposedBlock(const lower::StmtNode& inner, llvm::Value* first, int64_t rows);
+
     // --- expressions (llvm_emitter_expr.cpp)
     llvm::Value* scalar(const ir::Expr& e);
     // A buffer index in canonical order: the analyzer's linear form, terms of outer loops first, the
@@ -168,6 +190,11 @@ private:
     unsigned m_lanes = 0;
     llvm::Value* m_laneBase = nullptr; // the first lane's iteration in a chunked loop, else null (0)
     int m_selectDepth = 0;
+    // Transposing context: the nest being emitted in blocks, its outer loop's first row in the block, and
+    // the vectors its transposed loads stand for in the column being stored.
+    std::optional<TransposePlan> m_transpose;
+    llvm::Value* m_transposeBase = nullptr;
+    std::unordered_map<const ir::ExprNode*, llvm::Value*> m_laneValues;
     // What the current block has loaded or stored, per buffer (loadElements).
     struct Known {
         IndexParts at;

@@ -245,8 +245,12 @@ Lanes Emitter::vec(const Expr& e, llvm::Value* mask)
             steps = m_b.CreateAdd(m_b.CreateVectorSplat(m_lanes, m_laneBase), steps);
         return { steps, false };
     }
-    case ExprKind::BufferLoad:
+    case ExprKind::BufferLoad: {
+        auto given = m_laneValues.find(&n); // a transposed block's column
+        if (given != m_laneValues.end())
+            return { given->second, false };
         return { vecLoad(n, mask), false };
+    }
     case ExprKind::Select: {
         llvm::Value* c = widen(vec(n.operands[0], mask));
         llvm::Value* notC = m_b.CreateNot(c);

@@ -231,3 +231,39 @@ TEST(CodegenStridedLoads, SmallStridesAreWideLoadsNotGathers)
         }
     }
 }
+
+namespace {
+
+// B[j, k, l] = A[l, k, j] * 2 + bias[j]: the nest j, k, l stores along l and reads A along j.
+ir::ComputeDAG transposeDag(int64_t j, int64_t k, int64_t l)
+{
+    auto a = ir::placeholder("A", { l, k, j });
+    auto bias = ir::placeholder("bias", { j });
+    auto b = ir::compute("B", { j, k, l }, [&](const std::vector<ir::Expr>& i) {
+        return ir::load(a, { i[2], i[1], i[0] }) * ir::floatImm(2) + ir::load(bias, { i[0] });
+    });
+    return ir::ComputeDAG::create({ a, bias, b });
+}
+
+} // namespace
+
+TEST(CodegenTranspose, NestsThatReadAcrossTheirRowsRunInTransposedBlocks)
+{
+    // Outer extents with a 16- or 8-row block, and 12 with none (left to LLVM); inner extents 1..40 (blocks
+    // of 16 with a masked last one, and loops too short for a block).
+    for (int64_t j : { 8, 12, 16, 24, 32, 48 })
+        for (int64_t k : { 1, 3 })
+            for (int64_t l = 1; l <= 40; l += (l < 20 ? 1 : 3)) {
+                const ir::ComputeDAG dag = transposeDag(j, k, l);
+                ts::testing::expectMatchesReference(dag, sched::State::initial(dag),
+                    "transpose j=" + std::to_string(j) + " k=" + std::to_string(k) + " l=" + std::to_string(l));
+            }
+    // The blocks are shuffles of contiguous rows, never gathers; without a block the loop is LLVM's.
+    const ir::ComputeDAG dag = transposeDag(32, 3, 28);
+    const std::string ir = llvmIr(sched::State::initial(dag));
+    EXPECT_NE(ir.find("shufflevector <16 x float>"), std::string::npos) << ir;
+    EXPECT_NE(ir.find("llvm.masked.store.v16f32"), std::string::npos) << ir; // 28 = 16 + a masked 12
+    EXPECT_EQ(ir.find("gather"), std::string::npos) << ir;
+    const ir::ComputeDAG odd = transposeDag(12, 3, 28);
+    EXPECT_EQ(llvmIr(sched::State::initial(odd)).find("shufflevector <16 x float>"), std::string::npos);
+}
