@@ -28,6 +28,11 @@ namespace {
         return s.kind == StmtKind::For && (s.forKind == ForKind::Serial || s.forKind == ForKind::Unrolled);
     }
 
+    bool innerVectorized(const lower::StmtNode& s)
+    {
+        return s.kind == StmtKind::For && s.forKind == ForKind::Vectorized && s.body && s.body->kind == StmtKind::Store;
+    }
+
     // The block is width x width elements of float32: one 512-bit register a row where the target has them
     // (LLVM splits it where it does not).
     constexpr int64_t kBlockLanes = 16;
@@ -39,11 +44,12 @@ std::optional<Emitter::TransposePlan> Emitter::planTranspose(const lower::StmtNo
 {
     if (outer.forKind != ForKind::Serial || m_vecVar != nullptr || m_transpose)
         return std::nullopt;
-    // A perfect nest down to one store.
+    // A perfect nest down to one store. The innermost loop may be vectorized: a block stores along it in
+    // vectors, where its own vectorization would gather.
     const lower::StmtNode* inner = &outer;
-    while (inner->body && plainLoop(*inner->body))
+    while (inner->body && (plainLoop(*inner->body) || innerVectorized(*inner->body)))
         inner = inner->body.get();
-    if (inner == &outer || inner->forKind != ForKind::Serial || inner->extent < kMinInnerExtent || !inner->body
+    if (inner == &outer || inner->forKind == ForKind::Unrolled || inner->extent < kMinInnerExtent || !inner->body
         || inner->body->kind != StmtKind::Store)
         return std::nullopt;
     const lower::StmtNode& store = *inner->body;

@@ -255,8 +255,13 @@ TEST(CodegenTranspose, NestsThatReadAcrossTheirRowsRunInTransposedBlocks)
         for (int64_t k : { 1, 3 })
             for (int64_t l = 1; l <= 40; l += (l < 20 ? 1 : 3)) {
                 const ir::ComputeDAG dag = transposeDag(j, k, l);
-                ts::testing::expectMatchesReference(dag, sched::State::initial(dag),
-                    "transpose j=" + std::to_string(j) + " k=" + std::to_string(k) + " l=" + std::to_string(l));
+                const std::string what
+                    = "transpose j=" + std::to_string(j) + " k=" + std::to_string(k) + " l=" + std::to_string(l);
+                ts::testing::expectMatchesReference(dag, sched::State::initial(dag), what);
+                // The innermost loop vectorized by the schedule (an epilogue's `vectorize`): blocks as well.
+                sched::State vectorized = sched::State::initial(dag);
+                fixtures::apply(vectorized, sched::AnnotationStep { 2, 2, sched::Annotation::Vectorize });
+                ts::testing::expectMatchesReference(dag, vectorized, what + " vectorized");
             }
     // The blocks are shuffles of contiguous rows, never gathers; without a block the loop is LLVM's.
     const ir::ComputeDAG dag = transposeDag(32, 3, 28);
@@ -264,6 +269,11 @@ TEST(CodegenTranspose, NestsThatReadAcrossTheirRowsRunInTransposedBlocks)
     EXPECT_NE(ir.find("shufflevector <16 x float>"), std::string::npos) << ir;
     EXPECT_NE(ir.find("llvm.masked.store.v16f32"), std::string::npos) << ir; // 28 = 16 + a masked 12
     EXPECT_EQ(ir.find("gather"), std::string::npos) << ir;
+    sched::State vectorized = sched::State::initial(dag);
+    fixtures::apply(vectorized, sched::AnnotationStep { 2, 2, sched::Annotation::Vectorize });
+    const std::string vectorIr = llvmIr(vectorized);
+    EXPECT_NE(vectorIr.find("shufflevector <16 x float>"), std::string::npos) << vectorIr;
+    EXPECT_EQ(vectorIr.find("gather"), std::string::npos) << vectorIr;
     const ir::ComputeDAG odd = transposeDag(12, 3, 28);
     EXPECT_EQ(llvmIr(sched::State::initial(odd)).find("shufflevector <16 x float>"), std::string::npos);
 }
