@@ -557,92 +557,92 @@ Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
         <translation>Die Sitzung behält %1: Der Wechsel zu %2 ist fehlgeschlagen: %3</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="283"/>
+        <location filename="../app/gui/main_window.cpp" line="285"/>
         <source>%1 of %2 trials</source>
         <translation>%1 von %2 Versuchen</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="287"/>
+        <location filename="../app/gui/main_window.cpp" line="289"/>
         <source>paused</source>
         <translation>pausiert</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="288"/>
+        <location filename="../app/gui/main_window.cpp" line="290"/>
         <source>cancelling after the batch in flight…</source>
         <translation>Abbruch nach dem laufenden Batch…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="289"/>
+        <location filename="../app/gui/main_window.cpp" line="291"/>
         <source>starting: restoring the workspace…</source>
         <translation>Start: Arbeitsbereich wird wiederhergestellt…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="291"/>
+        <location filename="../app/gui/main_window.cpp" line="293"/>
         <source>measuring %1: built %2, measured %3 of %4</source>
         <translation>Messung %1: %2 gebaut, %3 von %4 gemessen</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="297"/>
+        <location filename="../app/gui/main_window.cpp" line="299"/>
         <source>searching %1</source>
         <translation>Suche für %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="300"/>
+        <location filename="../app/gui/main_window.cpp" line="302"/>
         <source>updating the cost model</source>
         <translation>Kostenmodell wird aktualisiert</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="302"/>
+        <location filename="../app/gui/main_window.cpp" line="304"/>
         <source>training the new cost model on the session&apos;s records</source>
         <translation>trainiere das neue Kostenmodell mit den Datensätzen der Sitzung</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="304"/>
+        <location filename="../app/gui/main_window.cpp" line="306"/>
         <source>re-measuring the best candidates</source>
         <translation>beste Kandidaten werden neu gemessen</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="306"/>
+        <location filename="../app/gui/main_window.cpp" line="308"/>
         <source>running</source>
         <translation>läuft</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="309"/>
+        <location filename="../app/gui/main_window.cpp" line="311"/>
         <source> — ETA %1</source>
         <translation> — Restzeit %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="310"/>
+        <location filename="../app/gui/main_window.cpp" line="312"/>
         <source>%1 s</source>
         <translation>%1 s</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="310"/>
+        <location filename="../app/gui/main_window.cpp" line="312"/>
         <source>%1 min</source>
         <translation>%1 min</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="318"/>
+        <location filename="../app/gui/main_window.cpp" line="320"/>
         <source>Session %1 %2.</source>
         <translation>Sitzung %1: %2.</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="319"/>
+        <location filename="../app/gui/main_window.cpp" line="321"/>
         <source>Session %1 %2: %3</source>
         <translation>Sitzung %1: %2 (%3)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="330"/>
+        <location filename="../app/gui/main_window.cpp" line="332"/>
         <source>TuneScope — %1</source>
         <translation>TuneScope — %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="382"/>
+        <location filename="../app/gui/main_window.cpp" line="384"/>
         <source>%1task %2: %3 ops, %4 GFLOP, weight %5, key %6</source>
         <translation>%1Aufgabe %2: %3 Operationen, %4 GFLOP, Gewicht %5, Schlüssel %6</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="413"/>
+        <location filename="../app/gui/main_window.cpp" line="415"/>
         <source>Closing after the batch in flight…</source>
         <translation>Wird nach dem laufenden Batch geschlossen…</translation>
     </message>
@@ -2337,22 +2337,37 @@ Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
         <translation>Sitzung %1 kann nicht geladen werden: %2</translation>
     </message>
     <message>
-        <location filename="../widgets/session_hub.cpp" line="289"/>
+        <location filename="../widgets/session_hub.cpp" line="187"/>
+        <source>1 record measured with layout rewrite %1</source>
+        <translation>1 Messung mit Layout-Umschreibung %1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/session_hub.cpp" line="188"/>
+        <source>%1 records measured with layout rewrite %2</source>
+        <translation>%1 Messungen mit Layout-Umschreibung %2</translation>
+    </message>
+    <message>
+        <location filename="../widgets/session_hub.cpp" line="191"/>
+        <source>Not resumed: %1 of these tasks. They time another kernel; a session with that layout rewrite resumes them.</source>
+        <translation>Nicht fortgesetzt: %1 dieser Aufgaben. Sie messen einen anderen Kernel; eine Sitzung mit dieser Layout-Umschreibung setzt sie fort.</translation>
+    </message>
+    <message>
+        <location filename="../widgets/session_hub.cpp" line="307"/>
         <source>Session %1 did not record what it tuned, so it cannot be resumed.</source>
         <translation>Sitzung %1 hat nicht gespeichert, was sie getunt hat, und kann daher nicht fortgesetzt werden.</translation>
     </message>
     <message>
-        <location filename="../widgets/session_hub.cpp" line="296"/>
+        <location filename="../widgets/session_hub.cpp" line="314"/>
         <source>Session %1 cannot be resumed: %2</source>
         <translation>Sitzung %1 kann nicht fortgesetzt werden: %2</translation>
     </message>
     <message>
-        <location filename="../widgets/session_hub.cpp" line="379"/>
+        <location filename="../widgets/session_hub.cpp" line="397"/>
         <source>No session is running, so there is no model to switch.</source>
         <translation>Es läuft keine Sitzung, also gibt es kein Modell zu wechseln.</translation>
     </message>
     <message>
-        <location filename="../widgets/session_hub.cpp" line="396"/>
+        <location filename="../widgets/session_hub.cpp" line="414"/>
         <source>Cannot switch the model to %1: %2</source>
         <translation>Das Modell kann nicht zu %1 gewechselt werden: %2</translation>
     </message>

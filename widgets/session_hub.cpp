@@ -179,6 +179,20 @@ std::shared_ptr<const models::SessionSnapshot> SessionHub::snapshot(int64_t sess
 
 // ----- the live session
 
+QString SessionHub::notResumedNotice(const std::map<int, int>& otherLayoutRewrites)
+{
+    QStringList parts;
+    for (const auto& [rewrite, count] : otherLayoutRewrites)
+        if (rewrite >= 0) // a malformed option names none to choose
+            parts << (count == 1 ? tr("1 record measured with layout rewrite %1").arg(rewrite)
+                                 : tr("%1 records measured with layout rewrite %2").arg(count).arg(rewrite));
+    if (parts.isEmpty())
+        return {};
+    return tr("Not resumed: %1 of these tasks. They time another kernel; a session with that layout rewrite "
+              "resumes them.")
+        .arg(parts.join(QStringLiteral(", ")));
+}
+
 bool SessionHub::start(const session::TuneOrigin& origin, session::TuneOptions options)
 {
     if (m_live)
@@ -240,6 +254,10 @@ bool SessionHub::start(const session::TuneOrigin& origin, session::TuneOptions o
                     if (!identified) {
                         live->builder->setSessionId(running->sessionId(), running->restoredTrials());
                         identified = true;
+                        const QString notice = notResumedNotice(running->otherLayoutRewriteRecords());
+                        if (!notice.isEmpty())
+                            QMetaObject::invokeMethod(
+                                hub, [hub, notice] { Q_EMIT hub->noticed(notice); }, Qt::QueuedConnection);
                     }
                     live->builder->apply(event);
                     if (publishesAtOnce(event) || Clock::now() - live->lastPublish >= kPublishInterval)

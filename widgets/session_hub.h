@@ -84,11 +84,16 @@ Q_SIGNALS:
     void liveFinished(qint64 sessionId, const QString& status, const QString& message);
     // The live session switched its model (error empty) or failed to (it keeps `from`).
     void modelSwitched(const QString& from, const QString& to, const QString& error);
+    // Something the user should know about the live session that is not a failure (records of its tasks it
+    // did not resume because another layout rewrite measured them).
+    void noticed(const QString& message);
     // A failure worth telling the user (a workspace that cannot be opened, a session that cannot load).
     void errorOccurred(const QString& message);
 
 private:
     struct Live;
+    // "Not resumed: ..." for records of the session's tasks measured with another layout rewrite; empty if none.
+    static QString notResumedNotice(const std::map<int, int>& otherLayoutRewrites);
     void publishLive(); // GUI thread: takes the newest snapshot the worker published
     void onLiveEnded();
     void setCurrent(std::shared_ptr<const models::SessionSnapshot> snapshot);

@@ -236,6 +236,8 @@ void MainWindow::createSessionActions()
     connect(m_sessions, &widgets::SessionHub::liveFinished, this, &MainWindow::onLiveFinished);
     connect(m_sessions, &widgets::SessionHub::errorOccurred, this,
         [this](const QString& message) { statusBar()->showMessage(message, 10000); });
+    connect(m_sessions, &widgets::SessionHub::noticed, this,
+        [this](const QString& message) { statusBar()->showMessage(message, 20000); });
     updateSessionActions();
 }
 

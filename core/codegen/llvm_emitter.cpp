@@ -251,7 +251,9 @@ void Emitter::visitFor(const lower::StmtNode& s)
             + ": thread bindings need a GPU code generator, this one generates CPU code");
     m_scope->analyzer.bind(s.var, 0, s.extent - 1);
     m_loopDepth[s.var.get()] = m_depth++;
-    if (s.forKind == ForKind::Parallel && m_vecVar == nullptr) {
+    if (m_transpose && m_transpose->inner == &s) { // whatever its kind: the block stores along it in vectors
+        emitTransposedInner(s);
+    } else if (s.forKind == ForKind::Parallel && m_vecVar == nullptr) {
         emitParallel(s);
     } else if (s.forKind == ForKind::Unrolled
         && s.extent * emittedStatements(s.body, kMaxUnrolledStatements) <= kMaxUnrolledStatements) {
@@ -259,8 +261,6 @@ void Emitter::visitFor(const lower::StmtNode& s)
             m_scope->vars[s.var.get()] = llvm::ConstantInt::get(m_i64, static_cast<uint64_t>(i));
             visit(s.body);
         }
-    } else if (m_transpose && m_transpose->inner == &s) {
-        emitTransposedInner(s);
     } else if (s.forKind == ForKind::Serial && emitTransposed(s)) {
         // emitted in transposed blocks
     } else if (s.forKind != ForKind::Vectorized || !emitVectorized(s)) {

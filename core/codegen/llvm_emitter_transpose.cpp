@@ -44,13 +44,12 @@ std::optional<Emitter::TransposePlan> Emitter::planTranspose(const lower::StmtNo
 {
     if (outer.forKind != ForKind::Serial || m_vecVar != nullptr || m_transpose)
         return std::nullopt;
-    // A perfect nest down to one store. The innermost loop may be vectorized: a block stores along it in
-    // vectors, where its own vectorization would gather.
+    // A perfect nest down to one store. The innermost loop may also be unrolled or vectorized: a block stores
+    // along it in vectors, where its own vectorization would gather.
     const lower::StmtNode* inner = &outer;
     while (inner->body && (plainLoop(*inner->body) || innerVectorized(*inner->body)))
         inner = inner->body.get();
-    if (inner == &outer || inner->forKind == ForKind::Unrolled || inner->extent < kMinInnerExtent || !inner->body
-        || inner->body->kind != StmtKind::Store)
+    if (inner == &outer || inner->extent < kMinInnerExtent || !inner->body || inner->body->kind != StmtKind::Store)
         return std::nullopt;
     const lower::StmtNode& store = *inner->body;
     if (store.indices.size() != 1 || store.buffer->dtype != ir::DType::Float32)

@@ -47,6 +47,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <string>
 #include <unistd.h>
 
@@ -437,13 +438,22 @@ double torchLayerSeconds(const graph::Task& task, int threads, torch::MemoryForm
         5, 200);
 }
 
-void layers(const std::string& network, ops::Layout layout, int perTask, int rewrite, bool ansorOnly)
+// `only`: task ids ("0,4"), none for every conv2d and depthwise task.
+void layers(
+    const std::string& network, ops::Layout layout, int perTask, int rewrite, bool ansorOnly, const std::string& only)
 {
     const graph::TaskSet set = store::loadNetworkTasks(store::NetworkRef { network, 1, layout }).value();
+    std::set<int> ids;
+    for (size_t at = 0; at < only.size();) {
+        const size_t comma = std::min(only.find(',', at), only.size());
+        ids.insert(std::atoi(only.substr(at, comma - at).c_str()));
+        at = comma + 1;
+    }
     std::vector<const graph::Task*> convs;
     std::vector<session::TuneTask> tasks;
     for (const graph::Task& t : set.tasks)
-        if (t.anchor == graph::NodeKind::Conv2d || t.anchor == graph::NodeKind::DepthwiseConv2d) {
+        if ((t.anchor == graph::NodeKind::Conv2d || t.anchor == graph::NodeKind::DepthwiseConv2d)
+            && (ids.empty() || ids.count(t.id) > 0)) {
             convs.push_back(&t);
             std::string tags;
             for (const std::string& op : t.fusedOps)
@@ -532,11 +542,12 @@ int main(int argc, char** argv)
     else if (what == "layers" && argc >= 4)
         layers(argv[2], std::string(argv[3]) == "NHWC" ? ops::Layout::NHWC : ops::Layout::NCHW,
             argc > 4 ? std::atoi(argv[4]) : 128, argc > 5 ? std::atoi(argv[5]) : 2,
-            argc > 6 && std::string(argv[6]) == "ansor");
+            argc > 6 && std::string(argv[6]) == "ansor", argc > 7 ? argv[7] : "");
     else {
         std::fprintf(stderr,
             "usage: ts_bench_tuning [overhead|compile [N]|crossover|curves [TRIALS [VARIANT [SEED]]]|matmul "
-            "[TRIALS]|linear [TRIALS [ONLY]]|resnet [PER_TASK]|layers NETWORK NCHW|NHWC [PER_TASK [REWRITE [ansor]]]]\n"
+            "[TRIALS]|linear [TRIALS [ONLY]]|resnet [PER_TASK]|layers NETWORK NCHW|NHWC [PER_TASK [REWRITE [ansor|rule "
+            "[TASKS]]]]]\n"
             "TS_BENCH_DUMP_SLOW=PREFIX with compile: write each build over 250 ms as PREFIX<n>.ll and .txt\n");
         return 2;
     }

@@ -258,10 +258,14 @@ TEST(CodegenTranspose, NestsThatReadAcrossTheirRowsRunInTransposedBlocks)
                 const std::string what
                     = "transpose j=" + std::to_string(j) + " k=" + std::to_string(k) + " l=" + std::to_string(l);
                 ts::testing::expectMatchesReference(dag, sched::State::initial(dag), what);
-                // The innermost loop vectorized by the schedule (an epilogue's `vectorize`): blocks as well.
+                // The innermost loop vectorized or unrolled by the schedule (an epilogue's annotation):
+                // blocks as well.
                 sched::State vectorized = sched::State::initial(dag);
                 fixtures::apply(vectorized, sched::AnnotationStep { 2, 2, sched::Annotation::Vectorize });
                 ts::testing::expectMatchesReference(dag, vectorized, what + " vectorized");
+                sched::State unrolled = sched::State::initial(dag);
+                fixtures::apply(unrolled, sched::AnnotationStep { 2, 2, sched::Annotation::Unroll });
+                ts::testing::expectMatchesReference(dag, unrolled, what + " unrolled");
             }
     // The blocks are shuffles of contiguous rows, never gathers; without a block the loop is LLVM's.
     const ir::ComputeDAG dag = transposeDag(32, 3, 28);

@@ -133,6 +133,26 @@ private Q_SLOTS:
         QCOMPARE(hub.current()->trialsDone, 48);
     }
 
+    void recordsOfAnotherLayoutRewriteAreNoticedNotResumed()
+    {
+        // 16 records measured without a layout rewrite; a session with layout rewrite 1 times another kernel,
+        // so it starts from none of them and says so.
+        QTemporaryDir dir;
+        widgets::SessionHub hub;
+        hub.openWorkspace(dir.filePath(QStringLiteral("ws.tunescope")));
+        QSignalSpy noticed(&hub, &widgets::SessionHub::noticed);
+        QVERIFY(testing::runToEnd(hub, testing::smallMatmul(), testing::shortRun(16, 16)));
+        QVERIFY(noticed.isEmpty());
+        session::TuneOptions packed = testing::shortRun(16, 16);
+        packed.measure.layoutRewrite = 1;
+        QVERIFY(testing::runToEnd(hub, testing::smallMatmul(), packed));
+        QTRY_COMPARE(noticed.size(), 1);
+        const QString message = noticed.first().at(0).toString();
+        QVERIFY2(message.contains(QStringLiteral("Not resumed: 16 records measured with layout rewrite 0")),
+            qPrintable(message));
+        QCOMPARE(hub.current()->restoredTrials, 0);
+    }
+
     void aBadOriginFailsWithItsReason()
     {
         QTemporaryDir dir;
