@@ -94,8 +94,10 @@ void SessionsView::onSessionsChanged()
     if (row >= 0) {
         const QSignalBlocker block(m_table->selectionModel());
         m_table->selectRow(row);
-    } else if (!current && m_model->rowCount() > 0) {
-        m_table->selectRow(0); // the newest session, shown on opening a workspace
+    } else if (!current && !m_context.sessions.isLive() && m_model->rowCount() > 0) {
+        // The newest session, shown on opening a workspace; not while a session just started there has yet to
+        // publish (it would stop following the live one).
+        m_table->selectRow(0);
     }
     updateActions();
 }

@@ -205,6 +205,15 @@ private Q_SLOTS:
         auto* reopenedCurves = qobject_cast<app::CurvesView*>(reopened.view(QStringLiteral("CurvesDock")));
         QTRY_COMPARE(reopenedCurves->plot()->markerGraph(0)->dataCount(),
             static_cast<int>(reopened.sessions()->current()->tasks[0].curve.size()));
+
+        // A session started as the workspace opens (tunescope --demo-session) stays the one shown: the list
+        // arriving before its first snapshot does not select the stored session instead.
+        app::MainWindow third;
+        third.show();
+        third.openWorkspace(path);
+        QVERIFY(testing::runToEnd(*third.sessions(), testing::smallMatmul(), testing::shortRun(64, 16)));
+        QTRY_VERIFY(third.sessions()->current() && third.sessions()->current()->sessionId != shown->sessionId);
+        QCOMPARE(third.sessions()->current()->trialsDone, 16);
     }
 
     void theToolbarSwitchesTheRunningSessionsModel()
