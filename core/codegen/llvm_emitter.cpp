@@ -296,6 +296,24 @@ void Emitter::emitSerialLoop(const lower::StmtNode& s, llvm::Value* begin, llvm:
     m_b.SetInsertPoint(exit);
 }
 
+void Emitter::emitCountedLoop(const std::string& name, int64_t count, const std::function<void(llvm::Value*)>& body)
+{
+    llvm::Function* fn = m_b.GetInsertBlock()->getParent();
+    llvm::BasicBlock* pre = m_b.GetInsertBlock();
+    auto* header = llvm::BasicBlock::Create(m_ctx, name, fn);
+    auto* exit = llvm::BasicBlock::Create(m_ctx, name + ".end", fn);
+    m_b.CreateBr(header);
+    m_b.SetInsertPoint(header);
+    llvm::PHINode* i = m_b.CreatePHI(m_i64, 2, name);
+    i->addIncoming(llvm::ConstantInt::get(m_i64, 0), pre);
+    body(i);
+    llvm::Value* next = m_b.CreateAdd(i, llvm::ConstantInt::get(m_i64, 1), "", true, true);
+    i->addIncoming(next, m_b.GetInsertBlock());
+    m_b.CreateCondBr(
+        m_b.CreateICmpSLT(next, llvm::ConstantInt::get(m_i64, static_cast<uint64_t>(count))), header, exit);
+    m_b.SetInsertPoint(exit);
+}
+
 void Emitter::visitAllReduce(const lower::StmtNode& s)
 {
     unsupported("a cross-thread reduction into " + s.buffer->name + " needs a GPU target's code generator");

@@ -16,6 +16,7 @@
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -102,6 +103,9 @@ private:
     void visitIfThenElse(const lower::StmtNode& s) override;
     void visitAllReduce(const lower::StmtNode& s) override;
     void emitSerialLoop(const lower::StmtNode& s, llvm::Value* begin, llvm::Value* end);
+    // for (i, 0, count) { body(i) } with count >= 1: the loops the emitter makes of its own (a vectorized
+    // loop's chunks, transposed blocks); `name` names the counter and the blocks.
+    void emitCountedLoop(const std::string& name, int64_t count, const std::function<void(llvm::Value*)>& body);
     // Buffer elements are of the buffer's dtype.
     llvm::Value* elementPtr(const ir::BufferVar* buffer, llvm::Value* index);
     // Loads and stores of whole elements at a known index, forwarded within a block: a load of what the

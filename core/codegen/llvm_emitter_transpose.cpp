@@ -93,26 +93,15 @@ bool Emitter::emitTransposed(const lower::StmtNode& outer)
     if (!plan)
         return false;
     // for (j.block, 0, extent / width): the body with j at the block's first row.
-    llvm::Function* fn = m_b.GetInsertBlock()->getParent();
-    llvm::BasicBlock* pre = m_b.GetInsertBlock();
-    auto* header = llvm::BasicBlock::Create(m_ctx, outer.var->name + ".block", fn);
-    auto* exit = llvm::BasicBlock::Create(m_ctx, outer.var->name + ".block.end", fn);
-    m_b.CreateBr(header);
-    m_b.SetInsertPoint(header);
-    llvm::PHINode* block = m_b.CreatePHI(m_i64, 2, outer.var->name + ".block");
-    block->addIncoming(llvm::ConstantInt::get(m_i64, 0), pre);
-    m_transposeBase = m_b.CreateMul(block, llvm::ConstantInt::get(m_i64, plan->width), "", true, true);
-    m_scope->vars[outer.var.get()] = m_transposeBase;
+    const int64_t blocks = outer.extent / plan->width;
     m_transpose = std::move(plan);
-    visit(outer.body);
-    const int64_t blocks = outer.extent / m_transpose->width;
+    emitCountedLoop(outer.var->name + ".block", blocks, [&](llvm::Value* block) {
+        m_transposeBase = m_b.CreateMul(block, llvm::ConstantInt::get(m_i64, m_transpose->width), "", true, true);
+        m_scope->vars[outer.var.get()] = m_transposeBase;
+        visit(outer.body);
+    });
     m_transpose.reset();
     m_transposeBase = nullptr;
-    llvm::Value* next = m_b.CreateAdd(block, llvm::ConstantInt::get(m_i64, 1), "", true, true);
-    block->addIncoming(next, m_b.GetInsertBlock());
-    m_b.CreateCondBr(
-        m_b.CreateICmpSLT(next, llvm::ConstantInt::get(m_i64, static_cast<uint64_t>(blocks))), header, exit);
-    m_b.SetInsertPoint(exit);
     return true;
 }
 
@@ -120,28 +109,17 @@ bool Emitter::emitTransposed(const lower::StmtNode& outer)
 // `width` rows per transposed load and storing `width` columns.
 void Emitter::emitTransposedInner(const lower::StmtNode& inner)
 {
-    const TransposePlan plan = *m_transpose;
-    const int64_t width = plan.width;
+    const int64_t width = m_transpose->width;
     const int64_t full = inner.extent / width;
     const int64_t rest = inner.extent % width;
     if (full == 1) {
         emitTransposedBlock(inner, llvm::ConstantInt::get(m_i64, 0), width);
     } else if (full > 1) {
-        llvm::Function* fn = m_b.GetInsertBlock()->getParent();
-        llvm::BasicBlock* pre = m_b.GetInsertBlock();
-        auto* header = llvm::BasicBlock::Create(m_ctx, inner.var->name + ".block", fn);
-        auto* exit = llvm::BasicBlock::Create(m_ctx, inner.var->name + ".block.end", fn);
-        m_b.CreateBr(header);
-        m_b.SetInsertPoint(header);
-        llvm::PHINode* block = m_b.CreatePHI(m_i64, 2, inner.var->name + ".block");
-        block->addIncoming(llvm::ConstantInt::get(m_i64, 0), pre);
-        emitTransposedBlock(inner,
-            m_b.CreateMul(block, llvm::ConstantInt::get(m_i64, static_cast<uint64_t>(width)), "", true, true), width);
-        llvm::Value* next = m_b.CreateAdd(block, llvm::ConstantInt::get(m_i64, 1), "", true, true);
-        block->addIncoming(next, m_b.GetInsertBlock());
-        m_b.CreateCondBr(
-            m_b.CreateICmpSLT(next, llvm::ConstantInt::get(m_i64, static_cast<uint64_t>(full))), header, exit);
-        m_b.SetInsertPoint(exit);
+        emitCountedLoop(inner.var->name + ".block", full, [&](llvm::Value* block) {
+            emitTransposedBlock(inner,
+                m_b.CreateMul(block, llvm::ConstantInt::get(m_i64, static_cast<uint64_t>(width)), "", true, true),
+                width);
+        });
     }
     if (rest > 0)
         emitTransposedBlock(inner, llvm::ConstantInt::get(m_i64, static_cast<uint64_t>(full * width)), rest);

@@ -128,21 +128,10 @@ bool Emitter::emitVectorized(const lower::StmtNode& loop)
         m_lanes = kChunkLanes;
         const int64_t full = loop.extent / kChunkLanes;
         const int64_t rest = loop.extent % kChunkLanes;
-        llvm::Function* fn = m_b.GetInsertBlock()->getParent();
-        llvm::BasicBlock* pre = m_b.GetInsertBlock();
-        auto* header = llvm::BasicBlock::Create(m_ctx, loop.var->name + ".chunk", fn);
-        auto* exit = llvm::BasicBlock::Create(m_ctx, loop.var->name + ".chunk.end", fn);
-        m_b.CreateBr(header);
-        m_b.SetInsertPoint(header);
-        llvm::PHINode* chunk = m_b.CreatePHI(m_i64, 2, loop.var->name + ".chunk");
-        chunk->addIncoming(llvm::ConstantInt::get(m_i64, 0), pre);
-        m_laneBase = m_b.CreateMul(chunk, llvm::ConstantInt::get(m_i64, kChunkLanes), "", true, true);
-        emitVectorStores(stores, m_laneBase, nullptr);
-        llvm::Value* next = m_b.CreateAdd(chunk, llvm::ConstantInt::get(m_i64, 1), "", true, true);
-        chunk->addIncoming(next, m_b.GetInsertBlock());
-        m_b.CreateCondBr(
-            m_b.CreateICmpSLT(next, llvm::ConstantInt::get(m_i64, static_cast<uint64_t>(full))), header, exit);
-        m_b.SetInsertPoint(exit);
+        emitCountedLoop(loop.var->name + ".chunk", full, [&](llvm::Value* chunk) {
+            m_laneBase = m_b.CreateMul(chunk, llvm::ConstantInt::get(m_i64, kChunkLanes), "", true, true);
+            emitVectorStores(stores, m_laneBase, nullptr);
+        });
         if (rest > 0) {
             m_laneBase = llvm::ConstantInt::get(m_i64, static_cast<uint64_t>(full * kChunkLanes));
             std::vector<llvm::Constant*> on;
