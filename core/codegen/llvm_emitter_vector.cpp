@@ -7,6 +7,8 @@
 
 #include <llvm/IR/Constants.h>
 
+#include <bit>
+
 namespace ts::codegen {
 
 using ir::Expr;
@@ -37,6 +39,27 @@ namespace {
         }
         std::vector<Expr> m_guards;
     };
+
+    // Whether some lane of the loop may be off: a guard or a select's condition that depends on the loop.
+    bool hasLaneMasks(const std::vector<GuardedStore>& stores, const ExprNode* v)
+    {
+        bool masked = false;
+        for (const GuardedStore& gs : stores) {
+            for (const Expr& g : gs.guards)
+                masked = masked || ir::usesVar(g, v);
+            ir::postOrderVisit(gs.store->value, [&](const ExprNode& n) {
+                masked = masked || (n.kind == ExprKind::Select && ir::usesVar(n.operands[0], v));
+            });
+        }
+        return masked;
+    }
+
+    // A vector of this many lanes is whole registers or one part of one: a power of two up to a register, or
+    // a multiple of one.
+    bool registerShaped(int64_t lanes)
+    {
+        return lanes % kChunkLanes == 0 || (lanes < kChunkLanes && (lanes & (lanes - 1)) == 0);
+    }
 
 } // namespace
 
@@ -118,24 +141,33 @@ bool Emitter::emitVectorized(const lower::StmtNode& loop)
     if (!ok)
         return false;
     m_vecVar = v;
-    if (loop.extent <= kMaxLanes) {
+    // A masked vector of an odd width (a padded row of 29 elements) is chunked too: LLVM builds a <29 x i1>
+    // mask one bit at a time (60 mask-register instructions per row of a stride-2 convolution's padding
+    // copy, which then took 45% of the kernel), where a 16-lane chunk's mask is one compare.
+    if (loop.extent <= kMaxLanes && (registerShaped(loop.extent) || !hasLaneMasks(stores, v))) {
         // One vector of `extent` lanes (LLVM splits it into the target's registers).
         m_lanes = static_cast<unsigned>(loop.extent);
         emitVectorStores(stores, nullptr, nullptr);
     } else {
         // Strip-mined: chunks of kChunkLanes lanes in a loop, the last chunk masked when the extent is not a
-        // multiple of it (loop partitioning, with the tail as a masked copy of the body).
-        m_lanes = kChunkLanes;
+        // multiple of it (loop partitioning, with the tail as a masked copy of the body). A loop shorter than
+        // a chunk is one masked vector of the next power of two (7 lanes: 8).
         const int64_t full = loop.extent / kChunkLanes;
         const int64_t rest = loop.extent % kChunkLanes;
-        emitCountedLoop(loop.var->name + ".chunk", full, [&](llvm::Value* chunk) {
-            m_laneBase = m_b.CreateMul(chunk, llvm::ConstantInt::get(m_i64, kChunkLanes), "", true, true);
+        m_lanes = static_cast<unsigned>(full > 0 ? kChunkLanes : std::bit_ceil(static_cast<uint64_t>(rest)));
+        if (full == 1) {
+            m_laneBase = llvm::ConstantInt::get(m_i64, 0);
             emitVectorStores(stores, m_laneBase, nullptr);
-        });
+        } else if (full > 1) {
+            emitCountedLoop(loop.var->name + ".chunk", full, [&](llvm::Value* chunk) {
+                m_laneBase = m_b.CreateMul(chunk, llvm::ConstantInt::get(m_i64, kChunkLanes), "", true, true);
+                emitVectorStores(stores, m_laneBase, nullptr);
+            });
+        }
         if (rest > 0) {
             m_laneBase = llvm::ConstantInt::get(m_i64, static_cast<uint64_t>(full * kChunkLanes));
             std::vector<llvm::Constant*> on;
-            for (int64_t i = 0; i < kChunkLanes; ++i)
+            for (unsigned i = 0; i < m_lanes; ++i)
                 on.push_back(llvm::ConstantInt::getBool(m_ctx, i < rest));
             emitVectorStores(stores, m_laneBase, llvm::ConstantVector::get(on));
         }

@@ -13,6 +13,8 @@
 
 #include <gtest/gtest.h>
 
+#include <bit>
+
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -185,9 +187,10 @@ std::vector<float> runAtPageEnd(const sched::State& state, const std::vector<flo
 
 TEST(CodegenStridedLoads, EveryStrideExtentAndWidthReadsOnlyWhatItNeeds)
 {
-    // Strides 2..4 are a wide masked load and a permute, 5 a gather; every vector width and extent, the
-    // tail masked, and unsplit loops past 64 lanes in chunks. A is placed against an unreadable page.
-    for (int64_t s : { 2, 3, 4, 5 })
+    // Stride 1 is a masked load, 2..4 a wide masked load and a permute, 5 a gather; every vector width and
+    // extent, the tail masked, and unsplit loops past 64 lanes (or of an odd width, masked) in chunks. A is placed
+    // against an unreadable page.
+    for (int64_t s : { 1, 2, 3, 4, 5 })
         for (int64_t n = 1; n <= 70; ++n) {
             const ir::ComputeDAG dag = stridedDag(n, s);
             std::vector<float> a(static_cast<size_t>(stridedLength(n, s)));
@@ -215,6 +218,27 @@ TEST(CodegenStridedLoads, EveryStrideExtentAndWidthReadsOnlyWhatItNeeds)
         sched::State state = sched::State::initial(dag);
         fixtures::apply(state, sched::AnnotationStep { 1, 0, sched::Annotation::Vectorize });
         ts::testing::expectMatchesReference(dag, state, "chunked n=" + std::to_string(n));
+    }
+}
+
+TEST(CodegenTail, MaskedVectorsOfOddWidthsRunInRegisterChunks)
+{
+    // A lane-wise select over a whole loop of 29 lanes (a stride-2 convolution's padded row) is a 16-lane
+    // chunk and a masked 16-lane tail, never a <29 x i1> mask (LLVM builds those a bit at a time); 7 lanes
+    // are a masked vector of 8. Widths that are whole registers, or a power of two within one, stay one
+    // vector.
+    for (int64_t n : { 7, 8, 15, 16, 29, 32, 48, 50, 64 }) {
+        sched::State state = sched::State::initial(stridedDag(n, 1));
+        fixtures::apply(state, sched::AnnotationStep { 1, 0, sched::Annotation::Vectorize });
+        const std::string ir = llvmIr(state);
+        const std::string lanes = std::to_string(n);
+        if (n % 16 == 0 || (n & (n - 1)) == 0) {
+            EXPECT_NE(ir.find("llvm.masked.load.v" + lanes + "f32"), std::string::npos) << "n=" << n << "\n" << ir;
+        } else {
+            EXPECT_EQ(ir.find("<" + lanes + " x i1>"), std::string::npos) << "n=" << n << "\n" << ir;
+            const std::string chunk = n < 16 ? std::to_string(std::bit_ceil(static_cast<uint64_t>(n))) : "16";
+            EXPECT_NE(ir.find("llvm.masked.load.v" + chunk + "f32"), std::string::npos) << "n=" << n << "\n" << ir;
+        }
     }
 }
 
