@@ -7,9 +7,12 @@
 #include "core/codegen/runtime.h"
 #include "core/support/strings.h"
 
+#include <llvm/ExecutionEngine/JITEventListener.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/ExecutionEngine/Orc/RTDyldObjectLinkingLayer.h>
+#include <llvm/ExecutionEngine/SectionMemoryManager.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/MC/MCSubtargetInfo.h>
@@ -24,8 +27,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <map>
 #include <mutex>
+#include <string_view>
 
 namespace ts::codegen {
 
@@ -227,6 +232,26 @@ namespace {
         return "ts_kernel_" + std::to_string(counter++);
     }
 
+    // TUNESCOPE_PERF_JITDUMP=1 names each linked kernel's functions to `perf` (a jit-PID.dump file, in
+    // $JITDUMPDIR or ~/.debug/jit): `perf record -k 1`, then `perf inject --jit`, and `perf annotate` shows
+    // the kernel's hot instructions. Off by default: the dump file grows with every kernel linked.
+    bool perfJitDump()
+    {
+        const char* value = std::getenv("TUNESCOPE_PERF_JITDUMP");
+        return value && *value && std::string_view(value) != "0";
+    }
+
+    // The linking layer LLJIT makes on this platform (RuntimeDyld) with LLVM's perf listener registered.
+    llvm::Expected<std::unique_ptr<llvm::orc::ObjectLayer>> perfListeningLayer(
+        llvm::orc::ExecutionSession& session, const llvm::Triple&)
+    {
+        auto layer = std::make_unique<llvm::orc::RTDyldObjectLinkingLayer>(
+            session, [] { return std::make_unique<llvm::SectionMemoryManager>(); });
+        if (llvm::JITEventListener* perf = llvm::JITEventListener::createPerfJITEventListener())
+            layer->registerJITEventListener(*perf);
+        return std::unique_ptr<llvm::orc::ObjectLayer>(std::move(layer));
+    }
+
     class Jit {
     public:
         static Expected<Jit*> instance()
@@ -241,7 +266,11 @@ namespace {
                     failure = builder.error();
                     return;
                 }
-                auto created = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*builder)).create();
+                llvm::orc::LLJITBuilder jitBuilder;
+                jitBuilder.setJITTargetMachineBuilder(std::move(*builder));
+                if (perfJitDump())
+                    jitBuilder.setObjectLinkingLayerCreator(perfListeningLayer);
+                auto created = jitBuilder.create();
                 if (!created) {
                     failure = makeError(ErrorKind::Internal, "LLVM JIT: " + errorText(created.takeError()));
                     return;
