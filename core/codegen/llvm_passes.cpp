@@ -8,6 +8,7 @@
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/Support/MathExtras.h>
@@ -182,6 +183,44 @@ namespace {
             return changed;
         }
 
+        // SelectionDAG makes one node of two loads of one address on one chain: with no store between them,
+        // the loads of a block share the chain, so the backend merges what splitLongRanges re-loaded (or what
+        // the IR loads twice on purpose: the overlapping taps of an unrolled convolution window) and keeps
+        // the value live across the block, spilling accumulators. An empty asm with side effects ends the
+        // chain (it emits no instruction): a load of an address last loaded more than a register file's worth
+        // of vector instructions before gets one in front of it, so it stays a load of its own. Only scalar
+        // loads (broadcasts): a broadcast re-loaded folds into its FMA and needs no register, while re-loaded
+        // vectors each take one, and separating them made TVM's matmul_add record 3 spill more (175 -> 126
+        // GFLOP/s: the rows of B were re-loaded for every row of its tile, then spilled anyway).
+        bool separateReloads(llvm::BasicBlock& block)
+        {
+            std::unordered_map<const llvm::Value*, size_t> loadedAt; // address -> vector instructions before
+            size_t vectorOps = 0;
+            std::vector<llvm::LoadInst*> split;
+            for (llvm::Instruction& i : block) {
+                if (i.mayWriteToMemory())
+                    loadedAt.clear();
+                if (auto* load = llvm::dyn_cast<llvm::LoadInst>(&i);
+                    load && load->isSimple() && !load->getType()->isVectorTy()) {
+                    const llvm::Value* address = load->getPointerOperand();
+                    auto it = loadedAt.find(address);
+                    if (it != loadedAt.end() && vectorOps - it->second > m_registers) {
+                        split.push_back(load);
+                        loadedAt.clear();
+                    }
+                    loadedAt[address] = vectorOps;
+                }
+                vectorOps += i.getType()->isVectorTy();
+            }
+            if (split.empty())
+                return false;
+            auto* barrierType = llvm::FunctionType::get(llvm::Type::getVoidTy(block.getContext()), false);
+            llvm::InlineAsm* barrier = llvm::InlineAsm::get(barrierType, "", "", /*hasSideEffects=*/true);
+            for (llvm::LoadInst* load : split)
+                llvm::CallInst::Create(barrierType, barrier, "", load);
+            return true;
+        }
+
     private:
         static bool usedOnlyIn(const llvm::Instruction& value, const llvm::Loop& loop)
         {
@@ -238,6 +277,8 @@ llvm::PreservedAnalyses RematerializeLoads::run(llvm::Function& function, llvm::
         changed |= rematerializer.sinkHoisted(*loop);
     for (llvm::BasicBlock& block : function)
         changed |= rematerializer.splitLongRanges(block);
+    for (llvm::BasicBlock& block : function)
+        changed |= rematerializer.separateReloads(block);
     if (!changed)
         return llvm::PreservedAnalyses::all();
     llvm::PreservedAnalyses kept;

@@ -132,6 +132,48 @@ TEST(CodegenStructure, ChannelVectorizedAccumulatorsAreContiguousInTheirLocalBuf
     expectMatchesReference(dag, *state);
 }
 
+// ResNet-18 NCHW task 4 (3x3 stride 2, 64 -> 128 channels) with a 14-pixel x 32-channel tile and its 3 rx
+// taps unrolled: 28 accumulators, and taps that overlap (pixel p at tap 2 reads what pixel p + 1 reads at tap
+// 0). The IR loads each of the 42 broadcasts on its own, but SelectionDAG made one node of two loads of one
+// address on one chain, so the backend held 13 broadcasts across the block and spilled (0.86 ms against 0.40
+// with rx a loop). RematerializeLoads now ends the chain before such a re-load: 42 broadcasts in the loop.
+TEST(CodegenStructure, OverlappingTapsAreReloadedNotHeldByTheBackend)
+{
+    const ir::ComputeDAG dag = fixtures::conv2dLayerDag(64, 56, 128, 2);
+    auto state = State::replayJson(dag,
+        R"([["CI",5],["SP",3,0,1,[1,1,1],1],["SP",3,4,128,[1,1,32],1],["SP",3,8,28,[4,1,1],1],)"
+        R"(["SP",3,12,28,[2,1,14],1],["SP",3,16,64,[16],1],["SP",3,18,3,[1],1],["SP",3,20,3,[3],1],)"
+        R"(["RE",3,[0,4,8,12,1,5,9,13,16,18,20,2,6,10,14,17,19,21,3,7,11,15]],["FSP",6,0,1,2],["FSP",6,3,2,2],)"
+        R"(["FSP",6,6,3,2],["FSP",6,9,4,2],["RE",6,[0,3,6,9,1,4,7,10,2,5,8,11]],["CA",3,6,7],["CA",1,3,7],)"
+        R"(["FU",6,[0,1,2,3,4,5,6,7]],["AN",6,0,3],["PR",3,0,"auto_unroll_max_step$64"],)"
+        R"(["RE",3,[0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,20,21,19]],["AN",1,3,2],["AN",3,21,2],)"
+        R"(["AN",6,4,2]])");
+    ASSERT_TRUE(state) << state.error().message;
+    lower::LowerOptions packed;
+    packed.layoutRewrite = 2;
+    auto func = lower::lower(*state, packed);
+    ASSERT_TRUE(func) << func.error().message;
+    auto assembly = codegen::emitAssembly(*func);
+    ASSERT_TRUE(assembly) << assembly.error().message;
+    // The block with the most FMAs is the rc.1 loop's: 3 taps x 14 pixels x 2 vectors of 16 channels.
+    size_t fmas = 0, broadcasts = 0, blockFmas = 0, blockBroadcasts = 0;
+    for (const std::string& line : linesOf(*assembly)) {
+        if (!line.empty() && line[0] == '.' && line.back() == ':') {
+            blockFmas = blockBroadcasts = 0;
+            continue;
+        }
+        blockFmas += line.find("vfmadd") != std::string::npos;
+        blockBroadcasts += line.find("vbroadcastss") != std::string::npos || line.find("{1to") != std::string::npos;
+        if (blockFmas > fmas) {
+            fmas = blockFmas;
+            broadcasts = blockBroadcasts;
+        }
+    }
+    EXPECT_EQ(fmas, 84u) << *assembly;
+    EXPECT_EQ(broadcasts, 42u) << *assembly;
+    expectMatchesReference(dag, *state, "conv2d stride 2, rx unrolled", target::Target::host(), 2e7);
+}
+
 // The same tile through a cache_write stage computed at the output's j.0: the local buffer must vanish into
 // vector phis too (a stack array read and written every k would cost as much as the output buffer).
 TEST(CodegenStructure, ACacheWriteTileIsVectorPhis)

@@ -118,6 +118,44 @@ TEST(RematerializeLoads, TiedUsersPastTheRegistersShareOneReloadMadeBeforeBoth)
     EXPECT_EQ(r.ir.find("extractelement <16 x float> %v"), std::string::npos) << r.ir;
 }
 
+// A scalar loaded twice far apart in one block (an unrolled convolution's overlapping taps) gets an empty
+// side-effecting asm before the second load: it ends SelectionDAG's chain, which would otherwise make both
+// loads one node and hold the broadcast across the block. A vector re-load gets none (it needs a register
+// either way), nor does a scalar loaded again soon.
+std::string scalarLoadedTwice(int chain)
+{
+    std::string ir = "define void @f(ptr %a, ptr noalias %x) {\n"
+                     "entry:\n"
+                     "  %s0 = load float, ptr %a, align 4\n"
+                     "  %x0 = load <16 x float>, ptr %x, align 64\n"
+                     "  %c0 = fmul <16 x float> %x0, %x0\n";
+    for (int i = 1; i <= chain; ++i)
+        ir += "  %c" + std::to_string(i) + " = fmul <16 x float> %c" + std::to_string(i - 1) + ", %x0\n";
+    ir += "  %s1 = load float, ptr %a, align 4\n"
+          "  %s = fadd float %s0, %s1\n"
+          "  %i = insertelement <16 x float> %c"
+        + std::to_string(chain)
+        + ", float %s, i32 0\n"
+          "  store <16 x float> %i, ptr %x, align 64\n"
+          "  ret void\n"
+          "}\n";
+    return ir;
+}
+
+TEST(RematerializeLoads, AScalarLoadedAgainFarAwayIsSeparatedForTheBackend)
+{
+    const Result far = runAlone<ts::codegen::RematerializeLoads>(scalarLoadedTwice(40));
+    ASSERT_EQ(far.error, "") << far.ir;
+    EXPECT_EQ(count(far.ir, "call void asm sideeffect \"\", \"\"()"), 1u) << far.ir;
+    const size_t barrier = far.ir.find("asm sideeffect");
+    EXPECT_LT(barrier, far.ir.find("%s1 = load float")) << far.ir;
+    EXPECT_GT(barrier, far.ir.find("%s0 = load float")) << far.ir;
+    const Result near = runAlone<ts::codegen::RematerializeLoads>(scalarLoadedTwice(20));
+    EXPECT_EQ(count(near.ir, "asm sideeffect"), 0u) << near.ir;
+    const Result vector = runAlone<ts::codegen::RematerializeLoads>(tiedUsersAfterALongChain(40, ""));
+    EXPECT_EQ(count(vector.ir, "asm sideeffect"), 0u) << vector.ir;
+}
+
 // Near uses keep the one load: re-loading pays only past the register file.
 TEST(RematerializeLoads, UsesWithinTheRegistersKeepTheLoad)
 {

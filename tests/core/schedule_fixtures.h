@@ -54,14 +54,16 @@ inline ir::ComputeDAG conv2dDag(int64_t c, int64_t hw, int64_t k, int64_t stride
 }
 
 // TVM's conv2d_layer tutorial workload (conv2d NCHW, pad 1, + bias, ReLU), as the workload registry builds
-// it: data pad_temp kernel conv2d_nchw bias T_add T_relu.
-inline ir::ComputeDAG conv2dLayerDag(int64_t c, int64_t hw, int64_t k)
+// it: data pad_temp kernel conv2d_nchw bias T_add T_relu. With stride 2 it is ResNet-18's task 4 at c = 64, hw = 56,
+// k = 128.
+inline ir::ComputeDAG conv2dLayerDag(int64_t c, int64_t hw, int64_t k, int64_t stride = 1)
 {
     ir::Tensor data = ir::placeholder("data", { 1, c, hw, hw });
     ir::Tensor kernel = ir::placeholder("kernel", { k, c, 3, 3 });
     ir::Tensor bias = ir::placeholder("bias", { 1, k, 1, 1 });
     ops::Conv2dParams params;
     params.padding = ops::Conv2dParams::symmetric(1, 1);
+    params.stride = { stride, stride };
     ir::Tensor conv = ops::conv2d(data, kernel, params).value();
     ir::Tensor out = ops::relu(ops::add(conv, bias).value()).value();
     return ir::ComputeDAG::create({ data, kernel, bias, out });
