@@ -13,7 +13,6 @@
 
 #include <gtest/gtest.h>
 
-#include <bit>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -81,9 +80,10 @@ TEST(CodegenTail, ReductionEveryExtentAndWidth)
     }
 }
 
-TEST(CodegenTail, LongVectorizedLoopsRunInMaskedChunks)
+TEST(CodegenTail, LongVectorizedLoopsRunInChunksThenPowerOfTwoPieces)
 {
-    // Unsplit: the whole extent is the vectorized loop; past 64 lanes it is strip-mined.
+    // Unsplit: the whole extent is the vectorized loop; past 64 lanes it is strip-mined into 16-lane chunks
+    // and the rest in pieces of 8, 4, 2 and 1 lanes, none masked (70 = 4 x 16 + 4 + 2).
     for (int64_t n : { 2, 17, 63, 64, 65, 70, 100, 128, 131 }) {
         const ir::ComputeDAG dag = addDag(n);
         sched::State state = sched::State::initial(dag);
@@ -91,7 +91,14 @@ TEST(CodegenTail, LongVectorizedLoopsRunInMaskedChunks)
         ts::testing::expectMatchesReference(dag, state, "add n=" + std::to_string(n));
         const std::string ir = llvmIr(state);
         EXPECT_NE(ir.find("x float>"), std::string::npos) << "n=" << n << "\n" << ir;
-        EXPECT_EQ(ir.find("llvm.masked.store") != std::string::npos, n > 64 && n % 16 != 0) << "n=" << n << "\n" << ir;
+        EXPECT_EQ(ir.find("llvm.masked.store"), std::string::npos) << "n=" << n << "\n" << ir;
+        if (n > 64) {
+            for (int64_t piece = 8; piece >= 1; piece /= 2)
+                EXPECT_EQ(
+                    ir.find("<" + std::to_string(piece) + " x float>") != std::string::npos, (n % 16 & piece) != 0)
+                    << "n=" << n << " piece " << piece << "\n"
+                    << ir;
+        }
     }
 }
 
@@ -223,9 +230,9 @@ TEST(CodegenStridedLoads, EveryStrideExtentAndWidthReadsOnlyWhatItNeeds)
 TEST(CodegenTail, MaskedVectorsOfOddWidthsRunInRegisterChunks)
 {
     // A lane-wise select over a whole loop of 29 lanes (a stride-2 convolution's padded row) is a 16-lane
-    // chunk and a masked 16-lane tail, never a <29 x i1> mask (LLVM builds those a bit at a time); 7 lanes
-    // are a masked vector of 8. Widths that are whole registers, or a power of two within one, stay one
-    // vector.
+    // chunk and pieces of 8, 4 and 1 lanes, each with a mask of its own width, never a <29 x i1> mask (LLVM
+    // builds those a bit at a time); 7 lanes are pieces of 4, 2 and 1. Widths that are whole registers, or a
+    // power of two within one, stay one vector.
     for (int64_t n : { 7, 8, 15, 16, 29, 32, 48, 50, 64 }) {
         sched::State state = sched::State::initial(stridedDag(n, 1));
         fixtures::apply(state, sched::AnnotationStep { 1, 0, sched::Annotation::Vectorize });
@@ -235,8 +242,12 @@ TEST(CodegenTail, MaskedVectorsOfOddWidthsRunInRegisterChunks)
             EXPECT_NE(ir.find("llvm.masked.load.v" + lanes + "f32"), std::string::npos) << "n=" << n << "\n" << ir;
         } else {
             EXPECT_EQ(ir.find("<" + lanes + " x i1>"), std::string::npos) << "n=" << n << "\n" << ir;
-            const std::string chunk = n < 16 ? std::to_string(std::bit_ceil(static_cast<uint64_t>(n))) : "16";
-            EXPECT_NE(ir.find("llvm.masked.load.v" + chunk + "f32"), std::string::npos) << "n=" << n << "\n" << ir;
+            EXPECT_EQ(ir.find("llvm.masked.load.v16f32") != std::string::npos, n > 16) << "n=" << n << "\n" << ir;
+            for (int64_t piece = 8; piece >= 1; piece /= 2)
+                EXPECT_EQ(ir.find("llvm.masked.load.v" + std::to_string(piece) + "f32") != std::string::npos,
+                    (n % 16 & piece) != 0)
+                    << "n=" << n << " piece " << piece << "\n"
+                    << ir;
         }
     }
 }
