@@ -324,6 +324,8 @@ bool SessionHub::resume(int64_t sessionId, int trials)
     options.measuresPerRound = settings.value("measures_per_round", 64);
     options.search.population = settings.value("population", options.search.population);
     options.search.crossoverProb = settings.value("crossover_prob", options.search.crossoverProb);
+    // Sessions stored before the option existed ran without it.
+    options.search.similarTaskSeeds = settings.value("similar_task_seeds", 0);
     options.measure.layoutRewrite = settings.value("layout_rewrite_option", 0);
     if (settings.value("scheduler", std::string("gradient")) == "round-robin")
         options.scheduler.strategy = search::SchedulerStrategy::RoundRobin;

@@ -252,6 +252,9 @@ namespace {
         const double prefilter = std::strtod(prefilterText.c_str(), &prefilterEnd);
         if (prefilterText.empty() || *prefilterEnd != '\0' || !(prefilter > 0.0 && prefilter <= 1.0))
             return fail("--prefilter must be a fraction in (0, 1], got '" + prefilterText + "'");
+        auto similarSeeds = boundedInt(args, "similar-task-seeds", search::SearchParams {}.similarTaskSeeds, 0, 4096);
+        if (!similarSeeds)
+            return fail(similarSeeds.error().message);
         const std::string scheduler = args.value("scheduler", "gradient");
         if (scheduler != "gradient" && scheduler != "round-robin")
             return fail("--scheduler must be gradient or round-robin, got '" + scheduler + "'");
@@ -345,6 +348,7 @@ namespace {
             = scheduler == "gradient" ? search::SchedulerStrategy::Gradient : search::SchedulerStrategy::RoundRobin;
         options.search.crossoverProb = crossover;
         options.search.prefilterKeep = prefilter;
+        options.search.similarTaskSeeds = static_cast<int>(*similarSeeds);
         if (args.has("layout-rewrite")) {
             const std::string value = args.value("layout-rewrite", "");
             if (value != "0" && value != "1" && value != "2")
@@ -499,7 +503,8 @@ std::vector<Command> tuneCommands()
         { "tune", "tune a network's tasks or one operator on this machine (Ansor or AutoTVM); resumes where it stopped",
             "tunescope-cli tune (--network NAME [--batch N] [--layout L] [--tasks IDS] | --op OP --shape S "
             "[--layout L]) --trials T [--measures-per-round B] [--policy P] [--model M] [--seed S] "
-            "[--threads K] [--early-stopping N] [--min-repeat-ms MS] [--crossover P] [--prefilter F] [--scheduler "
+            "[--threads K] [--early-stopping N] [--min-repeat-ms MS] [--crossover P] [--prefilter F] "
+            "[--similar-task-seeds N] [--scheduler "
             "gradient|round-robin] [--switch-model T:M] [--layout-rewrite 0|1|2] "
             "[--target T [--gpu-exchange DIR | --gpu-command CMD]] [--workspace PATH]",
             { kNetworkOption, kBatchOption, kLayoutOption,
@@ -527,6 +532,9 @@ std::vector<Command> tuneCommands()
                 { "prefilter", "F",
                     "score only the best fraction F of each population with the cost model, ranked first by the "
                     "analytical estimate (Pruner's draft-then-verify; default 1: off, as Ansor)" },
+                { "similar-task-seeds", "N",
+                    "each round, the N best states other tasks of the same kind measured, refit to this task's "
+                    "shape, join its initial population (TuneScope's; default 16, 0: off, as Ansor)" },
                 { "scheduler", "gradient|round-robin", "task scheduler (default gradient)" },
                 { "layout-rewrite", "0|1|2",
                     "Ansor's layout_rewrite_option: each candidate's conv2d, dense, matmul or batch_matmul weight is "

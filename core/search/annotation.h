@@ -55,4 +55,9 @@ Expected<sched::State> crossover(const SearchTask& task, const sched::State& a, 
 // compute_at targets. Evolution draws a crossover's second parent among states of the first's structure.
 uint64_t structureHash(const sched::State& state);
 
+// A state of another task of the same kind (the same stages, other shapes) on this task's DAG: its steps
+// replayed here, each split's lengths refit to the extent it meets (innermost first, each kept where it
+// divides what is left, else the largest divisor below it), then checked. Errors when a step does not apply.
+Expected<sched::State> transplant(const SearchTask& task, const sched::State& from);
+
 } // namespace ts::search

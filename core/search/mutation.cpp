@@ -341,6 +341,38 @@ uint64_t structureHash(const State& state)
     return fnv1a64(text);
 }
 
+Expected<State> transplant(const SearchTask& task, const State& from)
+{
+    State state = State::initial(task.dag);
+    for (const Step& step : from.steps()) {
+        const auto* split = std::get_if<sched::SplitStep>(&step);
+        if (split == nullptr || !split->innerToOuter || !split->filled()) {
+            TS_CHECK(state.apply(step));
+            continue;
+        }
+        if (split->stageId < 0 || split->stageId >= state.numStages()
+            || split->iterId >= static_cast<int>(state.stage(split->stageId).iters.size()))
+            return makeError(ErrorKind::InvalidArgument, "a split of a stage or loop this task does not have");
+        const int64_t extent = state.stage(split->stageId).iters[static_cast<size_t>(split->iterId)].extent;
+        sched::SplitStep refit = *split;
+        if (extent > 0) {
+            refit.extent = extent;
+            int64_t rest = extent;
+            for (size_t i = refit.lengths.size(); i-- > 0;) {
+                const int64_t wanted = *refit.lengths[i];
+                int64_t length = 1;
+                for (int64_t d : detail::divisors(rest))
+                    if (d <= wanted)
+                        length = d;
+                refit.lengths[i] = length;
+                rest /= length;
+            }
+        }
+        TS_CHECK(state.apply(Step { refit }));
+    }
+    return detail::checked(state);
+}
+
 Expected<State> mutate(
     const SearchTask& task, const State& state, MutationKind kind, const SearchParams& params, Rng& rng)
 {

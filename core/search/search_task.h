@@ -67,6 +67,10 @@ struct SearchParams {
     // 1: off, as Ansor.
     double prefilterKeep = 1.0;
     int retrySearchOneRoundOnEmpty = 10;
+    // TuneScope's (not Ansor's): the best states other tasks of the same kind measured (the same operators
+    // fused, other shapes) join each round's initial population, their splits refit to this task's extents
+    // (transplant). How many, at most; 0: off, as Ansor, whose tasks share only the cost model.
+    int similarTaskSeeds = 16;
 };
 
 // The auto_unroll_max_step values for the target: gpuUnrollMaxSteps on a GPU, else unrollMaxSteps.

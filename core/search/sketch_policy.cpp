@@ -387,6 +387,21 @@ std::vector<std::pair<sched::State, double>> SketchPolicy::evolutionarySearch(
     return out;
 }
 
+void SketchPolicy::seedFromSimilarTasks(std::span<const sched::State> states, std::span<const double> gflops)
+{
+    m_seeds.clear();
+    if (m_kind == PolicyKind::Random || m_task.target.isGpu())
+        return;
+    std::unordered_set<uint64_t> seen;
+    for (size_t i = 0; i < states.size() && i < gflops.size(); ++i) {
+        if (static_cast<int>(m_seeds.size()) >= m_params.similarTaskSeeds || gflops[i] <= 0.0)
+            break;
+        auto state = transplant(m_task, states[i]);
+        if (state && seen.insert(stateHash(*state)).second)
+            m_seeds.push_back(std::move(state).value());
+    }
+}
+
 Expected<std::vector<Candidate>> SketchPolicy::searchOneRound(int numMeasures, std::stop_token stop)
 {
     m_stats = RoundStats {};
@@ -433,6 +448,10 @@ Expected<std::vector<Candidate>> SketchPolicy::searchOneRound(int numMeasures, s
     std::sort(joining.begin(), joining.end());
     for (const auto& [hash, i] : joining)
         init.push_back(m_measuredGood[i].first);
+    // Other tasks' best states of this kind, refit here (TuneScope's; Ansor starts every task from scratch).
+    for (const sched::State& seed : m_seeds)
+        if (!m_measured.contains(stateHash(seed)))
+            init.push_back(seed);
 
     // eps-greedy: a few random members of the population are measured whatever the model says.
     const int numRandom = static_cast<int>(m_params.epsGreedy * numMeasures);

@@ -54,6 +54,10 @@ public:
     // measured pool the next initial populations draw from.
     void recordMeasured(std::span<const sched::State> states, std::span<const record::MeasureResult> results);
     void recordMeasured(std::span<const Candidate> candidates, std::span<const record::MeasureResult> results) override;
+    // The best of them (SearchParams::similarTaskSeeds), transplanted to this task, join the next initial
+    // populations; those that do not replay here are dropped.
+    void seedFromSimilarTasks(std::span<const sched::State> states, std::span<const double> gflops) override;
+    const std::vector<sched::State>& similarTaskSeeds() const { return m_seeds; }
     // Resume: a state measured by an earlier session (its steps' hash, the state when it replays, its mean
     // cost or kFailedCost).
     // Records an AutoTVM search stored (their extra holds "autotvm") are not this policy's.
@@ -101,6 +105,8 @@ private:
     std::unordered_map<uint64_t, bool> m_withinLimits; // launchable(.., false)
     // Successful measured states and their throughput (1 / mean cost), for the initial population.
     std::vector<std::pair<sched::State, double>> m_measuredGood;
+    // Other tasks' best states transplanted here (seedFromSimilarTasks), for the initial population.
+    std::vector<sched::State> m_seeds;
     RoundStats m_stats;
 };
 

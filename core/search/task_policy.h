@@ -104,6 +104,14 @@ public:
         (void)gflops;
     }
 
+    // Before each round: the best states other tasks of the same kind (same name: the same operators fused,
+    // other shapes) measured so far, with their GFLOP/s, best first. A policy that cannot use them ignores them.
+    virtual void seedFromSimilarTasks(std::span<const sched::State> states, std::span<const double> gflops)
+    {
+        (void)states;
+        (void)gflops;
+    }
+
     // Whether a stored record (its extra JSON) is one this policy would have made: resume and the session's
     // final re-measurement look at these only.
     virtual bool owns(std::string_view extra) const = 0;

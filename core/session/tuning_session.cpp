@@ -391,7 +391,8 @@ Expected<void> TuningSession::prepare()
     nlohmann::json settings { { "trials", o.trials }, { "measures_per_round", o.measuresPerRound },
         { "network", o.network }, { "batch", o.batch }, { "layout", o.layout },
         { "scheduler", search::toString(o.scheduler.strategy) }, { "population", o.search.population },
-        { "crossover_prob", o.search.crossoverProb }, { "tasks", o.tasks.size() } };
+        { "crossover_prob", o.search.crossoverProb }, { "similar_task_seeds", o.search.similarTaskSeeds },
+        { "tasks", o.tasks.size() } };
     if (const int rewrite = recordedLayoutRewrite(o.measure); rewrite > 0)
         settings["layout_rewrite_option"] = rewrite;
     if (!o.origin.empty()) {
@@ -421,6 +422,36 @@ int TuningSession::measuresPerRound() const
     // Ansor's num_measures_per_round = min(64, trials / tasks).
     const TuneOptions& o = m_options;
     return std::max(1, std::min(o.measuresPerRound, o.trials / static_cast<int>(o.tasks.size())));
+}
+
+bool TuningSession::seedsSimilarTasks() const
+{
+    const TuneOptions& o = m_options;
+    return o.policy == search::PolicyKind::Ansor && o.search.similarTaskSeeds > 0 && o.tasks.size() > 1;
+}
+
+void TuningSession::offerSimilarTasksBest(int t)
+{
+    const TuneOptions& o = m_options;
+    Engine& e = *m_engine;
+    std::vector<std::pair<double, const sched::State*>> best;
+    for (size_t other = 0; other < e.measuredStates.size(); ++other) {
+        if (other == static_cast<size_t>(t) || o.tasks[other].name != o.tasks[static_cast<size_t>(t)].name)
+            continue;
+        for (size_t i = 0; i < e.measuredStates[other].size(); ++i)
+            if (e.measuredGflops[other][i] > 0.0)
+                best.emplace_back(e.measuredGflops[other][i], &e.measuredStates[other][i]);
+    }
+    const auto keep = std::min(best.size(), static_cast<size_t>(o.search.similarTaskSeeds));
+    std::partial_sort(best.begin(), best.begin() + static_cast<std::ptrdiff_t>(keep), best.end(),
+        [](const auto& a, const auto& b) { return a.first > b.first; });
+    std::vector<sched::State> states;
+    std::vector<double> gflops;
+    for (size_t i = 0; i < keep; ++i) {
+        states.push_back(*best[i].second);
+        gflops.push_back(best[i].first);
+    }
+    m_engine->policies[static_cast<size_t>(t)]->seedFromSimilarTasks(states, gflops);
 }
 
 void TuningSession::emit(TuneEvent event) const
@@ -726,6 +757,8 @@ Expected<bool> TuningSession::step()
         if (!states.empty())
             policy.learnFromOtherTasks(states, gflops);
     }
+    if (seedsSimilarTasks())
+        offerSimilarTasksBest(t);
 
     Round round;
     emit(PhaseStarted { t, "search" });
@@ -748,8 +781,9 @@ Expected<bool> TuningSession::step()
         return fail(records.error().message);
     policy.recordMeasured(*candidates, *results);
     const int errors = absorb(t, *candidates, *records, *results);
-    // Kept only where a later task can learn from them (AutoTVM's XGBoost tuner, more than one task).
-    const bool transfer = o.policy == search::PolicyKind::AutotvmXgb && o.tasks.size() > 1;
+    // Kept only where another task can learn from them (AutoTVM's XGBoost tuner, more than one task) or
+    // start from them (Ansor's policy with similarTaskSeeds, another task of the same kind).
+    const bool transfer = (o.policy == search::PolicyKind::AutotvmXgb && o.tasks.size() > 1) || seedsSimilarTasks();
     for (size_t i = 0; transfer && i < candidates->size(); ++i)
         if ((*candidates)[i].instantiationError.empty()) {
             const record::MeasureResult& r = (*results)[i];

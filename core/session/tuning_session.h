@@ -270,6 +270,10 @@ private:
     void waitWhilePaused();
     void emit(TuneEvent event) const;
     int measuresPerRound() const;
+    // Ansor's policy, with SearchParams::similarTaskSeeds, on more than one task.
+    bool seedsSimilarTasks() const;
+    // Offers task t's policy the best states the other tasks of its kind (its name) measured so far.
+    void offerSimilarTasksBest(int t);
     double estimatedLatency() const;
     // The steps of a round, in order.
     Expected<std::vector<search::Candidate>> propose(int task, int count, Round& round);

@@ -14,13 +14,14 @@
 //                     trials) against OpenBLAS in the same run, 1 and 2 threads
 //   ./build/release/tests/benchmarks/ts_bench_tuning resnet [PER_TASK] ResNet-18 batch 1 NHWC tuned (default
 //                     200 trials per task): estimated end-to-end latency against LibTorch's inference
-//   ./build/release/tests/benchmarks/ts_bench_tuning layers NETWORK LAYOUT [PER_TASK [REWRITE [ansor]]]   every conv2d
-//   and
+//   ./build/release/tests/benchmarks/ts_bench_tuning layers NETWORK LAYOUT [PER_TASK [REWRITE [RULES [TASKS]]]]   every
+//   conv2d and
 //                     depthwise conv2d task of a network (batch 1, NCHW or NHWC) tuned in one session with XGBoost
 //                     (default 128 trials per task, layout rewrite option 2), each against LibTorch's layer (conv2d
 //                     with its bias, then the task's fused ReLU / ReLU6 / residual add in place; the better of
 //                     channels-last and contiguous tensors) in the same run, 2 threads, and the sums weighted by
-//                     occurrences; `ansor`: without TuneScope's weight-axis vectorization rule (Ansor's init rules)
+//                     occurrences. RULES: `all` (default) every TuneScope rule, `rule` the weight-axis vectorization
+//                     rule but no similar-task seeds, `ansor` neither (Ansor's init rules)
 #include "bench_util.h"
 #include "peak_flops.h"
 #include "tuning_util.h"
@@ -439,9 +440,10 @@ double torchLayerSeconds(const graph::Task& task, int threads, torch::MemoryForm
 }
 
 // `only`: task ids ("0,4"), none for every conv2d and depthwise task.
-void layers(
-    const std::string& network, ops::Layout layout, int perTask, int rewrite, bool ansorOnly, const std::string& only)
+void layers(const std::string& network, ops::Layout layout, int perTask, int rewrite, const std::string& rules,
+    const std::string& only)
 {
+    const bool ansorOnly = rules == "ansor";
     const graph::TaskSet set = store::loadNetworkTasks(store::NetworkRef { network, 1, layout }).value();
     std::set<int> ids;
     for (size_t at = 0; at < only.size();) {
@@ -464,12 +466,16 @@ void layers(
     std::printf("== %s batch 1 %s: %zu conv2d / depthwise tasks of %zu, %d trials (%d per task), XGBoost, layout "
                 "rewrite %d, 2 threads%s\n",
         network.c_str(), ops::toString(layout).data(), tasks.size(), set.tasks.size(), trials, perTask, rewrite,
-        ansorOnly ? ", Ansor's init rules only" : "");
+        ansorOnly             ? ", Ansor's init rules only"
+            : rules == "rule" ? ", no similar-task seeds"
+                              : ", similar-task seeds");
     session::TuneOptions o = baseOptions(tasks, trials, freshWorkspace("layers"));
     o.model = "xgb";
     o.measure.layoutRewrite = rewrite;
     o.measure.kernelThreads = 2;
     o.search.weightAxisInnermost = !ansorOnly;
+    if (rules == "ansor" || rules == "rule")
+        o.search.similarTaskSeeds = 0;
     const Run r = tune(o, false);
     std::printf("  tuning wall %.0f s (%.3f s per trial)\n", r.wall, r.wall / std::max(1, r.finished.totalTrials));
     const double peak = bench::peakGflops(2);
@@ -541,12 +547,13 @@ int main(int argc, char** argv)
         linear(count > 0 ? count : 192, argc > 3 ? argv[3] : "");
     else if (what == "layers" && argc >= 4)
         layers(argv[2], std::string(argv[3]) == "NHWC" ? ops::Layout::NHWC : ops::Layout::NCHW,
-            argc > 4 ? std::atoi(argv[4]) : 128, argc > 5 ? std::atoi(argv[5]) : 2,
-            argc > 6 && std::string(argv[6]) == "ansor", argc > 7 ? argv[7] : "");
+            argc > 4 ? std::atoi(argv[4]) : 128, argc > 5 ? std::atoi(argv[5]) : 2, argc > 6 ? argv[6] : "all",
+            argc > 7 ? argv[7] : "");
     else {
         std::fprintf(stderr,
             "usage: ts_bench_tuning [overhead|compile [N]|crossover|curves [TRIALS [VARIANT [SEED]]]|matmul "
-            "[TRIALS]|linear [TRIALS [ONLY]]|resnet [PER_TASK]|layers NETWORK NCHW|NHWC [PER_TASK [REWRITE [ansor|rule "
+            "[TRIALS]|linear [TRIALS [ONLY]]|resnet [PER_TASK]|layers NETWORK NCHW|NHWC [PER_TASK [REWRITE "
+            "[all|rule|ansor "
             "[TASKS]]]]]\n"
             "TS_BENCH_DUMP_SLOW=PREFIX with compile: write each build over 250 ms as PREFIX<n>.ll and .txt\n");
         return 2;

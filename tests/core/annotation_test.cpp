@@ -4,6 +4,7 @@
 #include "kernel_check.h"
 #include "search_fixtures.h"
 
+#include "core/cost/cost_model.h"
 #include "core/lower/lower.h"
 #include "core/ops/conv.h"
 #include "core/ops/elementwise.h"
@@ -12,6 +13,7 @@
 #include "core/schedule/step_json.h"
 #include "core/search/annotation.h"
 #include "core/search/sketch.h"
+#include "core/search/sketch_policy.h"
 
 #include <gtest/gtest.h>
 
@@ -388,4 +390,77 @@ TEST(Annotation, ChangeComputeLocationVisitsInlineRootAndLoops)
         EXPECT_EQ(s.stage(s.stageIndex("PaddedInput")).computeAt,
             sketches[0].state.stage(s.stageIndex("PaddedInput")).computeAt);
     }
+}
+
+// A state of one matmul on another shape: the same steps, each split refit to the extent it meets (the
+// innermost length kept where it divides). Every transplant is valid and computes the other shape's result;
+// a state of another kind of task does not transplant.
+TEST(Annotation, TransplantRefitsSplitsToAnotherShape)
+{
+    const SearchTask from = matmul(64, 32, 48);
+    const SearchTask to = matmul(96, 20, 56);
+    const SearchParams params;
+    const std::vector<Sketch> sketches = value(generateSketches(from, params));
+    Rng rng(23);
+    int kept = 0;
+    for (int i = 0; i < 60; ++i) {
+        const State a = value(randomAnnotation(from, sketches[static_cast<size_t>(i) % sketches.size()], params, rng));
+        auto b = transplant(to, a);
+        ASSERT_TRUE(b) << b.error().message << "\n" << text(a);
+        expectValid(to, *b, "transplant");
+        ASSERT_EQ(a.steps().size(), b->steps().size());
+        for (size_t s = 0; s < a.steps().size(); ++s) {
+            const auto* sa = std::get_if<sched::SplitStep>(&a.steps()[s]);
+            if (sa == nullptr) {
+                EXPECT_TRUE(a.steps()[s] == b->steps()[s]) << s << "\n" << text(a) << "\n" << text(*b);
+                continue;
+            }
+            const auto& sb = std::get<sched::SplitStep>(b->steps()[s]);
+            int64_t product = 1;
+            for (const auto& length : sb.lengths)
+                product *= *length;
+            ASSERT_TRUE(sb.extent.has_value());
+            EXPECT_EQ(*sb.extent % product, 0) << text(*b);
+            if (*sb.extent % *sa->lengths.back() == 0) {
+                EXPECT_EQ(*sb.lengths.back(), *sa->lengths.back()) << text(a) << "\n" << text(*b);
+                ++kept;
+            }
+        }
+        if (i < 4)
+            expectMatchesReference(to.dag, *b, "transplanted matmul");
+    }
+    EXPECT_GT(kept, 20);
+    EXPECT_FALSE(transplant(depthwise(), value(randomAnnotation(from, sketches[0], params, rng))));
+}
+
+// The policy keeps the best states a similar task offers, transplanted, at most similarTaskSeeds of them, and
+// drops what does not replay on its DAG (another kind of task) or failed (0 GFLOP/s).
+TEST(Annotation, APolicyKeepsTransplantedSeedsOfSimilarTasks)
+{
+    const SearchTask from = matmul(64, 32, 48);
+    const SearchParams params;
+    const std::vector<Sketch> sketches = value(generateSketches(from, params));
+    Rng rng(29);
+    std::vector<State> offered;
+    for (int i = 0; i < 8; ++i)
+        offered.push_back(
+            value(randomAnnotation(from, sketches[static_cast<size_t>(i) % sketches.size()], params, rng)));
+    const std::vector<double> gflops { 9, 8, 7, 6, 5, 4, 3, 0 };
+    auto model = cost::makeCostModel("random", 1).value();
+    SketchPolicy policy(matmul(96, 20, 56), PolicyKind::Ansor, params, *model, 3);
+    policy.seedFromSimilarTasks(offered, gflops);
+    EXPECT_EQ(policy.similarTaskSeeds().size(), 7u); // the failed one is not a seed
+    for (const State& seed : policy.similarTaskSeeds())
+        expectValid(matmul(96, 20, 56), seed, "seed");
+    SearchParams two = params;
+    two.similarTaskSeeds = 2;
+    SketchPolicy capped(matmul(96, 20, 56), PolicyKind::Ansor, two, *model, 3);
+    capped.seedFromSimilarTasks(offered, gflops);
+    EXPECT_EQ(capped.similarTaskSeeds().size(), 2u);
+    SketchPolicy other(depthwise(), PolicyKind::Ansor, params, *model, 3);
+    other.seedFromSimilarTasks(offered, gflops);
+    EXPECT_TRUE(other.similarTaskSeeds().empty());
+    auto round = policy.searchOneRound(16);
+    ASSERT_TRUE(round) << round.error().message;
+    EXPECT_EQ(round->size(), 16u);
 }
