@@ -430,6 +430,27 @@ bool TuningSession::seedsSimilarTasks() const
     return o.policy == search::PolicyKind::Ansor && o.search.similarTaskSeeds > 0 && o.tasks.size() > 1;
 }
 
+void TuningSession::keepBestMeasured(int t, size_t keep)
+{
+    // Seeds need only a task's best few: a long session would otherwise hold every state it measured.
+    std::vector<sched::State>& states = m_engine->measuredStates[static_cast<size_t>(t)];
+    std::vector<double>& gflops = m_engine->measuredGflops[static_cast<size_t>(t)];
+    if (states.size() <= 4 * keep)
+        return;
+    std::vector<size_t> order(states.size());
+    std::iota(order.begin(), order.end(), size_t { 0 });
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return gflops[a] > gflops[b]; });
+    order.resize(keep);
+    std::vector<sched::State> keptStates;
+    std::vector<double> keptGflops;
+    for (size_t i : order) {
+        keptStates.push_back(std::move(states[i]));
+        keptGflops.push_back(gflops[i]);
+    }
+    states = std::move(keptStates);
+    gflops = std::move(keptGflops);
+}
+
 void TuningSession::offerSimilarTasksBest(int t)
 {
     const TuneOptions& o = m_options;
@@ -791,6 +812,8 @@ Expected<bool> TuningSession::step()
             e.measuredGflops[static_cast<size_t>(t)].push_back(
                 r.ok() && r.meanCost() > 0.0 ? e.status[static_cast<size_t>(t)].flops / r.meanCost() / 1e9 : 0.0);
         }
+    if (transfer && o.policy == search::PolicyKind::Ansor)
+        keepBestMeasured(t, static_cast<size_t>(o.search.similarTaskSeeds));
 
     if (policy.usesSessionModel()) {
         std::vector<sched::State> states;

@@ -274,6 +274,8 @@ private:
     bool seedsSimilarTasks() const;
     // Offers task t's policy the best states the other tasks of its kind (its name) measured so far.
     void offerSimilarTasksBest(int t);
+    // Drops all but task t's `keep` best measured states once it holds more than four times as many.
+    void keepBestMeasured(int t, size_t keep);
     double estimatedLatency() const;
     // The steps of a round, in order.
     Expected<std::vector<search::Candidate>> propose(int task, int count, Round& round);
