@@ -350,10 +350,11 @@ Expected<State> transplant(const SearchTask& task, const State& from)
             TS_CHECK(state.apply(step));
             continue;
         }
-        if (split->stageId < 0 || split->stageId >= state.numStages()
-            || split->iterId >= static_cast<int>(state.stage(split->stageId).iters.size()))
-            return makeError(ErrorKind::InvalidArgument, "a split of a stage or loop this task does not have");
-        const int64_t extent = state.stage(split->stageId).iters[static_cast<size_t>(split->iterId)].extent;
+        // A stage or loop this task does not have: apply names it below.
+        const bool known = split->stageId >= 0 && split->stageId < state.numStages() && split->iterId >= 0
+            && split->iterId < static_cast<int>(state.stage(split->stageId).iters.size());
+        const int64_t extent
+            = known ? state.stage(split->stageId).iters[static_cast<size_t>(split->iterId)].extent : -1;
         sched::SplitStep refit = *split;
         if (extent > 0) {
             refit.extent = extent;

@@ -812,7 +812,7 @@ Expected<bool> TuningSession::step()
             e.measuredGflops[static_cast<size_t>(t)].push_back(
                 r.ok() && r.meanCost() > 0.0 ? e.status[static_cast<size_t>(t)].flops / r.meanCost() / 1e9 : 0.0);
         }
-    if (transfer && o.policy == search::PolicyKind::Ansor)
+    if (seedsSimilarTasks())
         keepBestMeasured(t, static_cast<size_t>(o.search.similarTaskSeeds));
 
     if (policy.usesSessionModel()) {
