@@ -142,7 +142,27 @@ bool Emitter::emitVectorized(const lower::StmtNode& loop)
     // A masked vector of an odd width (a padded row of 29 elements) is chunked too: LLVM builds a <29 x i1>
     // mask one bit at a time (60 mask-register instructions per row of a stride-2 convolution's padding
     // copy, which then took 45% of the kernel), where a 16-lane chunk's mask is one compare.
-    if (loop.extent <= kMaxLanes && (registerShaped(loop.extent) || !hasLaneMasks(stores, v))) {
+    // So is an odd-width loop that only streams memory to memory (an epilogue's copy-out of a local tile at a
+    // dynamic row): LLVM loads a <28 x float> as 16+8+4 and reassembles the pieces with vinsertps and
+    // vinsertf64x4 every row, 2-5x slower than three loads. An odd width stays one vector where its values
+    // live in registers: accumulators (a read-modify-write, or a stack buffer the loop writes), whose 14-lane
+    // FMA is one masked 16-lane instruction where pieces would take three; and their zeroing, whose stores
+    // must have the accumulators' shape for LLVM to keep those in registers across the reduction.
+    auto streams = [&] {
+        for (const GuardedStore& gs : stores) {
+            if (llvm::isa<llvm::AllocaInst>(m_scope->buffers.at(gs.store->buffer.get())))
+                return false;
+            bool loads = false, readsItself = false;
+            ir::postOrderVisit(gs.store->value, [&](const ExprNode& n) {
+                loads = loads || n.kind == ExprKind::BufferLoad;
+                readsItself = readsItself || (n.kind == ExprKind::BufferLoad && n.buffer == gs.store->buffer);
+            });
+            if (!loads || readsItself)
+                return false;
+        }
+        return true;
+    };
+    if (loop.extent <= kMaxLanes && (registerShaped(loop.extent) || (!hasLaneMasks(stores, v) && !streams()))) {
         // One vector of `extent` lanes (LLVM splits it into the target's registers).
         m_lanes = static_cast<unsigned>(loop.extent);
         emitVectorStores(stores, nullptr, nullptr);

@@ -5,6 +5,8 @@
 #include "core/measure/runner_process.h"
 #include "core/record/measure_status.h"
 
+#include <thread>
+
 namespace ts::measure {
 
 RunReply runRequest(const RunRequest& request)
@@ -18,8 +20,17 @@ RunReply runRequest(const RunRequest& request)
         return reply;
     }
     KernelBuffers buffers(request.argElements, request.numInputs, request.seed);
-    (*kernel)->runSetup(buffers.args()); // once, untimed: the weights packed before the program runs
-    reply.costs = timeKernel((*kernel)->entry(), buffers, request.timing);
+    // The kernel runs on a thread of its own, never on the process's main thread. On the main thread one
+    // state's time followed the main stack's address: separate processes measured 0.076 or 0.13 ms (1
+    // thread), each steady within itself, and with address randomization off the mode followed the
+    // environment's size and an alloca before the call in 64-byte steps; on a fresh thread every placement
+    // tried measured 0.076 (docs/codegen-investigation.md, section 11). A candidate's rank must not depend on
+    // where the runner's stack landed.
+    std::thread timing([&] {
+        (*kernel)->runSetup(buffers.args()); // once, untimed: the weights packed before the program runs
+        reply.costs = timeKernel((*kernel)->entry(), buffers, request.timing);
+    });
+    timing.join();
     reply.status = record::MeasureStatus::Ok;
     for (size_t i = static_cast<size_t>(request.numInputs); i < buffers.size(); ++i)
         reply.outputs.emplace_back(buffers.data(i), buffers.data(i) + buffers.elements(i));

@@ -102,6 +102,28 @@ TEST(CodegenTail, LongVectorizedLoopsRunInChunksThenPowerOfTwoPieces)
     }
 }
 
+TEST(CodegenTail, OddWidthsStreamInPiecesButAccumulateInOneVector)
+{
+    // A loop of 28 lanes that only reads and writes memory (an epilogue's copy-out) is 16 + 8 + 4 lanes:
+    // one <28 x float> load is split by LLVM and put back together with inserts. An accumulator of 14 lanes
+    // (C += A * B along the vectorized loop) stays one vector: its FMA is one masked 16-lane instruction.
+    const ir::ComputeDAG add = addDag(28);
+    sched::State copy = sched::State::initial(add);
+    fixtures::apply(copy, sched::AnnotationStep { 2, 0, sched::Annotation::Vectorize });
+    ts::testing::expectMatchesReference(add, copy, "add n=28");
+    const std::string copyIr = llvmIr(copy);
+    EXPECT_EQ(copyIr.find("<28 x float>"), std::string::npos) << copyIr;
+    for (const char* piece : { "<16 x float>", "<8 x float>", "<4 x float>" })
+        EXPECT_NE(copyIr.find(piece), std::string::npos) << piece << "\n" << copyIr;
+
+    const ir::ComputeDAG matmul = fixtures::matmulDag(3, 5, 28);
+    const sched::State accumulate = matmulTail(matmul, 28, 14);
+    ts::testing::expectMatchesReference(matmul, accumulate, "matmul width 14");
+    const std::string accumulateIr = llvmIr(accumulate);
+    EXPECT_NE(accumulateIr.find("<14 x float>"), std::string::npos) << accumulateIr;
+    EXPECT_EQ(accumulateIr.find("<2 x float>"), std::string::npos) << accumulateIr;
+}
+
 TEST(CodegenTail, TheTailIsMaskedNotScalar)
 {
     // 70 = 4 x 16 + 6: the last tile stores 6 lanes under a mask; no scalar loop is left.
