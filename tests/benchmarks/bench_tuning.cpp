@@ -30,6 +30,7 @@
 #include "core/cost/cost_model.h"
 #include "core/graph/op_tasks.h"
 #include "core/lower/lower.h"
+#include "core/measure/machine_profile.h"
 #include "core/ops/linear.h"
 #include "core/schedule/step_json.h"
 #include "core/search/annotation.h"
@@ -478,11 +479,18 @@ void layers(const std::string& network, ops::Layout layout, int perTask, int rew
         o.search.similarTaskSeeds = 0;
     const Run r = tune(o, false);
     std::printf("  tuning wall %.0f s (%.3f s per trial)\n", r.wall, r.wall / std::max(1, r.finished.totalTrials));
+    // Each layer against the machine's limits: the FMA peak (peak_flops.h) and the triad bandwidth past the L3
+    // as `tunescope-cli machine` measures it, with the layer's compulsory traffic (every tensor read or written
+    // once). A layer whose tensors fit in the L2 or L3 can pass the DRAM roof (over 100% of it); "mem" marks a
+    // layer whose DRAM roof is below the FMA peak.
     const double peak = bench::peakGflops(2);
-    std::printf("  fp32 FMA peak measured here: %.1f GFLOP/s on 2 threads\n\n", peak);
-    std::printf("  %-44s %6s %10s %10s %10s %7s %7s\n", "task", "weight", "TuneScope", "LibTorch", "GFLOP/s", "ts/lib",
-        "ts/peak");
-    std::printf("  %-44s %6s %10s %10s %10s %7s %7s\n", "", "", "ms", "ms", "TuneScope", "", "");
+    measure::ProfileOptions profileOptions;
+    profileOptions.maxThreads = 2;
+    const double bandwidth = measure::measureMachine(profileOptions).value().bandwidth(2);
+    std::printf("  measured here: fp32 FMA peak %.1f GFLOP/s, triad %.1f GB/s (2 threads)\n\n", peak, bandwidth);
+    std::printf("  %-44s %6s %10s %10s %10s %7s %7s %7s %7s\n", "task", "weight", "TuneScope", "LibTorch", "GFLOP/s",
+        "GB/s", "ts/lib", "ts/peak", "ts/roof");
+    std::printf("  %-44s %6s %10s %10s %10s %7s\n", "", "", "ms", "ms", "TuneScope", "TS");
     double oursSum = 0.0, theirsSum = 0.0;
     int atOrAbove = 0;
     for (size_t i = 0; i < convs.size(); ++i) {
@@ -494,9 +502,12 @@ void layers(const std::string& network, ops::Layout layout, int perTask, int rew
         oursSum += t.weight * ours;
         theirsSum += t.weight * theirs;
         atOrAbove += ours > 0.0 && ours <= theirs ? 1 : 0;
-        std::printf("  %-44s %6d %10.4f %10.4f %10.1f %6.0f%% %6.0f%%\n", tasks[i].name.c_str(), t.weight, ours * 1e3,
-            theirs * 1e3, t.gflops(), ours > 0.0 ? 100.0 * theirs / ours : 0.0,
-            ours > 0.0 ? 100.0 * t.gflops() / peak : 0.0);
+        const double bytes = static_cast<double>(convs[i]->dag.bytesRead() + convs[i]->dag.bytesWritten());
+        const double gbps = ours > 0.0 ? bytes / ours / 1e9 : 0.0;
+        const double roof = std::min(peak, bandwidth * t.flops / bytes);
+        std::printf("  %-44s %6d %10.4f %10.4f %10.1f %7.1f %6.0f%% %6.0f%% %6.0f%%%s\n", tasks[i].name.c_str(),
+            t.weight, ours * 1e3, theirs * 1e3, t.gflops(), gbps, ours > 0.0 ? 100.0 * theirs / ours : 0.0,
+            100.0 * t.gflops() / peak, 100.0 * t.gflops() / roof, roof < peak ? " mem" : "");
     }
     std::printf("\n  weighted sum: TuneScope %.3f ms, LibTorch %.3f ms -> TuneScope at %.0f%% of LibTorch's speed; "
                 "%d of %zu layers at or above it\n",
