@@ -20,6 +20,10 @@
 namespace ts::measure {
 
 struct MachineProfile {
+    // The micro kernels' version: a stored profile of an older one is measured again (2: the peak kernel runs
+    // long enough that starting its parallel loop no longer shows; version 1 read 78-86% of the peak on 2 threads).
+    static constexpr int kVersion = 2;
+    int version = kVersion;
     std::string cpu; // the CPU's model name (/proc/cpuinfo), for people
     std::string target; // the TVM target string of the device it was measured for
     std::vector<double> peakGflops; // [t - 1]: fp32 FMA GFLOP/s of the micro kernel on t threads

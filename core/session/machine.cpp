@@ -28,8 +28,8 @@ std::optional<measure::MachineProfile> storedProfile(const store::Device& device
     if (!properties.is_object() || !properties.contains(kKey))
         return std::nullopt;
     auto profile = measure::MachineProfile::fromJson(properties[kKey].dump());
-    if (!profile)
-        return std::nullopt;
+    if (!profile || profile->version < measure::MachineProfile::kVersion)
+        return std::nullopt; // corrupt, or measured by older micro kernels: measured again
     return *profile;
 }
 

@@ -8,6 +8,7 @@
 #include "core/session/machine.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <fstream>
 #include <string>
@@ -101,6 +102,18 @@ TEST(MachineProfile, IsMeasuredOnceAndKeptWithTheDevice)
     devices = store.devices();
     EXPECT_NE(devices->front().properties.find("\"cpu_model\":\"test\""), std::string::npos)
         << devices->front().properties;
+
+    // A profile of older micro kernels (no version: 1) is not shown, and measured again.
+    nlohmann::json old = nlohmann::json::parse(third->toJson());
+    old.erase("version");
+    ASSERT_TRUE(store.setDeviceProperty(id, "machine_profile", old.dump()));
+    EXPECT_FALSE(session::hostProfile(store)->has_value());
+    auto fourth = session::workspaceProfile(store, quickOptions(), false, &measured);
+    ASSERT_TRUE(fourth);
+    EXPECT_TRUE(measured);
+    EXPECT_EQ(fourth->version, measure::MachineProfile::kVersion);
+    EXPECT_TRUE(session::hostProfile(store)->has_value());
+
     EXPECT_FALSE(store.setDeviceProperty(id + 100, "x", "1"));
     EXPECT_FALSE(store.setDeviceProperty(id, "x", "not json"));
 }
