@@ -479,15 +479,15 @@ void layers(const std::string& network, ops::Layout layout, int perTask, int rew
         o.search.similarTaskSeeds = 0;
     const Run r = tune(o, false);
     std::printf("  tuning wall %.0f s (%.3f s per trial)\n", r.wall, r.wall / std::max(1, r.finished.totalTrials));
-    // Each layer against the machine's limits: the FMA peak (peak_flops.h) and the triad bandwidth past the L3
-    // as `tunescope-cli machine` measures it, with the layer's compulsory traffic (every tensor read or written
-    // once). A layer whose tensors fit in the L2 or L3 can pass the DRAM roof (over 100% of it); "mem" marks a
-    // layer whose DRAM roof is below the FMA peak.
-    const double peak = bench::peakGflops(2);
+    // Each layer against the machine's limits as `tunescope-cli machine` measures them (the generated FMA kernel,
+    // the triad past the L3) and its compulsory traffic (every tensor read or written once): its roofline point.
+    // A layer whose tensors fit in the L2 or L3 can pass the DRAM roof (over 100% of it); "mem" marks a layer
+    // whose DRAM roof is below the FMA peak.
     measure::ProfileOptions profileOptions;
     profileOptions.maxThreads = 2;
-    const double bandwidth = measure::measureMachine(profileOptions).value().bandwidth(2);
-    std::printf("  measured here: fp32 FMA peak %.1f GFLOP/s, triad %.1f GB/s (2 threads)\n\n", peak, bandwidth);
+    const measure::MachineProfile profile = measure::measureMachine(profileOptions).value();
+    std::printf("  measured here: fp32 FMA peak %.1f GFLOP/s, triad %.1f GB/s (2 threads)\n\n", profile.peak(2),
+        profile.bandwidth(2));
     std::printf("  %-44s %6s %10s %10s %10s %7s %7s %7s %7s\n", "task", "weight", "TuneScope", "LibTorch", "GFLOP/s",
         "GB/s", "ts/lib", "ts/peak", "ts/roof");
     std::printf("  %-44s %6s %10s %10s %10s %7s\n", "", "", "ms", "ms", "TuneScope", "TS");
@@ -503,11 +503,10 @@ void layers(const std::string& network, ops::Layout layout, int perTask, int rew
         theirsSum += t.weight * theirs;
         atOrAbove += ours > 0.0 && ours <= theirs ? 1 : 0;
         const double bytes = static_cast<double>(convs[i]->dag.bytesRead() + convs[i]->dag.bytesWritten());
-        const double gbps = ours > 0.0 ? bytes / ours / 1e9 : 0.0;
-        const double roof = std::min(peak, bandwidth * t.flops / bytes);
+        const measure::RooflinePoint point = measure::rooflinePoint(profile, t.flops, bytes, ours, 2);
         std::printf("  %-44s %6d %10.4f %10.4f %10.1f %7.1f %6.0f%% %6.0f%% %6.0f%%%s\n", tasks[i].name.c_str(),
-            t.weight, ours * 1e3, theirs * 1e3, t.gflops(), gbps, ours > 0.0 ? 100.0 * theirs / ours : 0.0,
-            100.0 * t.gflops() / peak, 100.0 * t.gflops() / roof, roof < peak ? " mem" : "");
+            t.weight, ours * 1e3, theirs * 1e3, t.gflops(), point.gbps, ours > 0.0 ? 100.0 * theirs / ours : 0.0,
+            100.0 * point.ofPeak, 100.0 * point.ofRoof, point.memoryBound ? " mem" : "");
     }
     std::printf("\n  weighted sum: TuneScope %.3f ms, LibTorch %.3f ms -> TuneScope at %.0f%% of LibTorch's speed; "
                 "%d of %zu layers at or above it\n",
