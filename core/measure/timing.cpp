@@ -5,6 +5,11 @@
 
 namespace ts::measure {
 
+namespace {
+    constexpr int kSlices = 256; // clock reads per measurement, at most (plus one): 6 us in 100 ms
+    constexpr double kOverrun = 4.0; // a measurement stops once it lasts this many times min_repeat_ms
+} // namespace
+
 std::vector<double> timeKernel(codegen::KernelFn kernel, KernelBuffers& buffers, const TimingOptions& options)
 {
     using Clock = std::chrono::steady_clock;
@@ -18,13 +23,16 @@ std::vector<double> timeKernel(codegen::KernelFn kernel, KernelBuffers& buffers,
     const double minMs = options.flushCache ? 0.0 : options.minRepeatMs;
     if (options.shrinkSlow && options.warmup > 0 && minMs > 0.0 && warmupMs >= minMs)
         number = 1;
+    const double overrunMs = minMs * kOverrun;
     std::vector<double> costs;
     for (int r = 0; r < std::max(1, options.repeat); ++r) {
         double durationMs = 0.0;
         int zeroTimes = 0;
+        int runs = 0;
         do {
             if (durationMs > 0.0)
-                number = static_cast<int>(std::max(minMs / (durationMs / number) + 1, number * 1.618));
+                number = static_cast<int>(std::max(minMs / (durationMs / runs) + 1, number * 1.618));
+            runs = number;
             double total = 0.0;
             if (options.flushCache) {
                 for (int j = 0; j < number; ++j) {
@@ -34,15 +42,23 @@ std::vector<double> timeKernel(codegen::KernelFn kernel, KernelBuffers& buffers,
                     total += std::chrono::duration<double, std::milli>(Clock::now() - start).count();
                 }
             } else {
+                // In slices, so that a measurement that overruns stops with the runs done (see timing.h).
+                const int slice = std::max(1, number / kSlices);
                 const auto start = Clock::now();
-                for (int j = 0; j < number; ++j)
-                    kernel(buffers.args());
-                total = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+                for (runs = 0; runs < number;) {
+                    const int n = std::min(slice, number - runs);
+                    for (int j = 0; j < n; ++j)
+                        kernel(buffers.args());
+                    runs += n;
+                    total = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+                    if (overrunMs > 0.0 && total >= overrunMs)
+                        break;
+                }
             }
             durationMs = total;
             zeroTimes += durationMs == 0.0;
         } while (durationMs < minMs && zeroTimes < 10);
-        costs.push_back(durationMs / 1e3 / number);
+        costs.push_back(durationMs / 1e3 / runs);
     }
     return costs;
 }

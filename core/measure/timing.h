@@ -6,6 +6,12 @@
 // (shrinkSlow). A measurement of one such run is already as long as TVM asks a measurement to be, and a
 // search meets many slow candidates (random matmul-1024 schedules average ~300 ms a run): running each
 // 1 + 3 times instead of 1 + 1 spent half of a tuning session's wall time on kernels no one will keep.
+//
+// A second, for kernels that slow down after `number` is chosen: a measurement that has lasted 4 x min_repeat_ms
+// stops with the runs it has done (checked 256 times a measurement) and reports their mean. `number` is sized from
+// the runs before it, and `number` carries over to the next repeat; when the machine gets busy in between (another
+// process takes a core, and a parallel kernel's threads wait for it) a 6 us kernel can take 0.4 ms a run, and
+// 16,000 runs sized for 100 ms then last seconds a repeat: the runner's timeout killed it as if it hung.
 #pragma once
 
 #include "core/codegen/codegen.h"

@@ -6,6 +6,7 @@
 #include "core/lower/lower.h"
 #include "core/measure/build_pool.h"
 #include "core/measure/measurer.h"
+#include "core/measure/timing.h"
 
 #include <gtest/gtest.h>
 
@@ -97,6 +98,44 @@ TEST(Measure, HangingKernelTimesOutAndTheNextRunsNormally)
     EXPECT_EQ(hung.status, record::MeasureStatus::RunTimeout) << hung.message;
     const auto next = measurer.measure(dag, { sched::State::initial(dag) });
     EXPECT_EQ(next[0].status, record::MeasureStatus::Ok) << next[0].message;
+}
+
+namespace {
+std::atomic<int> g_calls { 0 };
+
+// Fast (about 20 us) for its first five runs, then 2 ms a run: a kernel whose machine got busy after the
+// timer sized its measurement.
+void slowsDown(void**)
+{
+    if (g_calls.fetch_add(1) < 5) {
+        const auto until = Clock::now() + std::chrono::microseconds(20);
+        while (Clock::now() < until) { }
+    } else {
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+}
+} // namespace
+
+// The first measurement (3 fast runs) sizes the next one at ~5,000 runs for min_repeat_ms = 100, each of which
+// now takes 2 ms: 10 s a repeat when run to the end, past the runner's timeout. Each measurement stops once it has
+// lasted 4 x min_repeat_ms and reports the mean of the runs it did.
+TEST(Timing, AMeasurementThatOverrunsStopsWithTheRunsItDid)
+{
+    measure::KernelBuffers buffers({ 16 }, 0, 1);
+    measure::TimingOptions options;
+    options.number = 3;
+    options.repeat = 2;
+    options.minRepeatMs = 100;
+    options.warmup = 1;
+    g_calls = 0;
+    const auto start = Clock::now();
+    const std::vector<double> costs = measure::timeKernel(slowsDown, buffers, options);
+    const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    ASSERT_EQ(costs.size(), 2u);
+    EXPECT_LT(seconds, 3.0); // two measurements of about 0.4 s, not 20 s
+    EXPECT_GT(g_calls.load(), 5 + 2 * 150); // each ran until it overran, not one slice
+    EXPECT_GE(costs[1], 1.9e-3); // the mean of the slow runs done, not their total over the runs asked
+    EXPECT_LT(costs[1], 20e-3);
 }
 
 TEST(Measure, WrongAnswerIsStatusFiveAndNeverFast)
