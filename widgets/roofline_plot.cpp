@@ -30,7 +30,8 @@ RooflinePlot::RooflinePlot(QWidget* parent)
     QFont small = legend->font();
     small.setPointSizeF(small.pointSizeF() * 0.85);
     legend->setFont(small);
-    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft); // above the bandwidth slope: empty
+    // Below the peak, right of the slopes: empty unless a kernel of high intensity runs far under its roof.
+    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
     setMouseTracking(true);
 }
 
@@ -41,6 +42,7 @@ void RooflinePlot::setData(std::optional<measure::MachineProfile> profile, std::
     clearGraphs();
     clearItems();
     m_roofs = 0;
+    m_cacheRoofs = 0;
 
     double xMin = 0.1, xMax = 100.0, yMin = 1.0, yMax = 100.0;
     bool any = false;
@@ -65,6 +67,10 @@ void RooflinePlot::setData(std::optional<measure::MachineProfile> profile, std::
             xMax = std::max(xMax, ridge * 8);
             yMax = std::max(yMax, m_profile->peak(n));
         }
+        for (measure::MemoryLevel level : { measure::MemoryLevel::L2, measure::MemoryLevel::L3 }) {
+            const int threads = static_cast<int>(m_profile->peakGflops.size());
+            xMin = std::min(xMin, m_profile->peak(threads) / std::max(1e-9, m_profile->bandwidth(level, threads)) / 4);
+        }
     }
     xMin /= 2;
     xMax *= 2;
@@ -85,6 +91,23 @@ void RooflinePlot::setData(std::optional<measure::MachineProfile> profile, std::
                               .arg(m_profile->peak(n), 0, 'f', 1)
                               .arg(m_profile->bandwidth(n), 0, 'f', 1));
             ++m_roofs;
+        }
+        // The cache levels' slopes, on the most threads: a kernel whose data stays in a level climbs its slope.
+        const std::pair<measure::MemoryLevel, bool> levels[]
+            = { { measure::MemoryLevel::L2, !m_profile->l2GBps.empty() },
+                  { measure::MemoryLevel::L3, !m_profile->l3GBps.empty() } };
+        for (const auto& [level, measured] : levels) {
+            if (!measured)
+                continue;
+            const double bandwidth = m_profile->bandwidth(level, threads);
+            const double ridge = m_profile->peak(threads) / std::max(1e-9, bandwidth);
+            QCPGraph* roof = addGraph();
+            roof->setData(
+                QVector<double> { xMin, ridge }, QVector<double> { bandwidth * xMin, bandwidth * ridge }, true);
+            roof->setPen(QPen(plotstyle::seriesColour(level == measure::MemoryLevel::L2 ? 2 : 4), 1.4, Qt::DotLine));
+            roof->setName(
+                tr("%1: %2 GB/s").arg(QString::fromLatin1(measure::toString(level))).arg(bandwidth, 0, 'f', 1));
+            ++m_cacheRoofs;
         }
     }
     QCPGraph* others = addGraph();
@@ -140,11 +163,12 @@ void RooflinePlot::mouseMoveEvent(QMouseEvent* event)
                        .arg(nearest->gflops, 0, 'f', 1)
                        .arg(nearest->intensity, 0, 'f', 2);
     if (m_profile) {
-        const measure::RooflinePoint p = measure::rooflineAt(
-            *m_profile, nearest->gflops, nearest->intensity, static_cast<int>(m_profile->peakGflops.size()));
-        text += tr("\n%1% of the roof (%2 GFLOP/s), %3% of the FMA peak")
+        const measure::RooflinePoint p = measure::rooflineAt(*m_profile, nearest->gflops, nearest->intensity,
+            static_cast<int>(m_profile->peakGflops.size()), nearest->bytes);
+        text += tr("\n%1% of the roof (%2 GFLOP/s, its data in %3), %4% of the FMA peak")
                     .arg(100 * p.ofRoof, 0, 'f', 1)
                     .arg(p.roof, 0, 'f', 1)
+                    .arg(QString::fromLatin1(measure::toString(p.level)))
                     .arg(100 * p.ofPeak, 0, 'f', 1);
     }
     QToolTip::showText(event->globalPosition().toPoint(), text, this);

@@ -60,16 +60,27 @@ namespace {
                   << workspace->path() << " ('--remeasure' measures again)\n\n";
         std::cout << "caches (per instance): L1d " << bytesText(p.l1dBytes) << ", L2 " << bytesText(p.l2Bytes)
                   << ", L3 " << bytesText(p.l3Bytes) << "\n\n";
-        std::cout << "threads  FMA peak GFLOP/s  triad GB/s  ridge FLOP/byte\n";
+        // A cache level's GB/s, "-" when the profile has none.
+        auto level = [&](measure::MemoryLevel at, const std::vector<double>& figures, int n) {
+            return padLeft(figures.empty() ? std::string("-") : formatFixed(p.bandwidth(at, n), 1), 9);
+        };
+        std::cout << "threads  FMA peak GFLOP/s  L2 GB/s  L3 GB/s  DRAM GB/s  ridge FLOP/byte (DRAM)\n";
         for (size_t t = 1; t <= p.peakGflops.size(); ++t) {
             const int n = static_cast<int>(t);
             std::cout << padLeft(std::to_string(t), 7) << padLeft(formatFixed(p.peak(n), 1), 18)
-                      << padLeft(formatFixed(p.bandwidth(n), 1), 12)
-                      << padLeft(formatFixed(p.peak(n) / p.bandwidth(n), 1), 17) << "\n";
+                      << level(measure::MemoryLevel::L2, p.l2GBps, n) << level(measure::MemoryLevel::L3, p.l3GBps, n)
+                      << padLeft(formatFixed(p.bandwidth(n), 1), 11)
+                      << padLeft(formatFixed(p.peak(n) / p.bandwidth(n), 1), 24) << "\n";
         }
-        std::cout << "\nthe peak is TuneScope's own generated FMA kernel; the triad streams 3 arrays of "
+        std::cout << "\nthe peak is TuneScope's own generated FMA kernel; DRAM is a triad over 3 arrays of "
                   << formatFixed(static_cast<double>(options.triadElements) * 4 / (1024.0 * 1024.0), 0)
                   << " MiB (a = b + 3c; 12 bytes per element counted, as STREAM)\n";
+        for (auto [name, set] : { std::pair { "L2", p.l2SetBytes }, std::pair { "L3", p.l3SetBytes } })
+            if (set > 0)
+                std::cout << name << " sweeps a += b + 3c over " << bytesText(set)
+                          << " (16 bytes per element and pass); a kernel whose compulsory traffic fits in twice that "
+                             "is bounded by the "
+                          << name << "\n";
         return 0;
     }
 
@@ -83,7 +94,7 @@ std::string roofText(
     return formatFixed(p.ofPeak * 100, 1) + "% of the FMA peak (" + formatFixed(profile.peak(threads), 1)
         + " GFLOP/s on " + std::to_string(threads) + (threads == 1 ? " thread), " : " threads), ")
         + formatFixed(p.ofRoof * 100, 1) + "% of the roofline at " + formatFixed(p.intensity, 1) + " FLOP/byte ("
-        + (p.memoryBound ? "memory" : "compute") + "-bound)";
+        + (p.memoryBound ? std::string(measure::toString(p.level)) + "-bound" : std::string("compute-bound")) + ")";
 }
 
 std::vector<Command> machineCommands()

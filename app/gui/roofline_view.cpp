@@ -64,7 +64,7 @@ namespace {
                 if (!r.result.ok() || cost <= 0)
                     continue;
                 out.points.push_back({ task.bytes > 0 ? task.flops / task.bytes : 0, task.flops / cost / 1e9, r.id,
-                    task.id, task.selected, first });
+                    task.id, task.selected, first, task.bytes });
                 first = false;
                 out.selectedRecords += task.selected ? 1 : 0;
             }
@@ -158,12 +158,19 @@ void RooflineView::refresh()
             const std::optional<measure::MachineProfile>& profile = loaded->profile;
             if (profile) {
                 const int threads = static_cast<int>(profile->peakGflops.size());
-                m_profileLabel->setText(tr("%1: FMA peak %2 GFLOP/s on %n thread(s), triad %3 GB/s; L1d %4 KiB, "
+                // The bandwidths measured, innermost first: "L2 402.1, L3 95.0, DRAM 32.1 GB/s".
+                QStringList bandwidths;
+                if (!profile->l2GBps.empty())
+                    bandwidths << tr("L2 %1").arg(profile->bandwidth(measure::MemoryLevel::L2, threads), 0, 'f', 1);
+                if (!profile->l3GBps.empty())
+                    bandwidths << tr("L3 %1").arg(profile->bandwidth(measure::MemoryLevel::L3, threads), 0, 'f', 1);
+                bandwidths << tr("DRAM %1").arg(profile->bandwidth(threads), 0, 'f', 1);
+                m_profileLabel->setText(tr("%1: FMA peak %2 GFLOP/s on %n thread(s); %3 GB/s; caches L1d %4 KiB, "
                                            "L2 %5 KiB, L3 %6 MiB",
                     nullptr, threads)
                                             .arg(QString::fromStdString(profile->cpu))
                                             .arg(profile->peak(threads), 0, 'f', 1)
-                                            .arg(profile->bandwidth(threads), 0, 'f', 1)
+                                            .arg(bandwidths.join(QStringLiteral(", ")))
                                             .arg(profile->l1dBytes / 1024)
                                             .arg(profile->l2Bytes / 1024)
                                             .arg(static_cast<double>(profile->l3Bytes) / (1024.0 * 1024.0), 0, 'f', 0));
@@ -183,15 +190,17 @@ void RooflineView::refresh()
                 m_summary->setText(tr("%1 has no successful record on this machine yet.").arg(taskName));
             } else if (profile) {
                 const measure::RooflinePoint p = measure::rooflineAt(
-                    *profile, best->gflops, best->intensity, static_cast<int>(profile->peakGflops.size()));
+                    *profile, best->gflops, best->intensity, static_cast<int>(profile->peakGflops.size()), best->bytes);
                 m_summary->setText(tr("%1: %n record(s); the best reaches %2 GFLOP/s at %3 FLOP/byte, %4% of its "
-                                      "roof (%5-bound) and %6% of the FMA peak.",
+                                      "roof (%5) and %6% of the FMA peak.",
                     nullptr, loaded->selectedRecords)
                                        .arg(taskName)
                                        .arg(best->gflops, 0, 'f', 1)
                                        .arg(best->intensity, 0, 'f', 2)
                                        .arg(100 * p.ofRoof, 0, 'f', 1)
-                                       .arg(p.memoryBound ? tr("memory") : tr("compute"))
+                                       .arg(p.memoryBound ? tr("memory-bound, its data in %1")
+                                                                .arg(QString::fromLatin1(measure::toString(p.level)))
+                                                          : tr("compute-bound"))
                                        .arg(100 * p.ofPeak, 0, 'f', 1));
             } else {
                 m_summary->setText(tr(

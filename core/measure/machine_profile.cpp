@@ -75,11 +75,48 @@ namespace {
     }
 } // namespace
 
+const char* toString(MemoryLevel level)
+{
+    switch (level) {
+    case MemoryLevel::L2:
+        return "L2";
+    case MemoryLevel::L3:
+        return "L3";
+    case MemoryLevel::Dram:
+        break;
+    }
+    return "DRAM";
+}
+
 double MachineProfile::peak(int threads) const { return at(peakGflops, threads); }
 double MachineProfile::bandwidth(int threads) const { return at(triadGBps, threads); }
-double MachineProfile::roof(double intensity, int threads) const
+double MachineProfile::bandwidth(MemoryLevel level, int threads) const
 {
-    return std::min(peak(threads), bandwidth(threads) * intensity);
+    if (level == MemoryLevel::L2 && !l2GBps.empty())
+        return at(l2GBps, threads);
+    if (level != MemoryLevel::Dram && !l3GBps.empty())
+        return at(l3GBps, threads);
+    return bandwidth(threads);
+}
+
+MemoryLevel MachineProfile::levelOf(double footprintBytes, int threads) const
+{
+    if (footprintBytes <= 0)
+        return MemoryLevel::Dram;
+    // The L2 set was measured with every thread of the profile's last count; fewer threads have fewer L2s.
+    const int measured = std::max<int>(1, static_cast<int>(l2GBps.size()));
+    const double l2Capacity
+        = 2.0 * static_cast<double>(l2SetBytes) * std::clamp(threads, 1, measured) / static_cast<double>(measured);
+    if (!l2GBps.empty() && footprintBytes <= l2Capacity)
+        return MemoryLevel::L2;
+    if (!l3GBps.empty() && footprintBytes <= 2.0 * static_cast<double>(l3SetBytes))
+        return MemoryLevel::L3;
+    return MemoryLevel::Dram;
+}
+
+double MachineProfile::roof(double intensity, int threads, MemoryLevel level) const
+{
+    return std::min(peak(threads), bandwidth(level, threads) * intensity);
 }
 
 std::string MachineProfile::toJson() const
@@ -93,6 +130,10 @@ std::string MachineProfile::toJson() const
     j["l1d_bytes"] = l1dBytes;
     j["l2_bytes"] = l2Bytes;
     j["l3_bytes"] = l3Bytes;
+    j["l2_gbps"] = l2GBps;
+    j["l3_gbps"] = l3GBps;
+    j["l2_set_bytes"] = l2SetBytes;
+    j["l3_set_bytes"] = l3SetBytes;
     j["measured_at"] = measuredAt;
     j["seconds"] = seconds;
     return j.dump();
@@ -111,6 +152,10 @@ Expected<MachineProfile> MachineProfile::fromJson(const std::string& text)
         p.l1dBytes = j.value("l1d_bytes", int64_t(0));
         p.l2Bytes = j.value("l2_bytes", int64_t(0));
         p.l3Bytes = j.value("l3_bytes", int64_t(0));
+        p.l2GBps = j.value("l2_gbps", std::vector<double>());
+        p.l3GBps = j.value("l3_gbps", std::vector<double>());
+        p.l2SetBytes = j.value("l2_set_bytes", int64_t(0));
+        p.l3SetBytes = j.value("l3_set_bytes", int64_t(0));
         p.measuredAt = j.value("measured_at", 0.0);
         p.seconds = j.value("seconds", 0.0);
         if (p.peakGflops.empty() || p.triadGBps.empty())
@@ -212,6 +257,36 @@ Expected<ProfileKernel> triadKernel(int64_t elements)
     return kernel;
 }
 
+Expected<ProfileKernel> cacheKernel(int64_t elements, int threads, int64_t passes)
+{
+    using namespace sched;
+    if (threads < 1 || passes < 1 || elements < 64 * threads || elements % (64 * threads) != 0)
+        return makeError(
+            ErrorKind::InvalidArgument, "cache kernel elements must be a positive multiple of 64 x threads");
+    ir::Tensor b = ir::placeholder("b", { elements });
+    ir::Tensor c = ir::placeholder("c", { elements });
+    ir::setNextAxisNames({ "i" }, { "pass" });
+    ir::Tensor a = ir::computeReduce(
+        "cache_sweep", { elements }, { passes }, ir::Reducer::Sum,
+        [&](const std::vector<ir::Expr>& i, const std::vector<ir::Expr>&) {
+            return ir::load(b, { i[0] }) + ir::floatImm(3.0) * ir::load(c, { i[0] });
+        },
+        "cache_sweep");
+    ProfileKernel kernel { ir::ComputeDAG::create({ b, c, a }), {}, 0, 0 };
+    State s = State::initial(kernel.dag);
+    std::optional<Error> failure;
+    applyOrFail(s, SplitStep { 2, 0, elements, { elements / threads / 64, 64 }, true }, failure); // i.0 i.1 i.2 pass
+    applyOrFail(s, ReorderStep { 2, { 0, 3, 1, 2 } }, failure); // i.0 pass i.1 i.2: each slice swept in turn
+    applyOrFail(s, AnnotationStep { 2, 0, Annotation::Parallel }, failure);
+    applyOrFail(s, AnnotationStep { 2, 3, Annotation::Vectorize }, failure);
+    if (failure)
+        return *failure;
+    kernel.state = std::move(s);
+    kernel.flops = kernel.dag.flopCount();
+    kernel.bytes = 16.0 * static_cast<double>(elements) * static_cast<double>(passes);
+    return kernel;
+}
+
 Expected<MachineProfile> measureMachine(const ProfileOptions& options)
 {
     const auto start = std::chrono::steady_clock::now();
@@ -223,7 +298,16 @@ Expected<MachineProfile> measureMachine(const ProfileOptions& options)
     if (maxThreads <= 0)
         maxThreads = options.target.cores > 0 ? static_cast<int>(options.target.cores)
                                               : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    const int total = maxThreads + (maxThreads > 1 ? 2 : 1);
+    // The cache kernel's resident sets: half of each thread's L2 (its slice), and half the L3 up to 32 MiB when
+    // that is at least 4x the L2s together (else the L3 adds nothing to measure).
+    const int64_t sliceAlign = 64 * 12; // a slice of whole vectors, 12 bytes an element (a, b, c)
+    const int64_t l2Slice = profile.l2Bytes / 2 / sliceAlign * sliceAlign;
+    const int64_t l3Set = std::min<int64_t>(profile.l3Bytes / 2, int64_t(32) << 20) / (sliceAlign * maxThreads)
+        * (sliceAlign * maxThreads);
+    const bool measureL2 = l2Slice > 0;
+    const bool measureL3 = profile.l3Bytes > 0 && l3Set >= 4 * maxThreads * profile.l2Bytes;
+    const int countsMeasured = maxThreads > 1 ? 2 : 1;
+    const int total = maxThreads + countsMeasured * (1 + int(measureL2) + int(measureL3));
     int done = 0;
     auto step = [&]() { return !options.progress || options.progress(++done, total); };
     for (int t = 1; t <= maxThreads; ++t) {
@@ -233,35 +317,61 @@ Expected<MachineProfile> measureMachine(const ProfileOptions& options)
         if (!step())
             return makeError(ErrorKind::Internal, "machine profile cancelled");
     }
-    TS_TRY(ProfileKernel triad, triadKernel(options.triadElements));
-    std::vector<int> triadThreads { 1 };
+    std::vector<int> bandwidthThreads { 1 };
     if (maxThreads > 1)
-        triadThreads.push_back(maxThreads);
-    for (int t : triadThreads) {
+        bandwidthThreads.push_back(maxThreads);
+    // Thread counts between 1 and the maximum are not measured: the ceiling grows to the last figure.
+    auto record = [](std::vector<double>& figures, int threads, double gbps) {
+        while (static_cast<int>(figures.size()) < threads - 1)
+            figures.push_back(figures.empty() ? gbps : figures.back());
+        figures.push_back(gbps);
+    };
+    TS_TRY(ProfileKernel triad, triadKernel(options.triadElements));
+    for (int t : bandwidthThreads) {
         TS_TRY(double seconds, timeKernel(triad, options, t));
-        const double gbps = triad.bytes / seconds / 1e9;
-        // Thread counts between 1 and the maximum are not measured: the ceiling grows to the last figure.
-        while (static_cast<int>(profile.triadGBps.size()) < t - 1)
-            profile.triadGBps.push_back(profile.triadGBps.empty() ? gbps : profile.triadGBps.back());
-        profile.triadGBps.push_back(gbps);
+        record(profile.triadGBps, t, triad.bytes / seconds / 1e9);
         if (!step())
             return makeError(ErrorKind::Internal, "machine profile cancelled");
     }
+    // A cache level: `setBytes` resident over all `t` threads, swept until each thread has streamed 64 MiB.
+    auto cacheLevel = [&](std::vector<double>& figures, int t, int64_t setBytes) -> Expected<void> {
+        const int64_t elements = setBytes / 12;
+        const int64_t passes = std::max<int64_t>(1, (int64_t(64) << 20) * t / (16 * elements));
+        TS_TRY(ProfileKernel kernel, cacheKernel(elements, t, passes));
+        TS_TRY(double seconds, timeKernel(kernel, options, t));
+        record(figures, t, kernel.bytes / seconds / 1e9);
+        if (!step())
+            return makeError(ErrorKind::Internal, "machine profile cancelled");
+        return {};
+    };
+    for (int t : bandwidthThreads) {
+        if (measureL2)
+            TS_CHECK(cacheLevel(profile.l2GBps, t, l2Slice * t));
+        if (measureL3)
+            TS_CHECK(cacheLevel(profile.l3GBps, t, l3Set));
+    }
+    if (measureL2)
+        profile.l2SetBytes = l2Slice * maxThreads;
+    if (measureL3)
+        profile.l3SetBytes = l3Set;
     profile.measuredAt = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
     profile.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return profile;
 }
 
-RooflinePoint rooflineAt(const MachineProfile& profile, double gflops, double intensity, int threads)
+RooflinePoint rooflineAt(
+    const MachineProfile& profile, double gflops, double intensity, int threads, double footprintBytes)
 {
     RooflinePoint p;
     p.gflops = gflops;
     p.intensity = intensity;
     p.gbps = intensity > 0 ? gflops / intensity : 0;
-    p.roof = intensity > 0 ? profile.roof(intensity, threads) : profile.peak(threads);
+    p.level = profile.levelOf(footprintBytes, threads);
+    p.bandwidth = profile.bandwidth(p.level, threads);
+    p.roof = intensity > 0 ? profile.roof(intensity, threads, p.level) : profile.peak(threads);
     p.ofPeak = profile.peak(threads) > 0 ? gflops / profile.peak(threads) : 0;
     p.ofRoof = p.roof > 0 ? gflops / p.roof : 0;
-    p.memoryBound = intensity > 0 && profile.bandwidth(threads) * intensity < profile.peak(threads);
+    p.memoryBound = intensity > 0 && p.bandwidth * intensity < profile.peak(threads);
     return p;
 }
 
@@ -269,7 +379,7 @@ RooflinePoint rooflinePoint(const MachineProfile& profile, double flops, double 
 {
     if (seconds <= 0 || flops <= 0)
         return {};
-    return rooflineAt(profile, flops / seconds / 1e9, bytes > 0 ? flops / bytes : 0, threads);
+    return rooflineAt(profile, flops / seconds / 1e9, bytes > 0 ? flops / bytes : 0, threads, bytes);
 }
 
 } // namespace ts::measure

@@ -481,13 +481,15 @@ void layers(const std::string& network, ops::Layout layout, int perTask, int rew
     std::printf("  tuning wall %.0f s (%.3f s per trial)\n", r.wall, r.wall / std::max(1, r.finished.totalTrials));
     // Each layer against the machine's limits as `tunescope-cli machine` measures them (the generated FMA kernel,
     // the triad past the L3) and its compulsory traffic (every tensor read or written once): its roofline point.
-    // A layer whose tensors fit in the L2 or L3 can pass the DRAM roof (over 100% of it); "mem" marks a layer
-    // whose DRAM roof is below the FMA peak.
+    // The roof's bandwidth is that of the level the layer's tensors fit in (L2, L3 or DRAM: measure::levelOf); a
+    // layer whose roof is that bandwidth, not the FMA peak, is marked with the level.
     measure::ProfileOptions profileOptions;
     profileOptions.maxThreads = 2;
     const measure::MachineProfile profile = measure::measureMachine(profileOptions).value();
-    std::printf("  measured here: fp32 FMA peak %.1f GFLOP/s, triad %.1f GB/s (2 threads)\n\n", profile.peak(2),
-        profile.bandwidth(2));
+    std::printf("  measured here: fp32 FMA peak %.1f GFLOP/s; L2 %.1f, L3 %.1f, DRAM %.1f GB/s (2 threads; L2 and L3 "
+                "0: not measured)\n\n",
+        profile.peak(2), profile.l2GBps.empty() ? 0.0 : profile.bandwidth(measure::MemoryLevel::L2, 2),
+        profile.l3GBps.empty() ? 0.0 : profile.bandwidth(measure::MemoryLevel::L3, 2), profile.bandwidth(2));
     std::printf("  %-44s %6s %10s %10s %10s %7s %7s %7s %7s\n", "task", "weight", "TuneScope", "LibTorch", "GFLOP/s",
         "GB/s", "ts/lib", "ts/peak", "ts/roof");
     std::printf("  %-44s %6s %10s %10s %10s %7s\n", "", "", "ms", "ms", "TuneScope", "TS");
@@ -506,7 +508,8 @@ void layers(const std::string& network, ops::Layout layout, int perTask, int rew
         const measure::RooflinePoint point = measure::rooflinePoint(profile, t.flops, bytes, ours, 2);
         std::printf("  %-44s %6d %10.4f %10.4f %10.1f %7.1f %6.0f%% %6.0f%% %6.0f%%%s\n", tasks[i].name.c_str(),
             t.weight, ours * 1e3, theirs * 1e3, t.gflops(), point.gbps, ours > 0.0 ? 100.0 * theirs / ours : 0.0,
-            100.0 * point.ofPeak, 100.0 * point.ofRoof, point.memoryBound ? " mem" : "");
+            100.0 * point.ofPeak, 100.0 * point.ofRoof,
+            point.memoryBound ? (std::string(" ") + measure::toString(point.level)).c_str() : "");
     }
     std::printf("\n  weighted sum: TuneScope %.3f ms, LibTorch %.3f ms -> TuneScope at %.0f%% of LibTorch's speed; "
                 "%d of %zu layers at or above it\n",

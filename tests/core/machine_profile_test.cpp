@@ -51,6 +51,14 @@ TEST(MachineProfile, TheMicroKernelsComputeTheirResults)
     EXPECT_DOUBLE_EQ(triad->bytes, 12.0 * 4096);
     ts::testing::expectMatchesReference(triad->dag, triad->state, "triad");
     EXPECT_FALSE(measure::triadKernel(100)); // not a multiple of 16
+    for (int threads : { 1, 2 }) {
+        auto sweep = measure::cacheKernel(1536, threads, 3);
+        ASSERT_TRUE(sweep) << sweep.error().message;
+        EXPECT_DOUBLE_EQ(sweep->bytes, 16.0 * 1536 * 3);
+        ts::testing::expectMatchesReference(sweep->dag, sweep->state, "cache kernel");
+    }
+    EXPECT_FALSE(measure::cacheKernel(96, 2, 3)); // not a multiple of 64 x threads
+    EXPECT_FALSE(measure::cacheKernel(128, 2, 0));
 }
 
 TEST(MachineProfile, ThePeakIsPlausibleForTheClock)
@@ -69,6 +77,13 @@ TEST(MachineProfile, ThePeakIsPlausibleForTheClock)
     EXPECT_GT(profile->bandwidth(1), 0.5); // GB/s: any memory system since the 1990s
     EXPECT_LT(profile->bandwidth(1), 2000);
     EXPECT_GT(profile->l1dBytes, 0);
+    // Streams resident in the L2 run faster than from DRAM, on every CPU since caches.
+    if (profile->l2Bytes > 0) {
+        ASSERT_EQ(profile->l2GBps.size(), 1u);
+        EXPECT_GT(profile->bandwidth(measure::MemoryLevel::L2, 1), profile->bandwidth(1));
+        EXPECT_GT(profile->l2SetBytes, 0);
+        EXPECT_LE(profile->l2SetBytes, profile->l2Bytes / 2);
+    }
 }
 
 TEST(MachineProfile, IsMeasuredOnceAndKeptWithTheDevice)
@@ -139,6 +154,37 @@ TEST(MachineProfile, RooflinePoints)
     auto back = measure::MachineProfile::fromJson(p.toJson());
     ASSERT_TRUE(back);
     EXPECT_EQ(back->peakGflops, p.peakGflops);
+    EXPECT_EQ(r.level, measure::MemoryLevel::Dram); // no cache level measured
+    EXPECT_EQ(back->l2GBps, p.l2GBps);
+
+    // With cache levels: a kernel's traffic that fits twice the resident set measured is bounded by that
+    // level; the L2 set shrinks with fewer threads (fewer L2s); a level not measured falls to the next one out.
+    p.l2GBps = { 200, 400 };
+    p.l3GBps = { 60, 90 };
+    p.l2SetBytes = 2 << 20; // 1 MiB a thread
+    p.l3SetBytes = 16 << 20;
+    EXPECT_EQ(p.levelOf(4 << 20, 2), measure::MemoryLevel::L2);
+    EXPECT_EQ(p.levelOf(4 << 20, 1), measure::MemoryLevel::L3);
+    EXPECT_EQ(p.levelOf(32 << 20, 2), measure::MemoryLevel::L3);
+    EXPECT_EQ(p.levelOf((32 << 20) + 1, 2), measure::MemoryLevel::Dram);
+    EXPECT_EQ(p.levelOf(0, 2), measure::MemoryLevel::Dram); // footprint not known
+    const measure::RooflinePoint inL2 = measure::rooflinePoint(p, 4e6, 2e6, 1e-4, 2); // 40 GFLOP/s at 2 FLOP/byte
+    EXPECT_EQ(inL2.level, measure::MemoryLevel::L2);
+    EXPECT_DOUBLE_EQ(inL2.bandwidth, 400);
+    EXPECT_DOUBLE_EQ(inL2.roof, 180); // 400 x 2 over the peak: compute-bound in the L2
+    EXPECT_FALSE(inL2.memoryBound);
+    const measure::RooflinePoint inL3 = measure::rooflinePoint(p, 10e6, 20e6, 1e-3, 2); // 10 GFLOP/s at 0.5
+    EXPECT_EQ(inL3.level, measure::MemoryLevel::L3);
+    EXPECT_DOUBLE_EQ(inL3.roof, 45);
+    EXPECT_TRUE(inL3.memoryBound);
+    p.l3GBps.clear();
+    EXPECT_EQ(p.levelOf(32 << 20, 2), measure::MemoryLevel::Dram);
+    EXPECT_DOUBLE_EQ(p.bandwidth(measure::MemoryLevel::L3, 2), 30);
+    back = measure::MachineProfile::fromJson(p.toJson());
+    ASSERT_TRUE(back);
+    EXPECT_EQ(back->l2GBps, p.l2GBps);
+    EXPECT_EQ(back->l2SetBytes, p.l2SetBytes);
+    EXPECT_STREQ(measure::toString(inL2.level), "L2");
     EXPECT_FALSE(measure::MachineProfile::fromJson("{}"));
     EXPECT_FALSE(measure::MachineProfile::fromJson("nonsense"));
 }
