@@ -1226,7 +1226,7 @@ Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
     <name>ts::app::RooflineView</name>
     <message>
         <location filename="../app/gui/roofline_view.cpp" line="81"/>
-        <location filename="../app/gui/roofline_view.cpp" line="174"/>
+        <location filename="../app/gui/roofline_view.cpp" line="181"/>
         <source>Measure machine</source>
         <translation>Maschine vermessen</translation>
     </message>
@@ -1250,54 +1250,69 @@ Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
         <source>Cannot read the workspace: %1</source>
         <translation>Arbeitsbereich nicht lesbar: %1</translation>
     </message>
+    <message>
+        <location filename="../app/gui/roofline_view.cpp" line="164"/>
+        <source>L2 %1</source>
+        <translation>L2 %1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/roofline_view.cpp" line="166"/>
+        <source>L3 %1</source>
+        <translation>L3 %1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/roofline_view.cpp" line="167"/>
+        <source>DRAM %1</source>
+        <translation>DRAM %1</translation>
+    </message>
     <message numerus="yes">
-        <location filename="../app/gui/roofline_view.cpp" line="161"/>
-        <source>%1: FMA peak %2 GFLOP/s on %n thread(s), triad %3 GB/s; L1d %4 KiB, L2 %5 KiB, L3 %6 MiB</source>
+        <location filename="../app/gui/roofline_view.cpp" line="168"/>
+        <source>%1: FMA peak %2 GFLOP/s on %n thread(s); %3 GB/s; caches L1d %4 KiB, L2 %5 KiB, L3 %6 MiB</source>
         <translation>
-            <numerusform>%1: FMA-Spitze %2 GFLOP/s auf %n Thread, Triad %3 GB/s; L1d %4 KiB, L2 %5 KiB, L3 %6 MiB</numerusform>
-            <numerusform>%1: FMA-Spitze %2 GFLOP/s auf %n Threads, Triad %3 GB/s; L1d %4 KiB, L2 %5 KiB, L3 %6 MiB</numerusform>
+            <numerusform>%1: FMA-Spitze %2 GFLOP/s auf %n Thread; %3 GB/s; Caches L1d %4 KiB, L2 %5 KiB, L3 %6 MiB</numerusform>
+            <numerusform>%1: FMA-Spitze %2 GFLOP/s auf %n Threads; %3 GB/s; Caches L1d %4 KiB, L2 %5 KiB, L3 %6 MiB</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/gui/roofline_view.cpp" line="194"/>
+        <source>%1: %n record(s); the best reaches %2 GFLOP/s at %3 FLOP/byte, %4% of its roof (%5) and %6% of the FMA peak.</source>
+        <translation>
+            <numerusform>%1: %n Datensatz; der beste erreicht %2 GFLOP/s bei %3 FLOP/Byte, %4 % seines Dachs (%5) und %6 % der FMA-Spitze.</numerusform>
+            <numerusform>%1: %n Datensätze; der beste erreicht %2 GFLOP/s bei %3 FLOP/Byte, %4 % seines Dachs (%5) und %6 % der FMA-Spitze.</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/roofline_view.cpp" line="170"/>
+        <location filename="../app/gui/roofline_view.cpp" line="201"/>
+        <source>memory-bound, its data in %1</source>
+        <translation>speichergebunden, Daten im %1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/roofline_view.cpp" line="203"/>
+        <source>compute-bound</source>
+        <translation>rechengebunden</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/roofline_view.cpp" line="177"/>
         <source>Measure again</source>
         <translation>Erneut vermessen</translation>
     </message>
     <message>
-        <location filename="../app/gui/roofline_view.cpp" line="172"/>
+        <location filename="../app/gui/roofline_view.cpp" line="179"/>
         <source>No machine profile in this workspace yet: measure this machine&apos;s limits to draw the roofs (about 10 s).</source>
         <translation>Noch kein Maschinenprofil in diesem Arbeitsbereich: Vermessen Sie die Grenzen dieser Maschine, um die Dächer zu zeichnen (etwa 10 s).</translation>
     </message>
     <message>
-        <location filename="../app/gui/roofline_view.cpp" line="181"/>
+        <location filename="../app/gui/roofline_view.cpp" line="188"/>
         <source>Select a task to see its records against the roofs.</source>
         <translation>Wählen Sie eine Aufgabe, um ihre Datensätze vor den Dächern zu sehen.</translation>
     </message>
     <message>
-        <location filename="../app/gui/roofline_view.cpp" line="183"/>
+        <location filename="../app/gui/roofline_view.cpp" line="190"/>
         <source>%1 has no successful record on this machine yet.</source>
         <translation>%1 hat auf dieser Maschine noch keinen erfolgreichen Datensatz.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/roofline_view.cpp" line="187"/>
-        <source>%1: %n record(s); the best reaches %2 GFLOP/s at %3 FLOP/byte, %4% of its roof (%5-bound) and %6% of the FMA peak.</source>
-        <translation>
-            <numerusform>%1: %n Datensatz; der beste erreicht %2 GFLOP/s bei %3 FLOP/Byte, %4 % seines Dachs (%5gebunden) und %6 % der FMA-Spitze.</numerusform>
-            <numerusform>%1: %n Datensätze; der beste erreicht %2 GFLOP/s bei %3 FLOP/Byte, %4 % seines Dachs (%5gebunden) und %6 % der FMA-Spitze.</numerusform>
-        </translation>
-    </message>
-    <message>
-        <location filename="../app/gui/roofline_view.cpp" line="194"/>
-        <source>memory</source>
-        <translation>speicher</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/roofline_view.cpp" line="194"/>
-        <source>compute</source>
-        <translation>rechen</translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../app/gui/roofline_view.cpp" line="197"/>
+        <location filename="../app/gui/roofline_view.cpp" line="206"/>
         <source>%1: %n record(s); the best reaches %2 GFLOP/s at %3 FLOP/byte.</source>
         <translation>
             <numerusform>%1: %n Datensatz; der beste erreicht %2 GFLOP/s bei %3 FLOP/Byte.</numerusform>
@@ -1305,12 +1320,12 @@ Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/roofline_view.cpp" line="212"/>
+        <location filename="../app/gui/roofline_view.cpp" line="221"/>
         <source>no workspace is open</source>
         <translation>kein Arbeitsbereich geöffnet</translation>
     </message>
     <message>
-        <location filename="../app/gui/roofline_view.cpp" line="236"/>
+        <location filename="../app/gui/roofline_view.cpp" line="245"/>
         <source>Measuring the machine failed: %1</source>
         <translation>Vermessen der Maschine fehlgeschlagen: %1</translation>
     </message>
@@ -2289,7 +2304,7 @@ Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
         <translation>GFLOP/s</translation>
     </message>
     <message numerus="yes">
-        <location filename="../widgets/roofline_plot.cpp" line="84"/>
+        <location filename="../widgets/roofline_plot.cpp" line="90"/>
         <source>%n thread(s): %1 GFLOP/s, %2 GB/s</source>
         <translation>
             <numerusform>%n Thread: %1 GFLOP/s, %2 GB/s</numerusform>
@@ -2297,31 +2312,36 @@ Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
         </translation>
     </message>
     <message>
-        <location filename="../widgets/roofline_plot.cpp" line="93"/>
+        <location filename="../widgets/roofline_plot.cpp" line="109"/>
+        <source>%1: %2 GB/s</source>
+        <translation>%1: %2 GB/s</translation>
+    </message>
+    <message>
+        <location filename="../widgets/roofline_plot.cpp" line="116"/>
         <source>other tasks&apos; best</source>
         <translation>Bestwerte anderer Aufgaben</translation>
     </message>
     <message>
-        <location filename="../widgets/roofline_plot.cpp" line="97"/>
+        <location filename="../widgets/roofline_plot.cpp" line="120"/>
         <source>this task&apos;s records</source>
         <translation>Datensätze dieser Aufgabe</translation>
     </message>
     <message>
-        <location filename="../widgets/roofline_plot.cpp" line="102"/>
+        <location filename="../widgets/roofline_plot.cpp" line="125"/>
         <source>its best</source>
         <translation>ihr Bestwert</translation>
     </message>
     <message>
-        <location filename="../widgets/roofline_plot.cpp" line="137"/>
+        <location filename="../widgets/roofline_plot.cpp" line="160"/>
         <source>task %1, record %2: %3 GFLOP/s at %4 FLOP/byte</source>
         <translation>Aufgabe %1, Datensatz %2: %3 GFLOP/s bei %4 FLOP/Byte</translation>
     </message>
     <message>
-        <location filename="../widgets/roofline_plot.cpp" line="145"/>
+        <location filename="../widgets/roofline_plot.cpp" line="168"/>
         <source>
-%1% of the roof (%2 GFLOP/s), %3% of the FMA peak</source>
+%1% of the roof (%2 GFLOP/s, its data in %3), %4% of the FMA peak</source>
         <translation>
-%1 % des Dachs (%2 GFLOP/s), %3 % der FMA-Spitze</translation>
+%1 % des Dachs (%2 GFLOP/s, Daten im %3), %4 % der FMA-Spitze</translation>
     </message>
 </context>
 <context>
@@ -2362,12 +2382,12 @@ Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
         <translation>Sitzung %1 kann nicht fortgesetzt werden: %2</translation>
     </message>
     <message>
-        <location filename="../widgets/session_hub.cpp" line="397"/>
+        <location filename="../widgets/session_hub.cpp" line="399"/>
         <source>No session is running, so there is no model to switch.</source>
         <translation>Es läuft keine Sitzung, also gibt es kein Modell zu wechseln.</translation>
     </message>
     <message>
-        <location filename="../widgets/session_hub.cpp" line="414"/>
+        <location filename="../widgets/session_hub.cpp" line="416"/>
         <source>Cannot switch the model to %1: %2</source>
         <translation>Das Modell kann nicht zu %1 gewechselt werden: %2</translation>
     </message>
