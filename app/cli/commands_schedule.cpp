@@ -235,6 +235,10 @@ namespace {
         std::cout << "cost:     " << formatFixed(r.meanCost() * 1e3, 4) << " ms ("
                   << join(r.costs, ", ", [](double c) { return formatFixed(c * 1e3, 4); }) << ")\n";
         std::cout << "GFLOP/s:  " << formatFixed(scheduled.flops / r.meanCost() / 1e9, 1) << "\n";
+        if (r.waited >= measure::kBusyWait)
+            std::cout << "busy:     the kernel's threads waited for a CPU " << formatFixed(r.waited * 100, 0)
+                      << "% of the time they were ready (another process is using the cores): the cost above "
+                         "counts that wait too\n";
         // The roofline point, when the workspace has this machine's profile ('tunescope-cli machine'); a
         // missing default workspace is not an error here, a named one that cannot be read is said.
         if (options.target == target::Target::host()) {

@@ -247,6 +247,7 @@ std::optional<MeasureResult> Measurer::run(const ir::ComputeDAG& task, Built& bu
     MeasureResult result;
     result.status = MeasureStatus::Ok;
     result.costs = std::move(reply->costs);
+    result.waited = reply->waited;
     result.allCost = seconds;
     result.timestamp = record::unixNow();
     return result;

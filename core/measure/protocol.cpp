@@ -132,6 +132,7 @@ std::vector<char> encode(const RunReply& a)
     w.put<uint64_t>(a.outputs.size());
     for (const auto& o : a.outputs)
         putVector(w, o);
+    w.put<double>(a.waited);
     return w.take();
 }
 
@@ -146,6 +147,7 @@ Expected<RunReply> decodeReply(const std::vector<char>& bytes)
     const uint64_t n = r.get<uint64_t>();
     for (uint64_t i = 0; i < n && i < 4096; ++i)
         a.outputs.push_back(getVector<float>(r));
+    a.waited = r.get<double>();
     if (!r.ok())
         return makeError(ErrorKind::Parse, "malformed run reply");
     TS_TRY(a.status, record::measureStatusFromInt(status, "the reply's status"));

@@ -29,6 +29,7 @@ struct RunReply {
     std::vector<double> costs;
     std::string message;
     std::vector<std::vector<float>> outputs; // one per output argument
+    double waited = -1; // cpuWait over the timed runs (timing.h); -1: not known
 };
 
 std::vector<char> encode(const RunRequest& request);

@@ -3,6 +3,7 @@
 #include "core/codegen/runtime.h"
 #include "core/measure/kernel_buffers.h"
 #include "core/measure/runner_process.h"
+#include "core/measure/timing.h"
 #include "core/record/measure_status.h"
 
 #include <thread>
@@ -28,7 +29,12 @@ RunReply runRequest(const RunRequest& request)
     // where the runner's stack landed.
     std::thread timing([&] {
         (*kernel)->runSetup(buffers.args()); // once, untimed: the weights packed before the program runs
+        // How long the threads waited for a CPU while timed: a thread the pool starts in between counts from its
+        // start, and the pool's threads outlive the timing.
+        const auto before = schedulerTimes();
         reply.costs = timeKernel((*kernel)->entry(), buffers, request.timing);
+        if (const auto after = schedulerTimes(); before && after)
+            reply.waited = cpuWait(*before, *after);
     });
     timing.join();
     reply.status = record::MeasureStatus::Ok;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 
 namespace ts::measure {
 
@@ -61,6 +63,32 @@ std::vector<double> timeKernel(codegen::KernelFn kernel, KernelBuffers& buffers,
         costs.push_back(durationMs / 1e3 / runs);
     }
     return costs;
+}
+
+std::optional<SchedulerTimes> schedulerTimes()
+{
+    SchedulerTimes times;
+    std::error_code error;
+    bool any = false;
+    for (const auto& task : std::filesystem::directory_iterator("/proc/self/task", error)) {
+        std::ifstream in(task.path() / "schedstat");
+        int64_t run = 0, wait = 0;
+        if (in >> run >> wait) { // a thread that ended between the listing and the read is skipped
+            times.runNs += run;
+            times.waitNs += wait;
+            any = true;
+        }
+    }
+    if (error || !any)
+        return std::nullopt;
+    return times;
+}
+
+double cpuWait(const SchedulerTimes& before, const SchedulerTimes& after)
+{
+    const double ran = static_cast<double>(after.runNs - before.runNs);
+    const double waited = static_cast<double>(after.waitNs - before.waitNs);
+    return ran + waited > 0 ? std::clamp(waited / (ran + waited), 0.0, 1.0) : 0.0;
 }
 
 } // namespace ts::measure

@@ -17,6 +17,7 @@
 #include "core/codegen/codegen.h"
 #include "core/measure/kernel_buffers.h"
 
+#include <optional>
 #include <vector>
 
 namespace ts::measure {
@@ -32,5 +33,20 @@ struct TimingOptions {
 
 // Seconds per run, one entry per repeat.
 std::vector<double> timeKernel(codegen::KernelFn kernel, KernelBuffers& buffers, const TimingOptions& options);
+
+// What the OS scheduler says of this process's threads (Linux /proc/self/task/*/schedstat): nanoseconds on a CPU
+// and nanoseconds runnable but waiting for one, summed over the threads. nullopt where the kernel does not say.
+struct SchedulerTimes {
+    int64_t runNs = 0;
+    int64_t waitNs = 0;
+};
+std::optional<SchedulerTimes> schedulerTimes();
+// The share of the time this process's threads were ready to run that they spent waiting for a CPU, between
+// two readings: about 0 on a quiet machine, 0.5 when another busy process shares every core. A measurement
+// with a large share times the machine's load as much as the kernel (a 2-thread kernel waits for its other
+// thread at every barrier: 7 us became 0.4 ms beside two busy processes).
+double cpuWait(const SchedulerTimes& before, const SchedulerTimes& after);
+// Above this share a measurement is marked busy (MeasureResult::waited, the CLI and the workbench say so).
+inline constexpr double kBusyWait = 0.1;
 
 } // namespace ts::measure

@@ -28,6 +28,10 @@ struct MeasureResult {
     double timestamp = 0.0; // Unix seconds, see above
     // Why it failed; empty when Ok. The store keeps it (schema 3 on); TVM's logs do not.
     std::string message;
+    // The share of its ready time the kernel's threads waited for a CPU while it was timed (measure/timing.h's
+    // cpuWait); -1 when not known (a record read from a log or the store, a GPU measurement). Not in TVM's logs;
+    // the store keeps it in the record's extra as "waited" when a session marked it busy.
+    double waited = -1;
 
     bool ok() const { return status == MeasureStatus::Ok && !costs.empty(); }
     double meanCost() const;

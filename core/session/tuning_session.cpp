@@ -95,6 +95,7 @@ struct TuningSession::Engine {
     std::vector<int> consecutiveErrors;
     std::vector<int> sessionSuccesses;
     int totalTrials = 0; // this session's
+    int busyTrials = 0; // of those, timed on a busy machine (MeasureResult::waited >= kBusyWait)
     Clock::time_point started;
     // The loop's place, between step() calls.
     bool begun = false;
@@ -497,6 +498,12 @@ Finished TuningSession::finish(std::string status, std::string message)
     Engine& e = *m_engine;
     if (e.finished)
         return *e.finished;
+    // Figures timed while other processes took the cores are said, wherever the session's message is shown.
+    if (e.busyTrials > 0)
+        message += (message.empty() ? "" : "; ") + std::to_string(e.busyTrials) + " of " + std::to_string(e.totalTrials)
+            + " measurements were timed on a busy machine (their threads waited for " + "a CPU "
+            + std::to_string(static_cast<int>(measure::kBusyWait * 100))
+            + "% or more of the time): their costs count that wait";
     Finished f { std::move(status), std::move(message), e.status, estimatedLatency(), e.totalTrials,
         secondsSince(e.started), m_restoredTrials };
     // The model as the session leaves it, for later sessions and model comparisons; a failure to save it
@@ -606,6 +613,10 @@ Expected<std::vector<store::Record>> TuningSession::storeBatch(int task,
             extra["layout_rewrite_option"] = rewrite; // export writes it in the log line
         if (!candidates[i].extra.empty())
             extra.update(nlohmann::json::parse(candidates[i].extra, nullptr, false));
+        if (results[i].waited >= measure::kBusyWait) { // timed on a busy machine: the figure is the load's too
+            extra["waited"] = std::round(results[i].waited * 100) / 100;
+            ++e.busyTrials;
+        }
         r.extra = extra.dump();
         records.push_back(std::move(r));
     }

@@ -138,6 +138,35 @@ TEST(Timing, AMeasurementThatOverrunsStopsWithTheRunsItDid)
     EXPECT_LT(costs[1], 20e-3);
 }
 
+// Two threads of this process spin while a 2-thread kernel is timed on 2 cores: the runner's threads wait for a
+// CPU, and the result says how much (MeasureResult::waited), so a figure timed on a busy machine is not taken for
+// the kernel's.
+TEST(Measure, AKernelTimedOnABusyMachineSaysHowLongItWaited)
+{
+    if (!measure::schedulerTimes())
+        GTEST_SKIP() << "no /proc/self/task/*/schedstat here";
+    EXPECT_DOUBLE_EQ(measure::cpuWait({ 100, 50 }, { 400, 150 }), 0.25); // 300 ns ran, 100 waited
+    EXPECT_DOUBLE_EQ(measure::cpuWait({ 100, 50 }, { 100, 50 }), 0.0);
+    const ir::ComputeDAG dag = fixtures::matmulDag(64, 64, 64);
+    auto options = quickOptions();
+    options.kernelThreads = 2;
+    options.timing.minRepeatMs = 200; // long enough that the scheduler must share the cores
+    measure::Measurer measurer(options);
+    std::atomic<bool> stop { false };
+    std::vector<std::jthread> spinners;
+    const unsigned cores = std::max(2u, std::thread::hardware_concurrency());
+    for (unsigned i = 0; i < cores; ++i)
+        spinners.emplace_back([&] {
+            while (!stop.load(std::memory_order_relaxed)) { }
+        });
+    const auto busy = measurer.measure(dag, { sched::State::initial(dag) });
+    stop = true;
+    spinners.clear();
+    ASSERT_EQ(busy[0].status, record::MeasureStatus::Ok) << busy[0].message;
+    EXPECT_GE(busy[0].waited, measure::kBusyWait);
+    EXPECT_LE(busy[0].waited, 1.0);
+}
+
 TEST(Measure, WrongAnswerIsStatusFiveAndNeverFast)
 {
     const ir::ComputeDAG dag = fixtures::matmulDag(64, 64, 64);
