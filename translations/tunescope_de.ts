@@ -2312,32 +2312,32 @@ Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
         </translation>
     </message>
     <message>
-        <location filename="../widgets/roofline_plot.cpp" line="109"/>
+        <location filename="../widgets/roofline_plot.cpp" line="106"/>
         <source>%1: %2 GB/s</source>
         <translation>%1: %2 GB/s</translation>
     </message>
     <message>
-        <location filename="../widgets/roofline_plot.cpp" line="116"/>
+        <location filename="../widgets/roofline_plot.cpp" line="113"/>
         <source>other tasks&apos; best</source>
         <translation>Bestwerte anderer Aufgaben</translation>
     </message>
     <message>
-        <location filename="../widgets/roofline_plot.cpp" line="120"/>
+        <location filename="../widgets/roofline_plot.cpp" line="117"/>
         <source>this task&apos;s records</source>
         <translation>Datensätze dieser Aufgabe</translation>
     </message>
     <message>
-        <location filename="../widgets/roofline_plot.cpp" line="125"/>
+        <location filename="../widgets/roofline_plot.cpp" line="122"/>
         <source>its best</source>
         <translation>ihr Bestwert</translation>
     </message>
     <message>
-        <location filename="../widgets/roofline_plot.cpp" line="160"/>
+        <location filename="../widgets/roofline_plot.cpp" line="157"/>
         <source>task %1, record %2: %3 GFLOP/s at %4 FLOP/byte</source>
         <translation>Aufgabe %1, Datensatz %2: %3 GFLOP/s bei %4 FLOP/Byte</translation>
     </message>
     <message>
-        <location filename="../widgets/roofline_plot.cpp" line="168"/>
+        <location filename="../widgets/roofline_plot.cpp" line="165"/>
         <source>
 %1% of the roof (%2 GFLOP/s, its data in %3), %4% of the FMA peak</source>
         <translation>

@@ -93,11 +93,8 @@ void RooflinePlot::setData(std::optional<measure::MachineProfile> profile, std::
             ++m_roofs;
         }
         // The cache levels' slopes, on the most threads: a kernel whose data stays in a level climbs its slope.
-        const std::pair<measure::MemoryLevel, bool> levels[]
-            = { { measure::MemoryLevel::L2, !m_profile->l2GBps.empty() },
-                  { measure::MemoryLevel::L3, !m_profile->l3GBps.empty() } };
-        for (const auto& [level, measured] : levels) {
-            if (!measured)
+        for (measure::MemoryLevel level : { measure::MemoryLevel::L2, measure::MemoryLevel::L3 }) {
+            if (!m_profile->measures(level))
                 continue;
             const double bandwidth = m_profile->bandwidth(level, threads);
             const double ridge = m_profile->peak(threads) / std::max(1e-9, bandwidth);

@@ -61,14 +61,14 @@ namespace {
         std::cout << "caches (per instance): L1d " << bytesText(p.l1dBytes) << ", L2 " << bytesText(p.l2Bytes)
                   << ", L3 " << bytesText(p.l3Bytes) << "\n\n";
         // A cache level's GB/s, "-" when the profile has none.
-        auto level = [&](measure::MemoryLevel at, const std::vector<double>& figures, int n) {
-            return padLeft(figures.empty() ? std::string("-") : formatFixed(p.bandwidth(at, n), 1), 9);
+        auto level = [&](measure::MemoryLevel at, int n) {
+            return padLeft(p.measures(at) ? formatFixed(p.bandwidth(at, n), 1) : std::string("-"), 9);
         };
         std::cout << "threads  FMA peak GFLOP/s  L2 GB/s  L3 GB/s  DRAM GB/s  ridge FLOP/byte (DRAM)\n";
         for (size_t t = 1; t <= p.peakGflops.size(); ++t) {
             const int n = static_cast<int>(t);
             std::cout << padLeft(std::to_string(t), 7) << padLeft(formatFixed(p.peak(n), 1), 18)
-                      << level(measure::MemoryLevel::L2, p.l2GBps, n) << level(measure::MemoryLevel::L3, p.l3GBps, n)
+                      << level(measure::MemoryLevel::L2, n) << level(measure::MemoryLevel::L3, n)
                       << padLeft(formatFixed(p.bandwidth(n), 1), 11)
                       << padLeft(formatFixed(p.peak(n) / p.bandwidth(n), 1), 24) << "\n";
         }

@@ -160,9 +160,9 @@ void RooflineView::refresh()
                 const int threads = static_cast<int>(profile->peakGflops.size());
                 // The bandwidths measured, innermost first: "L2 402.1, L3 95.0, DRAM 32.1 GB/s".
                 QStringList bandwidths;
-                if (!profile->l2GBps.empty())
+                if (profile->measures(measure::MemoryLevel::L2))
                     bandwidths << tr("L2 %1").arg(profile->bandwidth(measure::MemoryLevel::L2, threads), 0, 'f', 1);
-                if (!profile->l3GBps.empty())
+                if (profile->measures(measure::MemoryLevel::L3))
                     bandwidths << tr("L3 %1").arg(profile->bandwidth(measure::MemoryLevel::L3, threads), 0, 'f', 1);
                 bandwidths << tr("DRAM %1").arg(profile->bandwidth(threads), 0, 'f', 1);
                 m_profileLabel->setText(tr("%1: FMA peak %2 GFLOP/s on %n thread(s); %3 GB/s; caches L1d %4 KiB, "

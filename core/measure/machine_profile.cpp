@@ -92,11 +92,24 @@ double MachineProfile::peak(int threads) const { return at(peakGflops, threads);
 double MachineProfile::bandwidth(int threads) const { return at(triadGBps, threads); }
 double MachineProfile::bandwidth(MemoryLevel level, int threads) const
 {
-    if (level == MemoryLevel::L2 && !l2GBps.empty())
+    if (level == MemoryLevel::L2 && measures(MemoryLevel::L2))
         return at(l2GBps, threads);
-    if (level != MemoryLevel::Dram && !l3GBps.empty())
+    if (level != MemoryLevel::Dram && measures(MemoryLevel::L3))
         return at(l3GBps, threads);
     return bandwidth(threads);
+}
+
+bool MachineProfile::measures(MemoryLevel level) const
+{
+    switch (level) {
+    case MemoryLevel::L2:
+        return !l2GBps.empty();
+    case MemoryLevel::L3:
+        return !l3GBps.empty();
+    case MemoryLevel::Dram:
+        break;
+    }
+    return true;
 }
 
 MemoryLevel MachineProfile::levelOf(double footprintBytes, int threads) const
@@ -107,9 +120,9 @@ MemoryLevel MachineProfile::levelOf(double footprintBytes, int threads) const
     const int measured = std::max<int>(1, static_cast<int>(l2GBps.size()));
     const double l2Capacity
         = 2.0 * static_cast<double>(l2SetBytes) * std::clamp(threads, 1, measured) / static_cast<double>(measured);
-    if (!l2GBps.empty() && footprintBytes <= l2Capacity)
+    if (measures(MemoryLevel::L2) && footprintBytes <= l2Capacity)
         return MemoryLevel::L2;
-    if (!l3GBps.empty() && footprintBytes <= 2.0 * static_cast<double>(l3SetBytes))
+    if (measures(MemoryLevel::L3) && footprintBytes <= 2.0 * static_cast<double>(l3SetBytes))
         return MemoryLevel::L3;
     return MemoryLevel::Dram;
 }

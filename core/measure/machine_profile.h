@@ -51,6 +51,8 @@ struct MachineProfile {
     double peak(int threads) const;
     double bandwidth(int threads) const;
     double bandwidth(MemoryLevel level, int threads) const;
+    // Whether the profile has figures of its own for `level` (DRAM's always).
+    bool measures(MemoryLevel level) const;
     // The innermost measured level whose resident set, doubled (the cache's capacity, as measured), holds
     // `footprintBytes` (a kernel's compulsory traffic); DRAM when none does or the footprint is not known (0).
     MemoryLevel levelOf(double footprintBytes, int threads) const;

@@ -488,8 +488,10 @@ void layers(const std::string& network, ops::Layout layout, int perTask, int rew
     const measure::MachineProfile profile = measure::measureMachine(profileOptions).value();
     std::printf("  measured here: fp32 FMA peak %.1f GFLOP/s; L2 %.1f, L3 %.1f, DRAM %.1f GB/s (2 threads; L2 and L3 "
                 "0: not measured)\n\n",
-        profile.peak(2), profile.l2GBps.empty() ? 0.0 : profile.bandwidth(measure::MemoryLevel::L2, 2),
-        profile.l3GBps.empty() ? 0.0 : profile.bandwidth(measure::MemoryLevel::L3, 2), profile.bandwidth(2));
+        profile.peak(2),
+        profile.measures(measure::MemoryLevel::L2) ? profile.bandwidth(measure::MemoryLevel::L2, 2) : 0.0,
+        profile.measures(measure::MemoryLevel::L3) ? profile.bandwidth(measure::MemoryLevel::L3, 2) : 0.0,
+        profile.bandwidth(2));
     std::printf("  %-44s %6s %10s %10s %10s %7s %7s %7s %7s\n", "task", "weight", "TuneScope", "LibTorch", "GFLOP/s",
         "GB/s", "ts/lib", "ts/peak", "ts/roof");
     std::printf("  %-44s %6s %10s %10s %10s %7s\n", "", "", "ms", "ms", "TuneScope", "TS");
