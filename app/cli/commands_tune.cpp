@@ -252,6 +252,9 @@ namespace {
         const double prefilter = std::strtod(prefilterText.c_str(), &prefilterEnd);
         if (prefilterText.empty() || *prefilterEnd != '\0' || !(prefilter > 0.0 && prefilter <= 1.0))
             return fail("--prefilter must be a fraction in (0, 1], got '" + prefilterText + "'");
+        const std::string warmup = args.value("warmup", "analytical");
+        if (warmup != "analytical" && warmup != "random")
+            return fail("--warmup must be analytical or random, got '" + warmup + "'");
         auto similarSeeds = boundedInt(args, "similar-task-seeds", search::SearchParams {}.similarTaskSeeds, 0, 4096);
         if (!similarSeeds)
             return fail(similarSeeds.error().message);
@@ -336,7 +339,7 @@ namespace {
         }
         options.origin = origin.toJson();
         options.policy = *policy;
-        options.model = args.value("model", "random");
+        options.model = args.value("model", "xgb");
         options.trials = static_cast<int>(*trials);
         options.measuresPerRound = static_cast<int>(*perRound);
         options.seed = static_cast<uint64_t>(*seed);
@@ -348,6 +351,7 @@ namespace {
             = scheduler == "gradient" ? search::SchedulerStrategy::Gradient : search::SchedulerStrategy::RoundRobin;
         options.search.crossoverProb = crossover;
         options.search.prefilterKeep = prefilter;
+        options.search.analyticalWarmup = warmup == "analytical";
         options.search.similarTaskSeeds = static_cast<int>(*similarSeeds);
         if (args.has("layout-rewrite")) {
             const std::string value = args.value("layout-rewrite", "");
@@ -504,6 +508,7 @@ std::vector<Command> tuneCommands()
             "tunescope-cli tune (--network NAME [--batch N] [--layout L] [--tasks IDS] | --op OP --shape S "
             "[--layout L]) --trials T [--measures-per-round B] [--policy P] [--model M] [--seed S] "
             "[--threads K] [--early-stopping N] [--min-repeat-ms MS] [--crossover P] [--prefilter F] "
+            "[--warmup analytical|random] "
             "[--similar-task-seeds N] [--scheduler "
             "gradient|round-robin] [--switch-model T:M] [--layout-rewrite 0|1|2] "
             "[--target T [--gpu-exchange DIR | --gpu-command CMD]] [--workspace PATH]",
@@ -516,7 +521,7 @@ std::vector<Command> tuneCommands()
                 kPolicyOption,
                 { "model", "M",
                     "cost model: random, xgb, xgb-rank, analytical, or a neural one (mlp, lstm, tlp, mtl-tlp, "
-                    "atformer, gtuner); default random" },
+                    "atformer, gtuner); default xgb, as Ansor's task scheduler" },
                 { "switch-model", "T:M",
                     "switch to cost model M once this session has measured T trials: M first learns from every "
                     "record of the tasks, then ranks the following rounds (Ansor only)" },
@@ -532,6 +537,10 @@ std::vector<Command> tuneCommands()
                 { "prefilter", "F",
                     "score only the best fraction F of each population with the cost model, ranked first by the "
                     "analytical estimate (Pruner's draft-then-verify; default 1: off, as Ansor)" },
+                { "warmup", "analytical|random",
+                    "how a learned model's candidates are ranked before it has trained (Ansor's warm-up: every "
+                    "task's first round): by the analytical estimate with the machine's measured limits "
+                    "(TuneScope's; default) or at random (Ansor's)" },
                 { "similar-task-seeds", "N",
                     "each round, the N best states other tasks of the same kind measured, refit to this task's "
                     "shape, join its initial population (TuneScope's; default 16, 0: off, as Ansor)" },

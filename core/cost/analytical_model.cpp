@@ -62,7 +62,8 @@ std::string AnalyticalCostModel::settings() const
         { "ghz", m_limits.ghz }, { "fma_units", m_limits.fmaUnits }, { "l1_bytes", m_limits.l1Bytes },
         { "l2_bytes", m_limits.l2Bytes }, { "l3_bytes", m_limits.l3Bytes },
         { "l1_bytes_per_cycle", m_limits.l1BytesPerCycle }, { "l2_bytes_per_cycle", m_limits.l2BytesPerCycle },
-        { "l3_bytes_per_cycle", m_limits.l3BytesPerCycle }, { "dram_gbps", m_limits.dramGBps }
+        { "l3_bytes_per_cycle", m_limits.l3BytesPerCycle }, { "dram_gbps", m_limits.dramGBps },
+        { "measured", m_limits.measured }
     }.dump();
 }
 

@@ -13,11 +13,13 @@
 //             distance fits in (L1, L2, L3, DRAM), plus its unique bytes from DRAM
 //   time    = sum over rows of max(compute, memory); score = 1 / time.
 // The machine limits are typical per-core figures of the x86 servers TuneScope runs on (two FMA units per core,
-// 48 KiB L1, 1 MiB L2, 16 MiB L3); the target gives the vector width and the core count. A measured profile of
-// the machine (FMA peak, bandwidths, cache sizes) replaces them once TuneScope measures one.
+// 48 KiB L1, 1 MiB L2, 16 MiB L3; machine_limits.h); the target gives the vector width and the core count. A
+// session on a machine whose profile the workspace holds (`tunescope-cli machine`) estimates with the measured
+// figures instead (session::limitsOf).
 #pragma once
 
 #include "core/cost/cost_model.h"
+#include "core/cost/machine_limits.h"
 #include "core/features/per_store_features.h"
 
 #include <memory>
@@ -27,14 +29,6 @@ class ThreadPool;
 }
 
 namespace ts::cost {
-
-struct MachineLimits {
-    double ghz = 3.0;
-    double fmaUnits = 2.0; // per core
-    double l1Bytes = 48.0 * 1024, l2Bytes = 1024.0 * 1024, l3Bytes = 16.0 * 1024 * 1024;
-    double l1BytesPerCycle = 128.0, l2BytesPerCycle = 48.0, l3BytesPerCycle = 16.0; // per core
-    double dramGBps = 20.0; // the whole socket's share a small machine sees
-};
 
 class AnalyticalCostModel final : public CostModel {
 public:
@@ -50,6 +44,9 @@ public:
     Expected<std::vector<uint8_t>> save() const override;
     Expected<void> load(std::span<const uint8_t> bytes) override;
     int64_t trainedOn() const override { return m_seen; }
+
+    const MachineLimits& limits() const { return m_limits; }
+    void setLimits(const MachineLimits& limits) { m_limits = limits; }
 
     // The estimated seconds of one program from its feature rows.
     double estimateSeconds(const features::ProgramFeatures& program, const target::Target& target) const;

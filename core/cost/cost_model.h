@@ -107,6 +107,10 @@ public:
     // Records to see before predictions stop being random (Ansor's num_warmup_sample; its task scheduler sets
     // tasks x measures per round). Models without a warm-up ignore it.
     virtual void setWarmupSamples(int samples) { (void)samples; }
+    // Whether the model is in that warm-up now: a learned model that has not trained yet, whose predict()
+    // gives random scores (the search then ranks by the analytical estimate: SearchParams::analyticalWarmup).
+    // Models that learn nothing (random, analytical) are never warming up.
+    virtual bool warmingUp() const { return false; }
 };
 
 struct CostModelKind {

@@ -41,6 +41,7 @@ public:
     std::string settings() const override { return m_settings.toJson(); }
     std::string trainingSummary() const override;
     void setWarmupSamples(int samples) override;
+    bool warmingUp() const override { return !m_trained; }
     void setTrainingProgress(TrainingProgress progress) override { m_progress = std::move(progress); }
 
     Expected<void> update(const CostTask& task, std::span<const sched::State> states,

@@ -136,13 +136,18 @@ Expected<PackSumTrainStats> XgbCostModel::train()
     return m_lastStats;
 }
 
+bool XgbCostModel::warmingUp() const
+{
+    // A model loaded with a trained booster (a pre-trained model) is warm whatever it has seen since.
+    return !(m_booster.trained() && (m_seen > m_settings.numWarmupSample || m_loadedTrained));
+}
+
 std::vector<double> XgbCostModel::predict(const CostTask& task, std::span<const sched::State> states)
 {
     std::vector<double> scores(states.size(), kNegInf);
     if (states.empty())
         return scores;
-    // A model loaded with a trained booster (a pre-trained model) is warm whatever it has seen since.
-    const bool warm = m_booster.trained() && (m_seen > m_settings.numWarmupSample || m_loadedTrained);
+    const bool warm = !warmingUp();
     auto extracted = features::perStoreFeatures(states, task.target, &pool());
     std::vector<bool> present;
     const PackedMatrix data = pack(extracted, present);

@@ -46,6 +46,7 @@ public:
     std::string settings() const override;
     std::string trainingSummary() const override;
     void setWarmupSamples(int samples) override { m_settings.numWarmupSample = samples; }
+    bool warmingUp() const override;
 
     Expected<void> update(const CostTask& task, std::span<const sched::State> states,
         std::span<const record::MeasureResult> results) override;

@@ -4,6 +4,7 @@
 // documented in docs/search.md.
 #pragma once
 
+#include "core/cost/machine_limits.h"
 #include "core/ir/compute_dag.h"
 #include "core/target/target.h"
 
@@ -66,6 +67,14 @@ struct SearchParams {
     // the cost model scores, the best by the analytical estimate (AnalyticalCostModel); the rest are dropped.
     // 1: off, as Ansor.
     double prefilterKeep = 1.0;
+    // TuneScope's (not Ansor's): while the learned model warms up (CostModel::warmingUp: Ansor's
+    // num_warmup_sample, tasks x measures per round in a session, when its scores are random), the analytical
+    // estimate ranks the population instead. False: random scores, as Ansor. Models that learn nothing
+    // (random, analytical) are unaffected.
+    bool analyticalWarmup = true;
+    // The figures the analytical estimate uses (the warm-up's and the pre-filter's): the defaults, or the
+    // workspace's measured profile of the machine (a session sets them, session::limitsOf).
+    cost::MachineLimits machine;
     int retrySearchOneRoundOnEmpty = 10;
     // TuneScope's (not Ansor's): the best states other tasks of the same kind measured (the same operators
     // fused, other shapes) join each round's initial population, their splits refit to this task's extents

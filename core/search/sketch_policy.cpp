@@ -67,8 +67,9 @@ SketchPolicy::SketchPolicy(
     , m_pool(pool)
 {
     m_costTask = cost::CostTask { &m_task.dag, m_task.dag.workloadKey(), m_task.flops, m_task.target };
-    if (m_params.prefilterKeep < 1.0 && m_model->kind() != "analytical") // one pool for the search's work
-        m_prefilter = std::make_unique<cost::AnalyticalCostModel>(cost::MachineLimits {}, m_pool);
+    // One pool for the search's work. Made whatever the model: the session may switch to a learned one.
+    if (m_params.prefilterKeep < 1.0 || m_params.analyticalWarmup)
+        m_analytical = std::make_unique<cost::AnalyticalCostModel>(m_params.machine, m_pool);
 }
 
 SketchPolicy::~SketchPolicy() = default;
@@ -197,9 +198,14 @@ std::vector<double> SketchPolicy::predict(std::span<const sched::State> states)
 {
     const auto start = std::chrono::steady_clock::now();
     std::vector<double> scores;
-    if (m_prefilter && states.size() > 1) {
+    const bool analytical = m_model->kind() == "analytical";
+    if (m_analytical && m_params.analyticalWarmup && !analytical && m_model->warmingUp()) {
+        // The learned model's warm-up: its scores would be random; the estimate ranks instead.
+        scores = m_analytical->predict(m_costTask, states);
+        m_stats.warmupRanked += static_cast<int>(states.size());
+    } else if (m_analytical && m_params.prefilterKeep < 1.0 && !analytical && states.size() > 1) {
         // The pre-filter: only the best prefilterKeep of the states by the analytical estimate reach the model.
-        const std::vector<double> draft = m_prefilter->predict(m_costTask, states);
+        const std::vector<double> draft = m_analytical->predict(m_costTask, states);
         std::vector<size_t> order(states.size());
         std::iota(order.begin(), order.end(), size_t { 0 });
         const auto keep = static_cast<size_t>(std::ceil(m_params.prefilterKeep * static_cast<double>(states.size())));

@@ -32,6 +32,10 @@ namespace ts {
 class ThreadPool;
 }
 
+namespace ts::cost {
+class AnalyticalCostModel;
+}
+
 namespace ts::search {
 
 class SketchPolicy final : public TaskPolicy {
@@ -93,7 +97,9 @@ private:
 
     SearchTask m_task;
     cost::CostTask m_costTask;
-    std::unique_ptr<cost::CostModel> m_prefilter; // SearchParams::prefilterKeep < 1: the analytical model
+    // The analytical model (SearchParams::machine), for the pre-filter (prefilterKeep < 1) and the learned
+    // model's warm-up (analyticalWarmup); null when neither applies.
+    std::unique_ptr<cost::AnalyticalCostModel> m_analytical;
     PolicyKind m_kind;
     SearchParams m_params;
     cost::CostModel* m_model; // the session's; never null

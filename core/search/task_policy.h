@@ -67,6 +67,7 @@ struct RoundStats {
     int crossovers = 0;
     int crossoverFailures = 0;
     int predicted = 0; // states scored by the model
+    int warmupRanked = 0; // of those, ranked by the analytical estimate in the learned model's warm-up
     int internalErrors = 0; // individuals dropped because a rule broke an invariant (a bug of ours; 0 in tests)
     double sampleSeconds = 0.0; // initial population (AutoTVM: the tuner's proposal, model fit included)
     double evolveSeconds = 0.0; // mutation and crossover

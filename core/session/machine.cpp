@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 namespace ts::session {
 
 namespace {
@@ -61,6 +63,41 @@ Expected<std::optional<measure::MachineProfile>> hostProfile(store::Store& works
     if (!device)
         return std::optional<measure::MachineProfile>();
     return storedProfile(*device);
+}
+
+Expected<std::optional<measure::MachineProfile>> deviceProfile(store::Store& workspace, int64_t deviceId)
+{
+    TS_TRY(std::vector<store::Device> devices, workspace.devices());
+    for (const store::Device& d : devices)
+        if (d.id == deviceId)
+            return storedProfile(d);
+    return std::optional<measure::MachineProfile>();
+}
+
+cost::MachineLimits limitsOf(const measure::MachineProfile& profile, int64_t vectorBytes)
+{
+    cost::MachineLimits limits;
+    const double lanes = std::max<double>(1.0, static_cast<double>(vectorBytes) / 4.0);
+    const double peak = profile.peak(1); // GFLOP/s of one core
+    if (!(peak > 0.0))
+        return limits;
+    limits.ghz = peak / (limits.fmaUnits * 2.0 * lanes);
+    if (profile.l1dBytes > 0)
+        limits.l1Bytes = static_cast<double>(profile.l1dBytes);
+    if (profile.l2Bytes > 0)
+        limits.l2Bytes = static_cast<double>(profile.l2Bytes);
+    if (profile.l3Bytes > 0) // a guest may see its host's whole L3: no more than the profile found resident
+        limits.l3Bytes = static_cast<double>(
+            profile.l3SetBytes > 0 ? std::min(profile.l3Bytes, 2 * profile.l3SetBytes) : profile.l3Bytes);
+    if (profile.measures(measure::MemoryLevel::L2))
+        limits.l2BytesPerCycle = profile.bandwidth(measure::MemoryLevel::L2, 1) / limits.ghz;
+    if (profile.measures(measure::MemoryLevel::L3))
+        limits.l3BytesPerCycle = profile.bandwidth(measure::MemoryLevel::L3, 1) / limits.ghz;
+    const int threads = static_cast<int>(std::max<size_t>(1, profile.triadGBps.size()));
+    if (const double dram = profile.bandwidth(threads); dram > 0.0)
+        limits.dramGBps = dram;
+    limits.measured = true;
+    return limits;
 }
 
 } // namespace ts::session

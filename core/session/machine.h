@@ -2,6 +2,7 @@
 // device row (its properties' "machine_profile"), so every view of the workspace draws the same roofline.
 #pragma once
 
+#include "core/cost/machine_limits.h"
 #include "core/measure/machine_profile.h"
 #include "core/store/store.h"
 
@@ -24,5 +25,13 @@ Expected<measure::MachineProfile> workspaceProfile(
 
 // The stored profile for the host device of a workspace, if any (what `best` and the views read).
 Expected<std::optional<measure::MachineProfile>> hostProfile(store::Store& workspace);
+// The stored profile of the device row `deviceId` of a workspace, if any.
+Expected<std::optional<measure::MachineProfile>> deviceProfile(store::Store& workspace, int64_t deviceId);
+
+// The analytical cost model's figures from a measured profile, for a target of `vectorBytes`-wide vectors:
+// the clock that makes the one-thread FMA peak two FMA units' worth, the one-thread L2 and L3 bandwidths per
+// cycle, DRAM's on every thread, the cache sizes sysfs gave (a figure the profile lacks keeps its default;
+// the L1's bandwidth is not measured: two 64-byte loads a cycle).
+cost::MachineLimits limitsOf(const measure::MachineProfile& profile, int64_t vectorBytes);
 
 } // namespace ts::session

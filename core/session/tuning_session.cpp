@@ -1,8 +1,10 @@
 #include "core/session/tuning_session.h"
 
+#include "core/cost/analytical_model.h"
 #include "core/cost/cost_model.h"
 #include "core/schedule/step_json.h"
 #include "core/search/search_utils.h"
+#include "core/session/machine.h"
 #include "core/store/store.h"
 #include "core/support/thread_pool.h"
 
@@ -21,6 +23,14 @@ namespace {
     constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
     double secondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+    // An analytical session model estimates with the machine's figures (a learned one ignores them; the
+    // policies' own analytical estimate gets them through SearchParams::machine).
+    void useMachine(cost::CostModel& model, const cost::MachineLimits& limits)
+    {
+        if (auto* analytical = dynamic_cast<cost::AnalyticalCostModel*>(&model))
+            analytical->setLimits(limits);
+    }
 
     // The layout_rewrite_option the session's records and settings carry: the measurement's, on a CPU; 0 otherwise.
     int recordedLayoutRewrite(const measure::MeasureOptions& measure)
@@ -86,6 +96,8 @@ struct TuningSession::Engine {
     int64_t deviceId = 0;
     int64_t modelId = 0;
     std::unique_ptr<cost::CostModel> model;
+    // The analytical estimate's figures: the device's measured profile when the workspace has one.
+    cost::MachineLimits machine;
     std::unique_ptr<ThreadPool> pool;
     std::vector<int64_t> taskIds; // store ids, by task index
     std::vector<std::unique_ptr<search::TaskPolicy>> policies;
@@ -208,6 +220,7 @@ void TuningSession::applyModelSwitch()
     const auto start = Clock::now();
     auto trained = [&]() -> Expected<std::unique_ptr<cost::CostModel>> {
         TS_TRY(std::unique_ptr<cost::CostModel> model, cost::makeCostModel(*kind, m_options.seed));
+        useMachine(*model, e.machine);
         model->setWarmupSamples(static_cast<int>(m_options.tasks.size()) * measuresPerRound());
         std::vector<cost::CostModel::Batch> batches;
         for (size_t i = 0; i < e.policies.size(); ++i) {
@@ -311,6 +324,14 @@ Expected<void> TuningSession::prepare()
     e.pool = std::make_unique<ThreadPool>(std::max(0, o.searchThreads));
 
     TS_TRY(e.deviceId, e.store.addDevice(store::deviceOf(o.measure.target)));
+    search::SearchParams searchParams = o.search;
+    if (!o.measure.target.isGpu()) {
+        TS_TRY(std::optional<measure::MachineProfile> profile, deviceProfile(e.store, e.deviceId));
+        if (profile)
+            searchParams.machine = limitsOf(*profile, o.measure.target.vectorBytes);
+    }
+    e.machine = searchParams.machine;
+    useMachine(*e.model, e.machine);
     std::vector<search::SchedulerTask> schedulerTasks;
     for (size_t i = 0; i < o.tasks.size(); ++i) {
         const TuneTask& t = o.tasks[i];
@@ -319,7 +340,7 @@ Expected<void> TuningSession::prepare()
         e.taskIds.push_back(id);
         search::SearchTask searchTask { t.dag, o.measure.target, t.name, flops };
         searchTask.packsWeights = recordedLayoutRewrite(o.measure) > 0;
-        search::PolicyContext context { std::move(searchTask), o.search, e.model.get(),
+        search::PolicyContext context { std::move(searchTask), searchParams, e.model.get(),
             o.seed + 0x9E3779B97F4A7C15ULL * (i + 1), e.pool.get() };
         auto policy
             = o.makePolicy ? o.makePolicy(std::move(context)) : search::makeTaskPolicy(o.policy, std::move(context));
@@ -393,7 +414,8 @@ Expected<void> TuningSession::prepare()
         { "network", o.network }, { "batch", o.batch }, { "layout", o.layout },
         { "scheduler", search::toString(o.scheduler.strategy) }, { "population", o.search.population },
         { "crossover_prob", o.search.crossoverProb }, { "similar_task_seeds", o.search.similarTaskSeeds },
-        { "tasks", o.tasks.size() } };
+        { "analytical_warmup", o.search.analyticalWarmup }, { "prefilter", o.search.prefilterKeep },
+        { "measured_machine_limits", e.machine.measured }, { "tasks", o.tasks.size() } };
     if (const int rewrite = recordedLayoutRewrite(o.measure); rewrite > 0)
         settings["layout_rewrite_option"] = rewrite;
     if (!o.origin.empty()) {

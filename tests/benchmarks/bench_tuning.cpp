@@ -21,7 +21,8 @@
 //                     with its bias, then the task's fused ReLU / ReLU6 / residual add in place; the better of
 //                     channels-last and contiguous tensors) in the same run, 2 threads, and the sums weighted by
 //                     occurrences. RULES: `all` (default) every TuneScope rule, `rule` the weight-axis vectorization
-//                     rule but no similar-task seeds, `ansor` neither (Ansor's init rules)
+//                     rule but no similar-task seeds, `random-warmup` every rule but Ansor's random warm-up instead
+//                     of the analytical one, `ansor` none (Ansor's init rules and warm-up)
 #include "bench_util.h"
 #include "peak_flops.h"
 #include "tuning_util.h"
@@ -34,6 +35,7 @@
 #include "core/ops/linear.h"
 #include "core/schedule/step_json.h"
 #include "core/search/annotation.h"
+#include "core/session/machine.h"
 #include "core/session/tuning_session.h"
 #include "core/store/schedule_source.h"
 #include "core/store/store.h"
@@ -467,9 +469,10 @@ void layers(const std::string& network, ops::Layout layout, int perTask, int rew
     std::printf("== %s batch 1 %s: %zu conv2d / depthwise tasks of %zu, %d trials (%d per task), XGBoost, layout "
                 "rewrite %d, 2 threads%s\n",
         network.c_str(), ops::toString(layout).data(), tasks.size(), set.tasks.size(), trials, perTask, rewrite,
-        ansorOnly             ? ", Ansor's init rules only"
-            : rules == "rule" ? ", no similar-task seeds"
-                              : ", similar-task seeds");
+        ansorOnly                      ? ", Ansor's init rules and warm-up only"
+            : rules == "rule"          ? ", no similar-task seeds, analytical warm-up"
+            : rules == "random-warmup" ? ", similar-task seeds, random warm-up"
+                                       : ", similar-task seeds, analytical warm-up");
     session::TuneOptions o = baseOptions(tasks, trials, freshWorkspace("layers"));
     o.model = "xgb";
     o.measure.layoutRewrite = rewrite;
@@ -477,15 +480,23 @@ void layers(const std::string& network, ops::Layout layout, int perTask, int rew
     o.search.weightAxisInnermost = !ansorOnly;
     if (rules == "ansor" || rules == "rule")
         o.search.similarTaskSeeds = 0;
-    const Run r = tune(o, false);
-    std::printf("  tuning wall %.0f s (%.3f s per trial)\n", r.wall, r.wall / std::max(1, r.finished.totalTrials));
-    // Each layer against the machine's limits as `tunescope-cli machine` measures them (the generated FMA kernel,
-    // the triad past the L3) and its compulsory traffic (every tensor read or written once): its roofline point.
-    // The roof's bandwidth is that of the level the layer's tensors fit in (L2, L3 or DRAM: measure::levelOf); a
-    // layer whose roof is that bandwidth, not the FMA peak, is marked with the level.
+    if (rules == "ansor" || rules == "random-warmup")
+        o.search.analyticalWarmup = false;
+    // The machine's limits as `tunescope-cli machine` measures them (the generated FMA kernel, the cache sweeps,
+    // the triad past the L3), measured first and kept in the workspace: the search's analytical warm-up
+    // estimates with them, and each layer is placed against them below.
     measure::ProfileOptions profileOptions;
     profileOptions.maxThreads = 2;
-    const measure::MachineProfile profile = measure::measureMachine(profileOptions).value();
+    profileOptions.target = o.measure.target;
+    const measure::MachineProfile profile = [&] {
+        store::Store workspace = store::Store::open(o.workspace).value();
+        return session::workspaceProfile(workspace, profileOptions).value();
+    }();
+    const Run r = tune(o, false);
+    std::printf("  tuning wall %.0f s (%.3f s per trial)\n", r.wall, r.wall / std::max(1, r.finished.totalTrials));
+    // Each layer's roofline point from its compulsory traffic (every tensor read or written once). The roof's
+    // bandwidth is that of the level the layer's tensors fit in (L2, L3 or DRAM: measure::levelOf); a layer
+    // whose roof is that bandwidth, not the FMA peak, is marked with the level.
     std::printf("  measured here: fp32 FMA peak %.1f GFLOP/s; L2 %.1f, L3 %.1f, DRAM %.1f GB/s (2 threads; L2 and L3 "
                 "0: not measured)\n\n",
         profile.peak(2),
@@ -568,7 +579,7 @@ int main(int argc, char** argv)
         std::fprintf(stderr,
             "usage: ts_bench_tuning [overhead|compile [N]|crossover|curves [TRIALS [VARIANT [SEED]]]|matmul "
             "[TRIALS]|linear [TRIALS [ONLY]]|resnet [PER_TASK]|layers NETWORK NCHW|NHWC [PER_TASK [REWRITE "
-            "[all|rule|ansor "
+            "[all|rule|random-warmup|ansor "
             "[TASKS]]]]]\n"
             "TS_BENCH_DUMP_SLOW=PREFIX with compile: write each build over 250 ms as PREFIX<n>.ll and .txt\n");
         return 2;

@@ -4,6 +4,7 @@
 #include "kernel_check.h"
 #include "search_fixtures.h"
 
+#include "core/cost/analytical_model.h"
 #include "core/cost/cost_model.h"
 #include "core/lower/lower.h"
 #include "core/ops/conv.h"
@@ -463,4 +464,52 @@ TEST(Annotation, APolicyKeepsTransplantedSeedsOfSimilarTasks)
     auto round = policy.searchOneRound(16);
     ASSERT_TRUE(round) << round.error().message;
     EXPECT_EQ(round->size(), 16u);
+}
+
+// While a learned model warms up (its scores would be random), the analytical estimate ranks the population:
+// the candidates the round proposes carry its scores. Off (Ansor's warm-up), and once the model is warm, the
+// model's own scores rank.
+TEST(Annotation, ALearnedModelsWarmUpIsRankedByTheAnalyticalEstimate)
+{
+    const SearchTask task = matmul(64, 32, 48);
+    SearchParams params;
+    params.population = 256;
+    params.machine.ghz = 2.5; // the figures the session would take from a measured profile
+    params.machine.measured = true;
+    auto xgb = cost::makeCostModel("xgb", 1).value();
+    ASSERT_TRUE(xgb->warmingUp());
+    SketchPolicy policy(task, PolicyKind::Ansor, params, *xgb, 5);
+    auto round = policy.searchOneRound(16);
+    ASSERT_TRUE(round) << round.error().message;
+    ASSERT_FALSE(round->empty());
+    EXPECT_GT(policy.lastRound().warmupRanked, 0);
+    cost::AnalyticalCostModel estimate(params.machine);
+    int ranked = 0;
+    for (const Candidate& c : *round) {
+        if (c.random)
+            continue;
+        const double expected = estimate.predict(policy.costTask(), std::span(&c.state, 1)).front();
+        EXPECT_NEAR(c.score, expected, 1e-9 * expected) << "the estimate's score, with the limits given";
+        ++ranked;
+    }
+    EXPECT_GT(ranked, 0);
+    SearchParams ansor = params;
+    ansor.analyticalWarmup = false;
+    SketchPolicy random(task, PolicyKind::Ansor, ansor, *xgb, 5);
+    auto randomRound = random.searchOneRound(16);
+    ASSERT_TRUE(randomRound) << randomRound.error().message;
+    EXPECT_EQ(random.lastRound().warmupRanked, 0);
+    for (const Candidate& c : *randomRound)
+        if (!c.random) {
+            EXPECT_GE(c.score, 0.0);
+            EXPECT_LT(c.score, 1.0) << "a warm-up score is uniform in [0, 1)";
+        }
+    // By the estimate, the ranked round's picks are better than the random warm-up's.
+    auto meanEstimate = [&](const std::vector<Candidate>& candidates) {
+        double sum = 0.0;
+        for (const Candidate& c : candidates)
+            sum += estimate.predict(policy.costTask(), std::span(&c.state, 1)).front();
+        return sum / static_cast<double>(candidates.size());
+    };
+    EXPECT_GT(meanEstimate(*round), 1.5 * meanEstimate(*randomRound));
 }

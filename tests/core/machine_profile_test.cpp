@@ -188,3 +188,39 @@ TEST(MachineProfile, RooflinePoints)
     EXPECT_FALSE(measure::MachineProfile::fromJson("{}"));
     EXPECT_FALSE(measure::MachineProfile::fromJson("nonsense"));
 }
+
+// The analytical model's figures from a profile: the clock that makes the one-thread peak two FMA units of
+// 16 lanes, bandwidths per cycle at that clock, DRAM on every thread, sysfs's cache sizes.
+TEST(MachineProfile, GivesTheAnalyticalModelItsLimits)
+{
+    measure::MachineProfile p;
+    p.peakGflops = { 200.0, 390.0 };
+    p.triadGBps = { 15.0, 30.0 };
+    p.l2GBps = { 150.0, 300.0 };
+    p.l3GBps = { 25.0, 60.0 };
+    p.l1dBytes = 48 * 1024;
+    p.l2Bytes = 2 * 1024 * 1024;
+    p.l3Bytes = 0; // not known: the default stays
+    const cost::MachineLimits limits = session::limitsOf(p, 64);
+    EXPECT_TRUE(limits.measured);
+    EXPECT_DOUBLE_EQ(limits.ghz, 200.0 / (2 * 2 * 16));
+    EXPECT_DOUBLE_EQ(limits.l2BytesPerCycle, 150.0 / limits.ghz);
+    EXPECT_DOUBLE_EQ(limits.l3BytesPerCycle, 25.0 / limits.ghz);
+    EXPECT_DOUBLE_EQ(limits.dramGBps, 30.0);
+    EXPECT_DOUBLE_EQ(limits.l2Bytes, 2.0 * 1024 * 1024);
+    EXPECT_DOUBLE_EQ(limits.l3Bytes, cost::MachineLimits {}.l3Bytes);
+    // An L3 larger than the profile found resident (a guest seeing its host's) counts as twice that set.
+    p.l3Bytes = int64_t(480) << 20;
+    p.l3SetBytes = int64_t(32) << 20;
+    EXPECT_DOUBLE_EQ(session::limitsOf(p, 64).l3Bytes, 64.0 * 1024 * 1024);
+    EXPECT_DOUBLE_EQ(limits.l1BytesPerCycle, cost::MachineLimits {}.l1BytesPerCycle);
+    // AVX2's 8 lanes: the same peak is a faster clock.
+    EXPECT_DOUBLE_EQ(session::limitsOf(p, 32).ghz, 200.0 / (2 * 2 * 8));
+    // No cache figures: their defaults; no peak: nothing measured to use.
+    p.l2GBps.clear();
+    p.l3GBps.clear();
+    EXPECT_DOUBLE_EQ(session::limitsOf(p, 64).l2BytesPerCycle, cost::MachineLimits {}.l2BytesPerCycle);
+    p.peakGflops.clear();
+    EXPECT_FALSE(session::limitsOf(p, 64).measured);
+    EXPECT_DOUBLE_EQ(session::limitsOf(p, 64).ghz, cost::MachineLimits {}.ghz);
+}

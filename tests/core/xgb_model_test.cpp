@@ -65,11 +65,13 @@ TEST(XgbCostModel, WarmUpPredictsAtRandomThenLearns)
     const auto first = model.predict(taskOf(m), std::span(m.states).subspan(150));
     const auto second = model.predict(taskOf(m), std::span(m.states).subspan(150));
     EXPECT_NE(first, second) << "random scores until 100 records were seen";
+    EXPECT_TRUE(model.warmingUp());
     ASSERT_TRUE(
         model.update(taskOf(m), std::span(m.states).subspan(64, 64), std::span(m.results).subspan(64, 64)).hasValue());
     EXPECT_EQ(model.predict(taskOf(m), std::span(m.states).subspan(150)),
         model.predict(taskOf(m), std::span(m.states).subspan(150)))
         << "the booster's scores once warm";
+    EXPECT_FALSE(model.warmingUp());
 }
 
 TEST(XgbCostModel, SaveLoadPredictsIdenticallyAndPerStageScoresSumUp)
