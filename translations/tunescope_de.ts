@@ -1451,203 +1451,213 @@ Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
         <translation>AutoTVM-Strategien optimieren die Aufgaben, zu denen eine seiner handgeschriebenen Vorlagen passt; das Kostenmodell unten ist das von Ansor und wird von ihnen nicht verwendet.</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="107"/>
+        <location filename="../app/gui/session_dialog.cpp" line="104"/>
+        <source>Rank the model&apos;s warm-up by the analytical estimate</source>
+        <translation>Aufwärmphase des Modells nach der analytischen Schätzung ordnen</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="105"/>
+        <source>Until a learned model has trained (every task&apos;s first round), Ansor ranks the candidates at random; TuneScope ranks them by the roofline estimate, with the machine&apos;s measured limits when the Roofline view has measured them.</source>
+        <translation>Bis ein lernendes Modell trainiert ist (die erste Runde jeder Aufgabe), ordnet Ansor die Kandidaten zufällig; TuneScope ordnet sie nach der Roofline-Schätzung, mit den gemessenen Grenzen der Maschine, sobald die Roofline-Ansicht sie gemessen hat.</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="111"/>
         <source>This machine&apos;s CPU (%1)</source>
         <translation>Die CPU dieses Rechners (%1)</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="110"/>
+        <location filename="../app/gui/session_dialog.cpp" line="114"/>
         <source>A CUDA target (or any TVM target string) searches with Ansor&apos;s GPU rules; its candidates are measured by tunescope-gpu-runner on this machine&apos;s GPU, or on a GPU elsewhere through the folder under Measurement.</source>
         <translation>Ein CUDA-Ziel (oder ein beliebiger TVM-Zielstring) sucht mit Ansors GPU-Regeln; seine Kandidaten misst tunescope-gpu-runner auf der GPU dieses Rechners oder, über den Ordner unter Messung, auf einer GPU anderswo.</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="117"/>
+        <location filename="../app/gui/session_dialog.cpp" line="121"/>
         <source>all cores (%1)</source>
         <translation>alle Kerne (%1)</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="119"/>
+        <location filename="../app/gui/session_dialog.cpp" line="123"/>
         <source>Policy:</source>
         <translation>Strategie:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="120"/>
+        <location filename="../app/gui/session_dialog.cpp" line="124"/>
         <source>Cost model:</source>
         <translation>Kostenmodell:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="121"/>
+        <location filename="../app/gui/session_dialog.cpp" line="126"/>
         <source>Target:</source>
         <translation>Ziel:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="122"/>
+        <location filename="../app/gui/session_dialog.cpp" line="127"/>
         <source>Trials (all sessions of these tasks):</source>
         <translation>Versuche (alle Sitzungen dieser Aufgaben):</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="123"/>
+        <location filename="../app/gui/session_dialog.cpp" line="128"/>
         <source>Measures per round:</source>
         <translation>Messungen pro Runde:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="124"/>
+        <location filename="../app/gui/session_dialog.cpp" line="129"/>
         <source>Seed:</source>
         <translation>Seed:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="125"/>
+        <location filename="../app/gui/session_dialog.cpp" line="130"/>
         <source>Threads:</source>
         <translation>Threads:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="128"/>
+        <location filename="../app/gui/session_dialog.cpp" line="133"/>
         <source>Measurement</source>
         <translation>Messung</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="132"/>
+        <location filename="../app/gui/session_dialog.cpp" line="137"/>
         <source>Flush caches before each repeat</source>
         <translation>Caches vor jeder Wiederholung leeren</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="135"/>
+        <location filename="../app/gui/session_dialog.cpp" line="140"/>
         <source>as TVM (2 for a network, 1 for an operator)</source>
         <translation>wie TVM (2 für ein Netz, 1 für einen Operator)</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="136"/>
+        <location filename="../app/gui/session_dialog.cpp" line="141"/>
         <source>none</source>
         <translation>keine</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="137"/>
+        <location filename="../app/gui/session_dialog.cpp" line="142"/>
         <source>weights packed in the kernel (1)</source>
         <translation>Gewichte im Kernel umgepackt (1)</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="138"/>
+        <location filename="../app/gui/session_dialog.cpp" line="143"/>
         <source>weights packed before the runs (2)</source>
         <translation>Gewichte vor den Läufen umgepackt (2)</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="140"/>
+        <location filename="../app/gui/session_dialog.cpp" line="145"/>
         <source>Ansor&apos;s layout_rewrite_option (CPU targets): a conv2d&apos;s, dense&apos;s, matmul&apos;s or batch_matmul&apos;s weight packed into the layout the schedule&apos;s loops read, inside the timed kernel (1, TVM&apos;s default for an operator) or once before the timed runs (2, as a network&apos;s constant weights are). As TVM: 2 for a network&apos;s tasks, 1 for an operator, none for AutoTVM policies and GPU targets.</source>
         <translation>Ansors layout_rewrite_option (CPU-Ziele): Die Gewichte eines conv2d, dense, matmul oder batch_matmul werden in das Layout umgepackt, in dem die Schleifen des Schedules sie lesen, im gemessenen Kernel (1, TVMs Vorgabe für einen Operator) oder einmal vor den gemessenen Läufen (2, wie die konstanten Gewichte eines Netzes). Wie TVM: 2 für die Aufgaben eines Netzes, 1 für einen Operator, keines für AutoTVM-Strategien und GPU-Ziele.</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="148"/>
-        <location filename="../app/gui/session_dialog.cpp" line="152"/>
+        <location filename="../app/gui/session_dialog.cpp" line="153"/>
+        <location filename="../app/gui/session_dialog.cpp" line="157"/>
         <source> s</source>
         <translation> s</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="154"/>
+        <location filename="../app/gui/session_dialog.cpp" line="159"/>
         <source>empty: this machine&apos;s GPU</source>
         <translation>leer: die GPU dieses Rechners</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="156"/>
+        <location filename="../app/gui/session_dialog.cpp" line="161"/>
         <source>GPU targets measured on another machine: each batch is written to this folder as batch-PID-K.jsonl; run it there with tunescope-gpu-runner and move the output here as batch-PID-K.results.jsonl. The session waits for it (Stop ends the wait).</source>
         <translation>GPU-Ziele, auf einem anderen Rechner gemessen: Jeder Stapel wird als batch-PID-K.jsonl in diesen Ordner geschrieben; führen Sie ihn dort mit tunescope-gpu-runner aus und verschieben Sie die Ausgabe als batch-PID-K.results.jsonl hierher. Die Sitzung wartet darauf (Stopp beendet das Warten).</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="160"/>
+        <location filename="../app/gui/session_dialog.cpp" line="165"/>
         <source>Number:</source>
         <translation>Anzahl:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="161"/>
+        <location filename="../app/gui/session_dialog.cpp" line="166"/>
         <source>Repeat:</source>
         <translation>Wiederholungen:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="162"/>
+        <location filename="../app/gui/session_dialog.cpp" line="167"/>
         <source>min_repeat_ms:</source>
         <translation>min_repeat_ms:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="164"/>
+        <location filename="../app/gui/session_dialog.cpp" line="169"/>
         <source>Layout rewrite:</source>
         <translation>Layout-Umschreibung:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="165"/>
+        <location filename="../app/gui/session_dialog.cpp" line="170"/>
         <source>Build timeout:</source>
         <translation>Build-Timeout:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="166"/>
+        <location filename="../app/gui/session_dialog.cpp" line="171"/>
         <source>Run timeout:</source>
         <translation>Ausführungs-Timeout:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="167"/>
+        <location filename="../app/gui/session_dialog.cpp" line="172"/>
         <source>GPU elsewhere, through:</source>
         <translation>GPU anderswo, über:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="171"/>
+        <location filename="../app/gui/session_dialog.cpp" line="176"/>
         <source>Browse…</source>
         <translation>Durchsuchen…</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="173"/>
+        <location filename="../app/gui/session_dialog.cpp" line="178"/>
         <source>Workspace</source>
         <translation>Arbeitsbereich</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="174"/>
+        <location filename="../app/gui/session_dialog.cpp" line="179"/>
         <source>TuneScope workspaces (*.tunescope);;All files (*)</source>
         <translation>TuneScope-Arbeitsbereiche (*.tunescope);;Alle Dateien (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="179"/>
+        <location filename="../app/gui/session_dialog.cpp" line="184"/>
         <source>Workspace:</source>
         <translation>Arbeitsbereich:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="187"/>
+        <location filename="../app/gui/session_dialog.cpp" line="192"/>
         <source>&amp;Start</source>
         <translation>&amp;Starten</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="293"/>
+        <location filename="../app/gui/session_dialog.cpp" line="299"/>
         <source>Target: %1</source>
         <translation>Ziel: %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="296"/>
+        <location filename="../app/gui/session_dialog.cpp" line="302"/>
         <source>Policy: AutoTVM&apos;s templates here are CPU templates; tune a GPU target with Ansor or random sampling.</source>
         <translation>Strategie: AutoTVMs Vorlagen sind hier CPU-Vorlagen; eine GPU mit Ansor oder Zufallsauswahl tunen.</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="300"/>
+        <location filename="../app/gui/session_dialog.cpp" line="306"/>
         <source>Measurement: a folder for a GPU elsewhere needs a GPU target.</source>
         <translation>Messung: Ein Ordner für eine GPU anderswo braucht ein GPU-Ziel.</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="302"/>
+        <location filename="../app/gui/session_dialog.cpp" line="308"/>
         <source>Measurement: cannot make the folder %1.</source>
         <translation>Messung: Der Ordner %1 kann nicht angelegt werden.</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="306"/>
+        <location filename="../app/gui/session_dialog.cpp" line="312"/>
         <source>Tasks: give task ids separated by commas (such as 0,3,5), or nothing for all tasks.</source>
         <translation>Aufgaben: Geben Sie durch Kommas getrennte Aufgaben-IDs an (etwa 0,3,5) oder nichts für alle Aufgaben.</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="310"/>
+        <location filename="../app/gui/session_dialog.cpp" line="316"/>
         <source>Shape: %1 takes %2.</source>
         <translation>Shape: %1 erwartet %2.</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="318"/>
+        <location filename="../app/gui/session_dialog.cpp" line="324"/>
         <source>Policy: %1</source>
         <translation>Strategie: %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="321"/>
+        <location filename="../app/gui/session_dialog.cpp" line="327"/>
         <source>Choose a workspace file.</source>
         <translation>Wählen Sie eine Arbeitsbereichsdatei.</translation>
     </message>

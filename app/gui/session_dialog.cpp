@@ -101,6 +101,10 @@ SessionDialog::SessionDialog(QWidget* parent)
     m_model = new QComboBox(how);
     for (const cost::CostModelKind& k : cost::costModelKinds())
         m_model->addItem(QString::fromStdString(k.kind), QString::fromStdString(k.kind));
+    m_analyticalWarmup = new QCheckBox(tr("Rank the model's warm-up by the analytical estimate"), how);
+    m_analyticalWarmup->setToolTip(tr("Until a learned model has trained (every task's first round), Ansor ranks the "
+                                      "candidates at random; TuneScope ranks them by the roofline estimate, with "
+                                      "the machine's measured limits when the Roofline view has measured them."));
     m_target = new QComboBox(how);
     m_target->setEditable(true);
     m_target->setInsertPolicy(QComboBox::NoInsert);
@@ -118,6 +122,7 @@ SessionDialog::SessionDialog(QWidget* parent)
     auto* howForm = new QFormLayout(how);
     howForm->addRow(tr("Policy:"), m_policy);
     howForm->addRow(tr("Cost model:"), m_model);
+    howForm->addRow(m_analyticalWarmup);
     howForm->addRow(tr("Target:"), m_target);
     howForm->addRow(tr("Trials (all sessions of these tasks):"), m_trials);
     howForm->addRow(tr("Measures per round:"), m_perRound);
@@ -255,6 +260,7 @@ session::TuneOptions SessionDialog::options() const
     if (auto policy = search::policyKindFromString(m_policy->currentData().toString().toStdString()))
         o.policy = *policy;
     o.model = m_model->currentData().toString().toStdString();
+    o.search.analyticalWarmup = m_analyticalWarmup->isChecked();
     o.trials = m_trials->value();
     o.measuresPerRound = m_perRound->value();
     o.seed = static_cast<uint64_t>(m_seed->value());
@@ -346,7 +352,7 @@ void SessionDialog::restoreValues()
     m_shape->setText(settings.value(QStringLiteral("shape")).toString());
     m_policy->setCurrentIndex(m_policy->findData(settings.value(QStringLiteral("policy"), QStringLiteral("ansor"))));
     m_model->setCurrentIndex(
-        std::max(0, m_model->findData(settings.value(QStringLiteral("model"), QStringLiteral("random")))));
+        std::max(0, m_model->findData(settings.value(QStringLiteral("model"), QStringLiteral("xgb")))));
     const QString target = settings.value(QStringLiteral("target")).toString(); // empty: this machine's CPU
     m_target->setCurrentText(target.isEmpty() ? m_target->itemText(0) : target);
     m_trials->setValue(settings.value(QStringLiteral("trials"), 200).toInt());
@@ -357,6 +363,7 @@ void SessionDialog::restoreValues()
     m_repeat->setValue(settings.value(QStringLiteral("repeat"), 1).toInt());
     m_minRepeatMs->setValue(settings.value(QStringLiteral("minRepeatMs"), 100).toInt());
     m_flushCache->setChecked(settings.value(QStringLiteral("flushCache"), false).toBool());
+    m_analyticalWarmup->setChecked(settings.value(QStringLiteral("analyticalWarmup"), true).toBool());
     m_layoutRewrite->setCurrentIndex(
         std::max(0, m_layoutRewrite->findData(settings.value(QStringLiteral("layoutRewrite"), -1).toInt())));
     m_buildTimeout->setValue(settings.value(QStringLiteral("buildTimeout"), 15.0).toDouble());
@@ -387,6 +394,7 @@ void SessionDialog::saveValues() const
     settings.setValue(QStringLiteral("repeat"), m_repeat->value());
     settings.setValue(QStringLiteral("minRepeatMs"), m_minRepeatMs->value());
     settings.setValue(QStringLiteral("flushCache"), m_flushCache->isChecked());
+    settings.setValue(QStringLiteral("analyticalWarmup"), m_analyticalWarmup->isChecked());
     settings.setValue(QStringLiteral("layoutRewrite"), m_layoutRewrite->currentData());
     settings.setValue(QStringLiteral("buildTimeout"), m_buildTimeout->value());
     settings.setValue(QStringLiteral("gpuExchange"), m_exchange->text().trimmed());

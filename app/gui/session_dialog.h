@@ -64,6 +64,7 @@ private:
     QSpinBox* m_repeat;
     QSpinBox* m_minRepeatMs;
     QCheckBox* m_flushCache;
+    QCheckBox* m_analyticalWarmup;
     QComboBox* m_layoutRewrite; // Ansor's layout_rewrite_option, 0..2 as its item data; -1: as TVM
     QDoubleSpinBox* m_buildTimeout;
     QDoubleSpinBox* m_runTimeout;

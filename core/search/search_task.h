@@ -72,6 +72,10 @@ struct SearchParams {
     // estimate ranks the population instead. False: random scores, as Ansor. Models that learn nothing
     // (random, analytical) are unaffected.
     bool analyticalWarmup = true;
+    // In that warm-up, the share of each batch drawn at random from the initial population (eps-greedy's picks,
+    // epsGreedy after it): the estimate is a prior, right on some kinds of task (depthwise convolutions) and
+    // wrong on others (some 1x1 convolutions), so half the first round stays Ansor's random draw.
+    double warmupRandomShare = 0.5;
     // The figures the analytical estimate uses (the warm-up's and the pre-filter's): the defaults, or the
     // workspace's measured profile of the machine (a session sets them, session::limitsOf).
     cost::MachineLimits machine;

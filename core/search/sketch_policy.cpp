@@ -194,12 +194,17 @@ std::vector<bool> SketchPolicy::launchable(std::span<const sched::State> states,
     return out;
 }
 
+bool SketchPolicy::rankedByEstimate() const
+{
+    return m_analytical && m_params.analyticalWarmup && m_model->kind() != "analytical" && m_model->warmingUp();
+}
+
 std::vector<double> SketchPolicy::predict(std::span<const sched::State> states)
 {
     const auto start = std::chrono::steady_clock::now();
     std::vector<double> scores;
     const bool analytical = m_model->kind() == "analytical";
-    if (m_analytical && m_params.analyticalWarmup && !analytical && m_model->warmingUp()) {
+    if (rankedByEstimate()) {
         // The learned model's warm-up: its scores would be random; the estimate ranks instead.
         scores = m_analytical->predict(m_costTask, states);
         m_stats.warmupRanked += static_cast<int>(states.size());
@@ -459,8 +464,11 @@ Expected<std::vector<Candidate>> SketchPolicy::searchOneRound(int numMeasures, s
         if (!m_measured.contains(stateHash(seed)))
             init.push_back(seed);
 
-    // eps-greedy: a few random members of the population are measured whatever the model says.
-    const int numRandom = static_cast<int>(m_params.epsGreedy * numMeasures);
+    // eps-greedy: a few random members of the population are measured whatever the model says. In the
+    // analytical warm-up more of them: the estimate is a prior that misjudges some kinds of task.
+    const double eps
+        = rankedByEstimate() ? std::max(m_params.epsGreedy, m_params.warmupRandomShare) : m_params.epsGreedy;
+    const int numRandom = static_cast<int>(eps * numMeasures);
     std::vector<sched::State> randomStates;
     for (int i = 0; i < numRandom * 3 && !init.empty(); ++i)
         randomStates.push_back(init[static_cast<size_t>(m_rng.uniformInt(0, static_cast<int64_t>(init.size()) - 1))]);

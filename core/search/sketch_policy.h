@@ -88,6 +88,8 @@ public:
 private:
     void parallelFor(int64_t n, const std::function<void(int64_t)>& body);
     std::vector<double> predict(std::span<const sched::State> states);
+    // Whether the analytical estimate ranks now, in place of a warming-up learned model (analyticalWarmup).
+    bool rankedByEstimate() const;
     // GPU targets: which of the states the device can launch. A state that breaks a limit scores -inf, so it
     // is neither bred from nor measured: TVM learns this from failed builds, a measurement each; without the
     // filter 60 of the 64 first candidates for matmul 4096^3 on sm_90 were refused. `lowered`: the full check

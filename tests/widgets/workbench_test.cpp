@@ -60,6 +60,9 @@ private Q_SLOTS:
         QCOMPARE(origin.taskIds, std::vector<int> { 2 });
         QCOMPARE(dialog.options().workspace, std::string("/tmp/x.tunescope"));
         QCOMPARE(dialog.options().measure.timing.minRepeatMs, 100);
+        // Ansor's task scheduler's model, its warm-up ranked by the analytical estimate.
+        QCOMPARE(dialog.options().model, std::string("xgb"));
+        QVERIFY(dialog.options().search.analyticalWarmup);
 
         // The target: this CPU by default, a CUDA target from the list or typed, a bad string refused; AutoTVM's
         // CPU templates are refused for a GPU.
