@@ -3,6 +3,8 @@
 #include "app/cli/commands.h"
 #include "app/cli/interrupt.h"
 #include "core/codegen/codegen.h"
+#include "core/cost/analytical_model.h"
+#include "core/features/per_store_features.h"
 #include "core/lower/lower.h"
 #include "core/measure/gpu_bundle.h"
 #include "core/measure/measurer.h"
@@ -90,6 +92,49 @@ namespace {
         return command(args, *resolved);
     }
 
+    // --estimate: the analytical cost model's estimate term by term (what ranks a learned model's warm-up), with
+    // the workspace's measured limits when it has this machine's profile.
+    int printEstimate(const Arguments& args, const sched::State& state, const target::Target& target, bool packed)
+    {
+        auto program = features::perStoreFeatures(state, target, packed);
+        if (!program)
+            return fail(program.error().message);
+        cost::MachineLimits limits;
+        if (target == target::Target::host()) {
+            auto workspace = openWorkspace(args, true);
+            auto profile = workspace ? session::hostProfile(*workspace)
+                                     : Expected<std::optional<measure::MachineProfile>>(workspace.error());
+            if (profile && *profile)
+                limits = session::limitsOf(**profile, target.vectorBytes);
+            else if (args.has("workspace"))
+                return fail(profile ? "no machine profile in the workspace ('tunescope-cli machine')"
+                                    : profile.error().message);
+        }
+        const cost::AnalyticalCostModel model(limits);
+        const auto rows = model.explain(*program, target);
+        double total = 0.0;
+        for (const auto& row : rows)
+            total += row.seconds;
+        std::cout << "\n# analytical estimate ("
+                  << (limits.measured ? "the workspace's measured limits" : "default limits")
+                  << "): " << formatFixed(total * 1e3, 4) << " ms\n";
+        for (const auto& row : rows) {
+            std::cout << row.store << ": " << formatFixed(row.seconds * 1e6, 2) << " us = max(compute "
+                      << formatFixed(row.compute * 1e6, 2) << " us, memory " << formatFixed(row.memory * 1e6, 2)
+                      << " us); " << formatFixed(row.ops / 1e6, 3) << " Mflop, vector " << formatFixed(row.vecLen, 0)
+                      << " (efficiency " << formatFixed(row.vecEfficiency, 2) << "), " << formatFixed(row.coresUsed, 0)
+                      << " cores at balance " << formatFixed(row.balance, 2) << "\n";
+            for (size_t b = 0; b < row.buffers.size(); ++b) {
+                const auto& buffer = row.buffers[b];
+                std::cout << "  B" << b << ": " << formatFixed(buffer.seconds * 1e6, 2) << " us; "
+                          << formatFixed(buffer.lines, 0) << " lines from " << buffer.level << " (reuse distance "
+                          << formatFixed(buffer.reuseBytes / 1024.0, 1) << " KiB), "
+                          << formatFixed(buffer.uniqueBytes / 1024.0, 1) << " KiB unique\n";
+            }
+        }
+        return 0;
+    }
+
     int lowerSchedule(const Arguments& args, const store::ResolvedSchedule& scheduled)
     {
         const sched::State& state = scheduled.state;
@@ -128,6 +173,10 @@ namespace {
             if (!cuda)
                 return fail(cuda.error().message);
             std::cout << "\n# CUDA C (for " << target::toString(options.target) << ")\n" << *cuda;
+        }
+        if (args.has("estimate")) {
+            if (int failed = printEstimate(args, state, options.target, options.layoutRewrite > 0))
+                return failed;
         }
         if (args.has("asm")) {
             auto assembly = codegen::emitAssembly(*func, options.target);
@@ -291,11 +340,15 @@ std::vector<Command> scheduleCommands()
     return {
         { "lower", "replay a schedule and print the state, the loop IR and optionally LLVM IR and assembly",
             "tunescope-cli lower (--network NAME --task ID | --workload W | --record FILE:LINE) [--steps FILE] "
-            "[--target T] [--llvm] [--cuda] [--asm] [--passes]",
+            "[--target T] [--llvm] [--cuda] [--asm] [--passes] [--estimate [--workspace PATH]]",
             scheduleOptions({ kTargetOption, { "llvm", "", "also print the optimized LLVM IR" },
                 { "cuda", "", "also print the CUDA C (a cuda target, e.g. --target record on a CUDA record)" },
                 { "asm", "", "also print the machine code the kernel compiles to (CPU assembly; PTX on cuda targets)" },
-                { "passes", "", "print the loop IR after every lowering pass" }, kLayoutRewriteOption }),
+                { "passes", "", "print the loop IR after every lowering pass" },
+                { "estimate", "",
+                    "also print the analytical cost model's estimate term by term (with the workspace's measured "
+                    "limits when it has this machine's profile)" },
+                kWorkspaceOption, kLayoutRewriteOption }),
             [](const Arguments& args) { return withSchedule(args, lowerSchedule); } },
         { "measure", "compile a schedule, run it in tunescope-runner, check it and print its cost",
             "tunescope-cli measure (--network NAME --task ID | --workload W | --record FILE:LINE) [--steps FILE] "

@@ -76,7 +76,7 @@ Expected<void> AnalyticalCostModel::update(
     return {};
 }
 
-double AnalyticalCostModel::estimateSeconds(
+std::vector<AnalyticalCostModel::RowEstimate> AnalyticalCostModel::explain(
     const features::ProgramFeatures& program, const target::Target& target) const
 {
     const Columns& c = columns();
@@ -85,36 +85,60 @@ double AnalyticalCostModel::estimateSeconds(
         = static_cast<double>(target.cores > 0 ? target.cores : std::max(1u, std::thread::hardware_concurrency()));
     const double hz = m_limits.ghz * 1e9;
     const double peakPerCore = m_limits.fmaUnits * 2.0 * lanes * hz; // flop/s with every lane busy
-    double seconds = 0.0;
+    std::vector<RowEstimate> out;
     for (int r = 0; r < program.rows(); ++r) {
         const auto row = program.row(r);
-        double ops = 0.0;
+        RowEstimate e;
+        e.store = program.rowBuffers[static_cast<size_t>(r)];
         for (int column : c.floatOps)
-            ops += unlog(row[static_cast<size_t>(column)]);
-        const double vecLen = unlog(row[static_cast<size_t>(c.vecLen)]);
-        const double vecEfficiency = vecLen >= 1.0
-            ? std::min(1.0, vecLen / lanes) * (std::fmod(vecLen, lanes) == 0.0 || vecLen < lanes ? 1.0 : 0.75)
+            e.ops += unlog(row[static_cast<size_t>(column)]);
+        // Counts come back from log2(x + 1) in float a little off (16 -> 16.000002): rounded, or a full vector
+        // would count as a partial one and an even split as unbalanced.
+        e.vecLen = std::round(unlog(row[static_cast<size_t>(c.vecLen)]));
+        e.vecEfficiency = e.vecLen >= 1.0
+            ? std::min(1.0, e.vecLen / lanes) * (std::fmod(e.vecLen, lanes) == 0.0 || e.vecLen < lanes ? 1.0 : 0.75)
             : 1.0 / lanes;
-        const double parallel = std::max(1.0, unlog(row[static_cast<size_t>(c.parallelProd)]));
-        const double used = std::min(parallel, cores);
-        const double balance = parallel / (std::ceil(parallel / used) * used);
-        const double compute = ops / (peakPerCore * vecEfficiency * used * balance);
-
-        double memory = 0.0;
+        const double parallel = std::max(1.0, std::round(unlog(row[static_cast<size_t>(c.parallelProd)])));
+        e.coresUsed = std::min(parallel, cores);
+        e.balance = parallel / (std::ceil(parallel / e.coresUsed) * e.coresUsed);
+        e.compute = e.ops / (peakPerCore * e.vecEfficiency * e.coresUsed * e.balance);
         for (int b = 0; b < features::kMaxBuffers; ++b) {
-            const double lines = unlog(row[static_cast<size_t>(c.lines[b])]);
-            if (lines <= 0.0)
+            RowEstimate::Buffer buffer;
+            buffer.lines = unlog(row[static_cast<size_t>(c.lines[b])]);
+            if (buffer.lines <= 0.0)
                 continue;
-            const double reuse = unlog(row[static_cast<size_t>(c.reuseBytes[b])]);
-            const double bytesPerCycle = reuse <= m_limits.l1Bytes ? m_limits.l1BytesPerCycle
-                : reuse <= m_limits.l2Bytes                        ? m_limits.l2BytesPerCycle
-                : reuse <= m_limits.l3Bytes                        ? m_limits.l3BytesPerCycle
-                                                                   : m_limits.dramGBps * 1e9 / hz / cores;
-            memory += lines * static_cast<double>(target.cacheLineBytes) / (bytesPerCycle * hz * used);
-            memory += unlog(row[static_cast<size_t>(c.uniqueBytes[b])]) / (m_limits.dramGBps * 1e9);
+            buffer.reuseBytes = unlog(row[static_cast<size_t>(c.reuseBytes[b])]);
+            buffer.uniqueBytes = unlog(row[static_cast<size_t>(c.uniqueBytes[b])]);
+            double bytesPerCycle = m_limits.dramGBps * 1e9 / hz / cores;
+            buffer.level = "DRAM";
+            if (buffer.reuseBytes <= m_limits.l1Bytes) {
+                bytesPerCycle = m_limits.l1BytesPerCycle;
+                buffer.level = "L1";
+            } else if (buffer.reuseBytes <= m_limits.l2Bytes) {
+                bytesPerCycle = m_limits.l2BytesPerCycle;
+                buffer.level = "L2";
+            } else if (buffer.reuseBytes <= m_limits.l3Bytes) {
+                bytesPerCycle = m_limits.l3BytesPerCycle;
+                buffer.level = "L3";
+            }
+            buffer.seconds
+                = buffer.lines * static_cast<double>(target.cacheLineBytes) / (bytesPerCycle * hz * e.coresUsed)
+                + buffer.uniqueBytes / (m_limits.dramGBps * 1e9);
+            e.memory += buffer.seconds;
+            e.buffers.push_back(buffer);
         }
-        seconds += std::max(compute, memory);
+        e.seconds = std::max(e.compute, e.memory);
+        out.push_back(std::move(e));
     }
+    return out;
+}
+
+double AnalyticalCostModel::estimateSeconds(
+    const features::ProgramFeatures& program, const target::Target& target) const
+{
+    double seconds = 0.0;
+    for (const RowEstimate& row : explain(program, target))
+        seconds += row.seconds;
     return seconds;
 }
 
@@ -124,7 +148,7 @@ std::vector<double> AnalyticalCostModel::predict(const CostTask& task, std::span
         m_ownPool = std::make_unique<ThreadPool>(0);
         m_pool = m_ownPool.get();
     }
-    const auto extracted = features::perStoreFeatures(states, task.target, m_pool);
+    const auto extracted = features::perStoreFeatures(states, task.target, m_pool, task.packsWeights);
     std::vector<double> scores(states.size(), -std::numeric_limits<double>::infinity());
     for (size_t i = 0; i < states.size(); ++i) {
         if (!extracted[i] || extracted[i]->rows() == 0)

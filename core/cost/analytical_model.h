@@ -51,6 +51,20 @@ public:
     // The estimated seconds of one program from its feature rows.
     double estimateSeconds(const features::ProgramFeatures& program, const target::Target& target) const;
 
+    // The same estimate, term by term, for people (`tunescope-cli lower --estimate`): per row, its float ops,
+    // the compute term and its factors, each buffer's memory term and the level its reuse distance fits in.
+    struct RowEstimate {
+        std::string store; // the buffer the row stores to
+        double ops = 0, vecLen = 0, vecEfficiency = 0, coresUsed = 0, balance = 0, compute = 0;
+        struct Buffer {
+            double lines = 0, reuseBytes = 0, uniqueBytes = 0, seconds = 0;
+            const char* level = ""; // "L1", "L2", "L3", "DRAM"
+        };
+        std::vector<Buffer> buffers; // in the features' order (B0..B4), those with lines only
+        double memory = 0, seconds = 0; // seconds = max(compute, memory)
+    };
+    std::vector<RowEstimate> explain(const features::ProgramFeatures& program, const target::Target& target) const;
+
 private:
     MachineLimits m_limits;
     ThreadPool* m_pool = nullptr;

@@ -38,6 +38,9 @@ struct CostTask {
     std::string key;
     double flops = 0.0;
     target::Target target = target::Target::host(); // what the states are lowered for (features read it)
+    // The measured kernels read their weights packed (layout rewrite): the analytical estimate reads that
+    // layout too; the learned models' features stay Ansor's (the DAG's layout).
+    bool packsWeights = false;
 };
 
 class CostModel {

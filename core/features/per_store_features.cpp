@@ -389,21 +389,23 @@ ProgramFeatures perStoreFeatures(const lower::LoweredFunc& func, const FeatureOp
     return out;
 }
 
-Expected<ProgramFeatures> perStoreFeatures(const sched::State& state, const target::Target& target)
+Expected<ProgramFeatures> perStoreFeatures(const sched::State& state, const target::Target& target, bool packedWeights)
 {
     TS_CHECK(state.checkFilled());
     TS_TRY(lower::LoweredFunc func, lower::scheduleOps(state, target));
     func.body = lower::simplify(func.body);
+    if (packedWeights && !target.isGpu())
+        func = lower::rewriteLayout(func, state, true); // the body reads the packed weight; packing is setup
     return perStoreFeatures(func, FeatureOptions { static_cast<int>(target.cacheLineBytes), true });
 }
 
 std::vector<Expected<ProgramFeatures>> perStoreFeatures(
-    std::span<const sched::State> states, const target::Target& target, ThreadPool* pool)
+    std::span<const sched::State> states, const target::Target& target, ThreadPool* pool, bool packedWeights)
 {
     std::vector<Expected<ProgramFeatures>> out(states.size(), Expected<ProgramFeatures>(ProgramFeatures {}));
     auto body = [&](int64_t begin, int64_t end) {
         for (int64_t i = begin; i < end; ++i)
-            out[static_cast<size_t>(i)] = perStoreFeatures(states[static_cast<size_t>(i)], target);
+            out[static_cast<size_t>(i)] = perStoreFeatures(states[static_cast<size_t>(i)], target, packedWeights);
     };
     if (pool)
         pool->parallelFor(static_cast<int64_t>(states.size()), body);

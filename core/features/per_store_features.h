@@ -64,10 +64,13 @@ ProgramFeatures perStoreFeatures(const lower::LoweredFunc& func, const FeatureOp
 
 // Lowers a filled state to that form and extracts its rows. Errors are lowering's (an unfilled sketch, a
 // schedule that does not lower); Ansor gives such states all-zero features and the model -inf.
-Expected<ProgramFeatures> perStoreFeatures(const sched::State& state, const target::Target& target);
+// `packedWeights`: the weights read in the layout their loops read (lower's layoutRewrite 2, the packing in the
+// untimed setup), as the measured kernel reads them; Ansor's features (false) see the DAG's layout.
+Expected<ProgramFeatures> perStoreFeatures(
+    const sched::State& state, const target::Target& target, bool packedWeights = false);
 
 // Many states at once, split over `pool` (null: this thread); results[i] belongs to states[i].
 std::vector<Expected<ProgramFeatures>> perStoreFeatures(
-    std::span<const sched::State> states, const target::Target& target, ThreadPool* pool);
+    std::span<const sched::State> states, const target::Target& target, ThreadPool* pool, bool packedWeights = false);
 
 } // namespace ts::features

@@ -66,7 +66,8 @@ SketchPolicy::SketchPolicy(
     , m_rng(seed)
     , m_pool(pool)
 {
-    m_costTask = cost::CostTask { &m_task.dag, m_task.dag.workloadKey(), m_task.flops, m_task.target };
+    m_costTask
+        = cost::CostTask { &m_task.dag, m_task.dag.workloadKey(), m_task.flops, m_task.target, m_task.packsWeights };
     // One pool for the search's work. Made whatever the model: the session may switch to a learned one.
     if (m_params.prefilterKeep < 1.0 || m_params.analyticalWarmup)
         m_analytical = std::make_unique<cost::AnalyticalCostModel>(m_params.machine, m_pool);

@@ -2,11 +2,14 @@
 // scores, and save/load continues the stream where it was.
 #include "tests/core/schedule_fixtures.h"
 
+#include "core/cost/analytical_model.h"
 #include "core/cost/cost_model.h"
 #include "core/support/rng.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <memory>
 #include <vector>
 
@@ -151,4 +154,32 @@ TEST(RandomCostModel, LoadRejectsForeignBytes)
     // A failed load leaves the model as it was.
     Batch batch(3);
     EXPECT_EQ(model->predict(batch.task, batch.states), randomModel(5)->predict(batch.task, batch.states));
+}
+
+// The estimate reads counts back from the features' log2(x + 1) in float, a little off: a full 16-lane vector
+// is a full vector (not a partial one at 0.75), and 32 parallel iterations on 2 cores are balanced.
+TEST(AnalyticalCostModel, CountsFromLogFeaturesAreWhole)
+{
+    const auto& names = features::perStoreFeatureNames();
+    auto column = [&](const std::string& name) {
+        return static_cast<size_t>(std::find(names.begin(), names.end(), name) - names.begin());
+    };
+    features::ProgramFeatures program;
+    program.values.assign(features::kPerStoreFeatures, 0.0f);
+    program.rowBuffers = { "C" };
+    auto logged = [](double x) { return static_cast<float>(std::log2(x + 1.0)); };
+    program.values[column("float_mad")] = logged(1 << 20);
+    program.values[column("vec_len")] = logged(16);
+    program.values[column("parallel_prod")] = logged(32);
+    target::Target target = target::Target::host();
+    target.vectorBytes = 64;
+    target.cores = 2;
+    const cost::AnalyticalCostModel model;
+    const auto rows = model.explain(program, target);
+    ASSERT_EQ(rows.size(), 1u);
+    EXPECT_EQ(rows[0].vecLen, 16.0);
+    EXPECT_EQ(rows[0].vecEfficiency, 1.0);
+    EXPECT_EQ(rows[0].balance, 1.0);
+    program.values[column("vec_len")] = logged(24); // one and a half vectors: a tail
+    EXPECT_EQ(model.explain(program, target)[0].vecEfficiency, 0.75);
 }
