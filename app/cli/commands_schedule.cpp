@@ -92,6 +92,16 @@ namespace {
         return command(args, *resolved);
     }
 
+    // This machine's profile in the workspace of --workspace (or the default one, where a missing file is not
+    // an error): nullopt when none was measured.
+    Expected<std::optional<measure::MachineProfile>> hostProfileOf(const Arguments& args)
+    {
+        auto workspace = openWorkspace(args, true);
+        if (!workspace)
+            return workspace.error();
+        return session::hostProfile(*workspace);
+    }
+
     // --estimate: the analytical cost model's estimate term by term (what ranks a learned model's warm-up), with
     // the workspace's measured limits when it has this machine's profile.
     int printEstimate(const Arguments& args, const sched::State& state, const target::Target& target, bool packed)
@@ -101,9 +111,7 @@ namespace {
             return fail(program.error().message);
         cost::MachineLimits limits;
         if (target == target::Target::host()) {
-            auto workspace = openWorkspace(args, true);
-            auto profile = workspace ? session::hostProfile(*workspace)
-                                     : Expected<std::optional<measure::MachineProfile>>(workspace.error());
+            auto profile = hostProfileOf(args);
             if (profile && *profile)
                 limits = session::limitsOf(**profile, target.vectorBytes);
             else if (args.has("workspace"))
@@ -291,9 +299,7 @@ namespace {
         // The roofline point, when the workspace has this machine's profile ('tunescope-cli machine'); a
         // missing default workspace is not an error here, a named one that cannot be read is said.
         if (options.target == target::Target::host()) {
-            auto workspace = openWorkspace(args, true);
-            auto profile = workspace ? session::hostProfile(*workspace)
-                                     : Expected<std::optional<measure::MachineProfile>>(workspace.error());
+            auto profile = hostProfileOf(args);
             if (profile && *profile) {
                 const int used = options.kernelThreads > 0 ? options.kernelThreads
                                                            : static_cast<int>((*profile)->peakGflops.size());

@@ -45,7 +45,6 @@ public:
     Expected<void> load(std::span<const uint8_t> bytes) override;
     int64_t trainedOn() const override { return m_seen; }
 
-    const MachineLimits& limits() const { return m_limits; }
     void setLimits(const MachineLimits& limits) { m_limits = limits; }
 
     // The estimated seconds of one program from its feature rows.
