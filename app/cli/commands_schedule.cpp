@@ -136,7 +136,8 @@ namespace {
                 const auto& buffer = row.buffers[b];
                 std::cout << "  B" << b << ": " << formatFixed(buffer.seconds * 1e6, 2) << " us; "
                           << formatFixed(buffer.lines, 0) << " lines from " << buffer.level << " (reuse distance "
-                          << formatFixed(buffer.reuseBytes / 1024.0, 1) << " KiB), "
+                          << formatFixed(buffer.reuseBytes / 1024.0, 1) << " KiB"
+                          << (buffer.inRegisters ? ", reused in registers" : "") << "), "
                           << formatFixed(buffer.uniqueBytes / 1024.0, 1) << " KiB unique\n";
             }
         }

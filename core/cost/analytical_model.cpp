@@ -18,6 +18,7 @@ namespace {
         int floatOps[7];
         int vecLen, parallelProd;
         int lines[features::kMaxBuffers], uniqueBytes[features::kMaxBuffers], reuseBytes[features::kMaxBuffers];
+        int loopReuse[features::kMaxBuffers], reuseIter[features::kMaxBuffers], reuseCount[features::kMaxBuffers];
     };
 
     const Columns& columns()
@@ -39,6 +40,9 @@ namespace {
                 out.lines[b] = at(prefix + "lines");
                 out.uniqueBytes[b] = at(prefix + "unique_bytes");
                 out.reuseBytes[b] = at(prefix + "reuse_dis_bytes");
+                out.loopReuse[b] = at(prefix + "reuse_type.kLoopMultipleRead");
+                out.reuseIter[b] = at(prefix + "reuse_dis_iter");
+                out.reuseCount[b] = at(prefix + "reuse_ct");
             }
             return out;
         }();
@@ -85,6 +89,8 @@ std::vector<AnalyticalCostModel::RowEstimate> AnalyticalCostModel::explain(
         = static_cast<double>(target.cores > 0 ? target.cores : std::max(1u, std::thread::hardware_concurrency()));
     const double hz = m_limits.ghz * 1e9;
     const double peakPerCore = m_limits.fmaUnits * 2.0 * lanes * hz; // flop/s with every lane busy
+    // x86's vector register file: 32 registers with AVX-512, 16 below it.
+    const double registerBytes = static_cast<double>(target.vectorBytes) * (target.vectorBytes >= 64 ? 32.0 : 16.0);
     std::vector<RowEstimate> out;
     for (int r = 0; r < program.rows(); ++r) {
         const auto row = program.row(r);
@@ -109,9 +115,21 @@ std::vector<AnalyticalCostModel::RowEstimate> AnalyticalCostModel::explain(
                 continue;
             buffer.reuseBytes = unlog(row[static_cast<size_t>(c.reuseBytes[b])]);
             buffer.uniqueBytes = unlog(row[static_cast<size_t>(c.uniqueBytes[b])]);
+            // Ansor's lines count no reuse but the innermost loops' that leave the access in place. A loop
+            // further out that leaves it in place (an accumulator across the reduction, a weight vector across
+            // the pixels it multiplies) reuses it from a register when all that the loops inside it touch fits
+            // the register file: the compiler keeps it there (scalar promotion, load hoisting), and only one
+            // access in `reuse_ct` reaches the cache.
+            const double reuseIter = unlog(row[static_cast<size_t>(c.reuseIter[b])]);
+            const double reuseCount = std::round(unlog(row[static_cast<size_t>(c.reuseCount[b])]));
+            if (row[static_cast<size_t>(c.loopReuse[b])] > 0.5f && reuseIter > 1.5 && reuseCount > 1.0
+                && buffer.reuseBytes <= registerBytes) {
+                buffer.lines /= reuseCount;
+                buffer.inRegisters = true;
+            }
             double bytesPerCycle = m_limits.dramGBps * 1e9 / hz / cores;
             buffer.level = "DRAM";
-            if (buffer.reuseBytes <= m_limits.l1Bytes) {
+            if (buffer.inRegisters || buffer.reuseBytes <= m_limits.l1Bytes) {
                 bytesPerCycle = m_limits.l1BytesPerCycle;
                 buffer.level = "L1";
             } else if (buffer.reuseBytes <= m_limits.l2Bytes) {

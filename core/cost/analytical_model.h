@@ -10,7 +10,9 @@
 //     vector efficiency: the innermost vectorized extent over the vector lanes (1 / lanes when none);
 //     cores used: the parallel loops' product up to the core count; balance: iterations per core evened out.
 //   memory  = sum over the five buffers of cache lines x 64 bytes at the bandwidth of the cache level its reuse
-//             distance fits in (L1, L2, L3, DRAM), plus its unique bytes from DRAM
+//             distance fits in (L1, L2, L3, DRAM), plus its unique bytes from DRAM; a buffer reused across a loop
+//             whose inner loops touch no more than the vector register file (an accumulator tile, a hoisted
+//             weight vector) reaches the L1 once per reuse: its lines are divided by the reuse count
 //   time    = sum over rows of max(compute, memory); score = 1 / time.
 // The machine limits are typical per-core figures of the x86 servers TuneScope runs on (two FMA units per core,
 // 48 KiB L1, 1 MiB L2, 16 MiB L3; machine_limits.h); the target gives the vector width and the core count. A
@@ -58,6 +60,7 @@ public:
         struct Buffer {
             double lines = 0, reuseBytes = 0, uniqueBytes = 0, seconds = 0;
             const char* level = ""; // "L1", "L2", "L3", "DRAM"
+            bool inRegisters = false; // reused in registers: `lines` are the accesses that reach the L1
         };
         std::vector<Buffer> buffers; // in the features' order (B0..B4), those with lines only
         double memory = 0, seconds = 0; // seconds = max(compute, memory)

@@ -66,6 +66,10 @@ namespace {
         const std::vector<int64_t>& shape = access.buffer->shape;
         if (shape.empty())
             return 1;
+        // A buffer's own strides where lowering set them (a local buffer stored with its vectorized axis
+        // innermost, storage_align's padding): the stride the generated code walks, not the logical one.
+        const std::vector<int64_t>& strides = access.buffer->strides;
+        const bool ownStrides = strides.size() == access.dims;
         const lower::arith::Analyzer plain;
         int64_t best = std::numeric_limits<int64_t>::max();
         bool found = false;
@@ -84,7 +88,7 @@ namespace {
                 bool pure = true;
                 const int64_t coef = forms[id]->coefficientOf(loop.var.get(), &pure);
                 const int64_t c = pure && coef != 0 ? std::abs(coef) : 1; // inside floordiv/floormod: 1
-                best = std::min(best, c * shapeStride);
+                best = std::min(best, c * (ownStrides ? strides[static_cast<size_t>(d)] : shapeStride));
                 found = true;
                 break;
             }

@@ -10,13 +10,24 @@
 //       a model (default xgb) trained on a collected dataset without the held-out networks (default
 //       resnet-50,mobilenet-v2,bert-base), evaluated on them: training time, TenSet's metrics; then the
 //       training time on 10k records and on all of them.
+//   ./build/release/tests/benchmarks/ts_bench_cost_models estimate WORKSPACE [NETWORK LAYOUT]
+//       the analytical estimate (nothing learned), with the workspace's measured machine limits where it holds
+//       a profile, ranking every task's measured records (packed weights, as TuneScope measures them on the
+//       CPU): per task, Spearman, pairwise accuracy and the best cost among its top-1 and top-5 against the
+//       task's best; the warm-up ranks by this estimate, so this is how good its first batches can be.
+//       NETWORK LAYOUT rebuilds the tasks of a workspace that holds no network (ts_bench_tuning layers').
 #include "tuning_util.h"
 
+#include "core/cost/analytical_model.h"
 #include "core/cost/cost_model.h"
+#include "core/schedule/step_json.h"
+#include "core/session/machine.h"
 #include "core/session/model_training.h"
+#include "core/store/schedule_source.h"
 #include "core/support/rng.h"
 #include "core/support/strings.h"
 
+#include <cmath>
 #include <cstdlib>
 #include <map>
 
@@ -144,6 +155,76 @@ int dataset(const std::string& path, const std::string& holdout, const std::stri
     return 0;
 }
 
+int estimate(const std::string& path, const std::string& network, const std::string& layout)
+{
+    std::map<std::string, ir::ComputeDAG> zoo; // workload key -> DAG, of NETWORK
+    if (!network.empty()) {
+        const auto tasks = store::loadNetworkTasks({ network, 1, ops::layoutFromString(layout).value() }).value();
+        for (const graph::Task& t : tasks.tasks)
+            zoo.emplace(t.dag.workloadKey(), t.dag);
+    }
+    auto store = store::Store::open(path, { true });
+    if (!store) {
+        std::fprintf(stderr, "%s\n", store.error().message.c_str());
+        return 1;
+    }
+    const store::Dataset data = store::loadDataset(*store).value();
+    const auto targets = session::deviceTargets(*store).value();
+    std::vector<size_t> all(data.records.size());
+    for (size_t i = 0; i < all.size(); ++i)
+        all[i] = i;
+    const store::MetricOptions options; // ks 1 and 5
+    std::vector<store::TaskMetrics> metrics;
+    std::printf("%-44s %8s %8s %8s %10s %10s %10s\n", "task", "programs", "spearman", "pairwise", "best ms", "top-1 ms",
+        "top-5 ms");
+    for (const store::RecordGroup& group : store::groupByTaskDevice(data, all)) {
+        store::DatasetTask task = data.tasks[group.task];
+        if (auto found = zoo.find(task.key); !task.dag && found != zoo.end())
+            task.dag = found->second;
+        const auto target = targets.find(group.deviceId);
+        if (!task.dag || target == targets.end() || target->second.isGpu())
+            continue;
+        const auto profile = session::deviceProfile(*store, group.deviceId).value();
+        cost::AnalyticalCostModel model(
+            profile ? session::limitsOf(*profile, target->second.vectorBytes) : cost::MachineLimits {});
+        std::vector<sched::State> states;
+        std::vector<double> labels, costs;
+        for (size_t index : group.records) {
+            const store::DatasetRecord& r = data.records[index];
+            auto steps = sched::parseSteps(r.steps);
+            auto state = steps ? sched::State::replay(*task.dag, *steps) : Expected<sched::State>(steps.error());
+            if (!state)
+                continue;
+            states.push_back(std::move(state).value());
+            labels.push_back(r.label);
+            costs.push_back(r.cost);
+        }
+        if (states.size() < 2)
+            continue;
+        const cost::CostTask costTask { &*task.dag, task.key, task.flops, target->second, true };
+        std::vector<double> scores = model.predict(costTask, states);
+        for (double& v : scores)
+            v = std::isfinite(v) ? v : 0.0;
+        metrics.push_back(store::evaluateTask(scores, labels, costs, options));
+        const store::TaskMetrics& m = metrics.back();
+        std::printf("%-44s %8lld %8.3f %8.3f %10.4f %10.4f %10.4f\n", task.name.substr(0, 44).c_str(),
+            static_cast<long long>(m.programs), m.values.spearman, m.values.pairwiseAccuracy, m.bestCost * 1e3,
+            m.topKCost[0] * 1e3, m.topKCost[1] * 1e3);
+    }
+    double best = 0, top1 = 0, top5 = 0;
+    for (const store::TaskMetrics& m : metrics) {
+        best += m.bestCost;
+        top1 += m.topKCost[0];
+        top5 += m.topKCost[1];
+    }
+    const store::MetricsSummary summary = store::summarize(metrics, {}, options);
+    std::printf("%d tasks: mean spearman %.3f, pairwise %.3f; sum of best %.4f ms, of top-1 %.4f ms (%.0f%%), "
+                "of top-5 %.4f ms (%.0f%%)\n",
+        summary.tasks, summary.mean.spearman, summary.mean.pairwiseAccuracy, best * 1e3, top1 * 1e3,
+        100.0 * best / std::max(1e-12, top1), top5 * 1e3, 100.0 * best / std::max(1e-12, top5));
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -158,7 +239,10 @@ int main(int argc, char** argv)
     }
     if (what == "dataset" && argc > 2)
         return dataset(argv[2], argc > 3 ? argv[3] : "resnet-50,mobilenet-v2,bert-base", argc > 4 ? argv[4] : "xgb");
-    std::fprintf(
-        stderr, "usage: ts_bench_cost_models curves [TRIALS [SEED [MODELS]]] | dataset WORKSPACE [HOLDOUT [MODEL]]\n");
+    if (what == "estimate" && argc > 2)
+        return estimate(argv[2], argc > 4 ? argv[3] : "", argc > 4 ? argv[4] : "");
+    std::fprintf(stderr,
+        "usage: ts_bench_cost_models curves [TRIALS [SEED [MODELS]]] | dataset WORKSPACE [HOLDOUT [MODEL]] | "
+        "estimate WORKSPACE [NETWORK LAYOUT]\n");
     return 2;
 }
