@@ -63,6 +63,10 @@ private Q_SLOTS:
         // Ansor's task scheduler's model, its warm-up ranked by the analytical estimate.
         QCOMPARE(dialog.options().model, std::string("xgb"));
         QVERIFY(dialog.options().search.analyticalWarmup);
+        if (const QByteArray shots = qgetenv("TS_SCREENSHOT_DIR"); !shots.isEmpty()) { // a picture to look at
+            dialog.resize(dialog.sizeHint());
+            dialog.grab().save(QString::fromLocal8Bit(shots) + QStringLiteral("/new-session.png"));
+        }
 
         // The target: this CPU by default, a CUDA target from the list or typed, a bad string refused; AutoTVM's
         // CPU templates are refused for a GPU.
