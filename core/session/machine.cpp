@@ -40,15 +40,14 @@ Expected<measure::MachineProfile> workspaceProfile(
 {
     const store::Device here = store::deviceOf(options.target);
     TS_TRY(int64_t id, workspace.addDevice(here));
-    TS_TRY(std::vector<store::Device> devices, workspace.devices());
-    if (!remeasure)
-        for (const store::Device& d : devices)
-            if (d.id == id)
-                if (auto profile = storedProfile(d)) {
-                    if (measured)
-                        *measured = false;
-                    return *profile;
-                }
+    if (!remeasure) {
+        TS_TRY(std::optional<measure::MachineProfile> stored, deviceProfile(workspace, id));
+        if (stored) {
+            if (measured)
+                *measured = false;
+            return *stored;
+        }
+    }
     TS_TRY(measure::MachineProfile profile, measure::measureMachine(options));
     TS_CHECK(workspace.setDeviceProperty(id, kKey, profile.toJson()));
     if (measured)

@@ -20,7 +20,6 @@
 
 #include "core/cost/analytical_model.h"
 #include "core/cost/cost_model.h"
-#include "core/schedule/step_json.h"
 #include "core/session/machine.h"
 #include "core/session/model_training.h"
 #include "core/store/schedule_source.h"
@@ -30,6 +29,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <map>
+#include <numeric>
+#include <optional>
 
 using namespace ts;
 using namespace ts::bench;
@@ -103,15 +104,39 @@ void curves(int trials, uint64_t seed, const std::vector<std::string>& models)
     }
 }
 
-int dataset(const std::string& path, const std::string& holdout, const std::string& kind)
+// The workspace at `path` as a dataset (every task, every device) and its devices' targets.
+struct OpenDataset {
+    store::Store store;
+    store::Dataset data;
+    std::map<int64_t, target::Target> targets;
+};
+
+std::optional<OpenDataset> openDataset(const std::string& path)
 {
     auto store = store::Store::open(path, { true });
     if (!store) {
         std::fprintf(stderr, "%s\n", store.error().message.c_str());
-        return 1;
+        return std::nullopt;
     }
-    const store::Dataset data = store::loadDataset(*store).value();
-    const auto targets = session::deviceTargets(*store).value();
+    store::Dataset data = store::loadDataset(*store).value();
+    auto targets = session::deviceTargets(*store).value();
+    return OpenDataset { std::move(store).value(), std::move(data), std::move(targets) };
+}
+
+std::vector<size_t> allRecords(const store::Dataset& data)
+{
+    std::vector<size_t> all(data.records.size());
+    std::iota(all.begin(), all.end(), size_t { 0 });
+    return all;
+}
+
+int dataset(const std::string& path, const std::string& holdout, const std::string& kind)
+{
+    auto opened = openDataset(path);
+    if (!opened)
+        return 1;
+    const store::Dataset& data = opened->data;
+    const auto& targets = opened->targets;
     for (const std::string& line : data.report.lines())
         std::printf("# %s\n", line.c_str());
     const std::vector<std::string> held = split(holdout, ',');
@@ -135,9 +160,7 @@ int dataset(const std::string& path, const std::string& holdout, const std::stri
         std::printf("  %-36s top-1 score %.3f  top-5 score %.3f  (%d tasks)\n", n.name.c_str(), n.topKScore[0],
             n.topKScore[1], n.tasks);
 
-    std::vector<size_t> all(data.records.size());
-    for (size_t i = 0; i < all.size(); ++i)
-        all[i] = i;
+    const std::vector<size_t> all = allRecords(data);
     for (size_t n : { size_t { 10000 }, all.size() }) {
         if (n > all.size())
             continue;
@@ -157,57 +180,43 @@ int dataset(const std::string& path, const std::string& holdout, const std::stri
 
 int estimate(const std::string& path, const std::string& network, const std::string& layout)
 {
-    std::map<std::string, ir::ComputeDAG> zoo; // workload key -> DAG, of NETWORK
-    if (!network.empty()) {
-        const auto tasks = store::loadNetworkTasks({ network, 1, ops::layoutFromString(layout).value() }).value();
-        for (const graph::Task& t : tasks.tasks)
-            zoo.emplace(t.dag.workloadKey(), t.dag);
-    }
-    auto store = store::Store::open(path, { true });
-    if (!store) {
-        std::fprintf(stderr, "%s\n", store.error().message.c_str());
+    auto opened = openDataset(path);
+    if (!opened)
         return 1;
+    store::Dataset& data = opened->data;
+    session::attachSessionDags(opened->store, data).value();
+    if (!network.empty()) { // a workspace whose tasks no network or session names: rebuild them from NETWORK
+        const auto tasks = store::loadNetworkTasks({ network, 1, ops::layoutFromString(layout).value() }).value();
+        for (store::DatasetTask& task : data.tasks)
+            for (const graph::Task& t : tasks.tasks)
+                if (!task.dag && t.dag.workloadKey() == task.key)
+                    task.dag = t.dag;
     }
-    const store::Dataset data = store::loadDataset(*store).value();
-    const auto targets = session::deviceTargets(*store).value();
-    std::vector<size_t> all(data.records.size());
-    for (size_t i = 0; i < all.size(); ++i)
-        all[i] = i;
     const store::MetricOptions options; // ks 1 and 5
     std::vector<store::TaskMetrics> metrics;
     std::printf("%-44s %8s %8s %8s %10s %10s %10s\n", "task", "programs", "spearman", "pairwise", "best ms", "top-1 ms",
         "top-5 ms");
-    for (const store::RecordGroup& group : store::groupByTaskDevice(data, all)) {
-        store::DatasetTask task = data.tasks[group.task];
-        if (auto found = zoo.find(task.key); !task.dag && found != zoo.end())
-            task.dag = found->second;
-        const auto target = targets.find(group.deviceId);
-        if (!task.dag || target == targets.end() || target->second.isGpu())
+    session::DatasetSamples samples = session::samplesOf(data, allRecords(data), opened->targets);
+    for (size_t b = 0; b < samples.batches.size(); ++b) {
+        cost::CostModel::Batch& batch = samples.batches[b];
+        const std::vector<size_t>& records = samples.records[b];
+        if (batch.task.target.isGpu() || batch.states.size() < 2)
             continue;
-        const auto profile = session::deviceProfile(*store, group.deviceId).value();
+        const store::DatasetRecord& first = data.records[records.front()];
+        const auto profile = session::deviceProfile(opened->store, first.deviceId).value();
         cost::AnalyticalCostModel model(
-            profile ? session::limitsOf(*profile, target->second.vectorBytes) : cost::MachineLimits {});
-        std::vector<sched::State> states;
+            profile ? session::limitsOf(*profile, batch.task.target.vectorBytes) : cost::MachineLimits {});
+        batch.task.packsWeights = true; // as TuneScope measures on the CPU
+        std::vector<double> scores = model.predict(batch.task, batch.states);
         std::vector<double> labels, costs;
-        for (size_t index : group.records) {
-            const store::DatasetRecord& r = data.records[index];
-            auto steps = sched::parseSteps(r.steps);
-            auto state = steps ? sched::State::replay(*task.dag, *steps) : Expected<sched::State>(steps.error());
-            if (!state)
-                continue;
-            states.push_back(std::move(state).value());
-            labels.push_back(r.label);
-            costs.push_back(r.cost);
+        for (size_t i = 0; i < records.size(); ++i) {
+            scores[i] = std::isfinite(scores[i]) ? scores[i] : 0.0;
+            labels.push_back(data.records[records[i]].label);
+            costs.push_back(data.records[records[i]].cost);
         }
-        if (states.size() < 2)
-            continue;
-        const cost::CostTask costTask { &*task.dag, task.key, task.flops, target->second, true };
-        std::vector<double> scores = model.predict(costTask, states);
-        for (double& v : scores)
-            v = std::isfinite(v) ? v : 0.0;
         metrics.push_back(store::evaluateTask(scores, labels, costs, options));
         const store::TaskMetrics& m = metrics.back();
-        std::printf("%-44s %8lld %8.3f %8.3f %10.4f %10.4f %10.4f\n", task.name.substr(0, 44).c_str(),
+        std::printf("%-44s %8lld %8.3f %8.3f %10.4f %10.4f %10.4f\n", data.tasks[first.task].name.substr(0, 44).c_str(),
             static_cast<long long>(m.programs), m.values.spearman, m.values.pairwiseAccuracy, m.bestCost * 1e3,
             m.topKCost[0] * 1e3, m.topKCost[1] * 1e3);
     }
