@@ -224,9 +224,13 @@ namespace {
         std::cout << "workspace " << workspace->path() << " (schema " << workspace->schemaVersion() << "): " << records
                   << " records, " << failures << " failed, " << tasks->size() << " tasks, " << devices->size()
                   << " devices, " << sources->size() << " imported files\n\n";
-        auto pad = [](std::string text, size_t width) { // always at least one space after
+        auto clip = [](std::string text, size_t width) { // to width - 1 characters at most
             if (text.size() >= width)
                 text = text.substr(0, width - 4) + "...";
+            return text;
+        };
+        auto pad = [&](std::string text, size_t width) { // always at least one space after
+            text = clip(std::move(text), width);
             text.resize(width, ' ');
             return text;
         };
@@ -237,7 +241,9 @@ namespace {
             const std::string best = s.bestCost ? formatFixed(*s.bestCost * 1e3, 4) : "-";
             const std::string gflops
                 = s.bestCost && task.flops > 0 ? formatFixed(task.flops / *s.bestCost / 1e9, 1) : "-";
-            std::cout << pad(std::to_string(task.id), 6) << pad(task.name + (task.rebuildable ? "" : " (foreign)"), 40)
+            // A long name is clipped before the mark, so that a foreign task always says so.
+            const std::string foreign = task.rebuildable ? "" : " (foreign)";
+            std::cout << pad(std::to_string(task.id), 6) << pad(clip(task.name, 40 - foreign.size()) + foreign, 40)
                       << pad(deviceById.at(s.deviceId)->name, 16) << pad(std::to_string(s.records), 9)
                       << pad(std::to_string(s.failures), 8) << pad(best, 12) << gflops << "\n";
         }

@@ -3,6 +3,7 @@
 #include "core/graph/op_tasks.h"
 #include "core/graph/workload_registry.h"
 #include "core/store/network_match.h"
+#include "core/store/schedule_source.h"
 #include "core/store/tvm_log.h"
 #include "core/support/strings.h"
 
@@ -61,7 +62,7 @@ Expected<std::map<int64_t, std::string>> exportKeys(store::Store& store)
     TS_TRY(std::vector<store::TaskInfo> tasks, store.tasks());
     std::map<std::string, int64_t> ownTasks; // own hash -> task id
     for (const store::TaskInfo& t : tasks)
-        if (t.kind == store::RecordKind::Ansor && !Json::accept(t.key))
+        if (t.kind == store::RecordKind::Ansor && store::isOwnTaskKey(t.key))
             ownTasks.emplace(t.key, t.id);
     std::map<int64_t, std::string> out;
     if (ownTasks.empty())
@@ -79,6 +80,20 @@ Expected<std::map<int64_t, std::string>> exportKeys(store::Store& store)
         for (const graph::Task& task : *built)
             if (auto it = ownTasks.find(task.dag.workloadKey()); it != ownTasks.end() && !out.count(it->second))
                 out.emplace(it->second, exportKey(*origin, task));
+    }
+    // A dataset `collect` measured names no origin in its sessions: its networks table says what the tasks are.
+    TS_TRY(std::vector<store::NetworkInfo> networks, store.networks());
+    for (const store::NetworkInfo& n : networks) {
+        if (out.size() == ownTasks.size())
+            break;
+        auto layout = ops::layoutFromString(n.layout);
+        auto built
+            = layout ? store::loadNetworkTasks({ n.name, n.batch, *layout }) : Expected<graph::TaskSet>(layout.error());
+        if (!built)
+            continue;
+        for (const graph::Task& task : built->tasks)
+            if (auto it = ownTasks.find(task.dag.workloadKey()); it != ownTasks.end() && !out.count(it->second))
+                out.emplace(it->second, ownHashKey(task.dag));
     }
     return out;
 }

@@ -6,8 +6,9 @@
 // - any other task as TuneScope's hash followed by its tensors' shapes in TVM's nested form
 //   (network_match.h), which `measure --record`, `import` and `best` match to the model-zoo task it is. An
 //   operator that is no registered workload and no zoo task is exported so too, but nothing rebuilds it yet.
-// A task no stored session names (a dataset's) keeps the hash alone; read back, it is looked for among the
-// zoo's tasks at batch 1.
+// A task of a dataset `collect` measured (whose sessions name no origin) is a network task of the workspace's
+// networks table and is exported as one. A task neither names keeps the hash alone; read back, it is looked for
+// among the zoo's tasks at batch 1.
 #pragma once
 
 #include "core/graph/task_extraction.h"
@@ -25,8 +26,8 @@ namespace ts::session {
 std::string exportKey(const TuneOrigin& origin, const graph::Task& task);
 
 // Stored task id -> exported key, for every task of the store whose key is TuneScope's own hash and which a
-// stored session's origin still builds. Errors: the store cannot be read. An origin that no longer builds
-// (a network removed from the zoo) is skipped: its tasks keep the hash alone.
+// stored session's origin or a stored network still builds. Errors: the store cannot be read. An origin or
+// network that no longer builds (a network removed from the zoo) is skipped: its tasks keep the hash alone.
 Expected<std::map<int64_t, std::string>> exportKeys(store::Store& store);
 
 } // namespace ts::session

@@ -14,7 +14,7 @@ std::optional<store::Device> hostDevice(const std::vector<store::Device>& device
 {
     std::optional<store::Device> found;
     for (const store::Device& d : devices) {
-        if (d.target != here.target || !d.targetHost.empty())
+        if (!store::sameCpu(d, here) || !d.targetHost.empty())
             continue;
         if (d.hardwareParams == here.hardwareParams)
             return d;

@@ -163,14 +163,14 @@ namespace {
             if (auto found = byKey.find(task.key); found != byKey.end()) {
                 task.dag = found->second;
             } else if (const TaskInfo* info = infoById.at(task.taskId);
-                       info->kind == RecordKind::Ansor && info->rebuildable) {
+                       info->kind == RecordKind::Ansor && info->rebuildable && !isOwnTaskKey(info->key)) {
                 auto dag = rebuildTask(*info); // a registered workload, or a TVM network task matched to the zoo
                 if (dag)
                     task.dag = std::move(dag).value();
                 else
                     missing = DagMissing::WorkloadNotBuilt;
             } else if (task.networks.empty()) {
-                missing = DagMissing::NoSource;
+                missing = DagMissing::NoSource; // foreign, or TuneScope's own task of a tuning session
             } else {
                 missing = inFailedNetwork[i] ? DagMissing::NetworkNotBuilt : DagMissing::NotInNetwork;
             }

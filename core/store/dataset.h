@@ -80,7 +80,9 @@ const char* toString(SkipReason reason);
 // Why a task has no DAG.
 enum class DagMissing {
     NotRequested, // DatasetOptions::rebuildDags is off
-    NoSource, // in no network of the dataset, and its key is not a registered workload (a foreign TVM task)
+    // In no network of the dataset, and its key is not a registered workload: a foreign TVM task, or a task a
+    // tuning session tuned (its DAG comes from the session's origin: session::attachSessionDags).
+    NoSource,
     NetworkNotBuilt, // its networks cannot be built here (unknown name or layout; see DatasetReport::warnings)
     NotInNetwork, // its networks were rebuilt but none has a task with its key (the network changed since)
     WorkloadNotBuilt, // its key names a registered workload that failed to build

@@ -51,8 +51,7 @@ Expected<LogRecord> toLogRecord(const Record& record, const TaskInfo& task, cons
     // A DAG TuneScope tuned itself (an operator or a network task) is keyed by its hash alone; TVM's key
     // for a DAG-defined task starts with the DAG's hash, so the hash goes out as that key's first element
     // (exportLog's `keys` add the shapes, where a session says what the task is).
-    if (key.is_discarded() && !task.key.empty()
-        && task.key.find_first_not_of("0123456789abcdef") == std::string::npos) {
+    if (isOwnTaskKey(task.key)) {
         key = Json::array({ task.key });
         r.workloadKey = key.dump();
     }

@@ -300,6 +300,10 @@ Expected<ir::ComputeDAG> rebuildTask(const TaskInfo& task)
 {
     if (!task.rebuildable)
         return makeError(ErrorKind::NotFound, "task " + task.name + " is foreign: TuneScope cannot rebuild it");
+    if (isOwnTaskKey(task.key))
+        return makeError(ErrorKind::NotFound,
+            "task " + task.name + " is TuneScope's own, keyed by its DAG's hash alone: it is rebuilt from the "
+                + "session or network that tuned it, not from its key");
     TS_TRY(std::optional<DagHashKey> hashKey, parseDagHashKey(task.key));
     if (!hashKey) {
         TS_TRY(graph::WorkloadKey key, graph::parseWorkloadKey(task.key));

@@ -128,7 +128,9 @@ private:
 };
 
 // The compute DAG of a stored rebuildable task: a registered workload rebuilt from its key, or the zoo task
-// its DAG-hash key was matched to on import (the candidate whose printed DAG is the stored dag_text).
+// its DAG-hash key was matched to on import (the candidate whose printed DAG is the stored dag_text). A task
+// TuneScope tuned itself (isOwnTaskKey) is not rebuilt from its key: a NotFound error says so (its session's
+// origin, session/tune_origin.h, or its network in the networks table builds it).
 Expected<ir::ComputeDAG> rebuildTask(const TaskInfo& task);
 
 } // namespace ts::store

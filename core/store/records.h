@@ -36,8 +36,13 @@ std::string deviceKindOf(const std::string& target);
 // A short name from a target string: "cpu core-avx2", "cuda sm_86", "cuda".
 std::string deviceNameOf(const std::string& target);
 // The device row of a target TuneScope itself measures on: its TVM target string, name and hardware
-// parameters (what a tuning session records under, and where `best` looks).
+// parameters (what a tuning session records under, and where `best` looks). The host's device also records, in
+// its properties' "cpu", what LLVM called the CPU, the name chosen (target/host_cpu.h) and the CPUID signature.
 Device deviceOf(const target::Target& target);
+// Whether the stored device row is the CPU `wanted` describes: the same target string, or (a host row, whose
+// properties record the CPUID signature, target/host_cpu.h) the same signature and the same target string
+// but for -mcpu, the model name another LLVM version gave the same CPU.
+bool sameCpu(const Device& stored, const Device& wanted);
 // The Target a device's records were measured for (its TVM target string and hardware parameters), which
 // lowering, code generation and measurement take; an error names what of the target string is not understood.
 Expected<target::Target> targetOf(const Device& device);
@@ -52,13 +57,19 @@ struct TaskInfo {
     std::string name; // for people: "matmul_add", "conv2d_NCHWc.x86", "dag 1097323f"
     std::string dagText; // the compute DAG, printed, when TuneScope can rebuild it; "" otherwise
     double flops = 0.0; // of one run, when known
-    bool rebuildable = false; // the key names a workload TuneScope can rebuild and measure
+    // TuneScope can rebuild and measure the workload: the key names a registered workload or a matched model-zoo
+    // task, or TuneScope built the task itself (taskInfoOf). False: a foreign task, imported from a TVM log.
+    bool rebuildable = false;
 };
 
 // The task row of a DAG TuneScope tunes itself: keyed by the DAG's workload key (a hash of its
-// name-independent text), named for people, with the DAG's text and FLOPs. Not rebuildable from the key
-// alone: the session and `best` rebuild it from the network or operator they name.
+// name-independent text), named for people, with the DAG's text and FLOPs. Rebuildable (TuneScope's own, not
+// foreign), though not from the key alone: the session, `best` and a dataset rebuild it from the network or
+// operator they name (a session's origin, the networks table), `export` names it by what those build.
 TaskInfo taskInfoOf(const std::string& name, const std::string& workloadKey, const std::string& dagText, double flops);
+// Whether `key` is the key of a task TuneScope built itself (taskInfoOf): the DAG's hash, bare hex digits. Every
+// key TVM writes is JSON text ("[\"matmul_add\", ...]", "[\"<md5>\", [1, 56, 56, 64], ...]", an AutoTVM task).
+bool isOwnTaskKey(const std::string& key);
 
 struct NetworkInfo {
     int64_t id = 0;

@@ -2,6 +2,7 @@
 #include "core/store/store.h"
 #include "core/store/store_rows.h"
 #include "core/support/strings.h"
+#include "core/target/host_cpu.h"
 
 #include <nlohmann/json.hpp>
 
@@ -27,6 +28,28 @@ namespace {
         return params;
     }
 
+    // The CPUID signature a host device row records (properties.cpu), or null.
+    nlohmann::json cpuSignature(const std::string& properties)
+    {
+        const nlohmann::json json = nlohmann::json::parse(properties, nullptr, false);
+        if (!json.is_object() || !json.contains("cpu") || !json["cpu"].is_object())
+            return nullptr;
+        const nlohmann::json& cpu = json["cpu"];
+        if (!cpu.contains("vendor") || !cpu.contains("family") || !cpu.contains("model"))
+            return nullptr;
+        return nlohmann::json { cpu["vendor"], cpu["family"], cpu["model"] };
+    }
+
+    // A target string without its -mcpu option: two hosts whose names differ only by what LLVM knew.
+    std::string withoutCpuName(const std::string& target)
+    {
+        std::vector<std::string> kept;
+        for (std::string& word : split(target, ' '))
+            if (word.rfind("-mcpu=", 0) != 0)
+                kept.push_back(std::move(word));
+        return join(kept, " ");
+    }
+
 } // namespace
 
 Device deviceOf(const target::Target& target)
@@ -36,7 +59,27 @@ Device deviceOf(const target::Target& target)
     device.kind = deviceKindOf(device.target);
     device.name = deviceNameOf(device.target);
     device.hardwareParams = target::hardwareParams(target);
+    if (target == target::Target::host()) {
+        // What LLVM called this CPU, what the target names it, and the CPUID signature the name came from
+        // (target/host_cpu.h): a later LLVM's name for the same CPU finds this row again (addDevice).
+        const target::HostCpuName& name = target::hostCpuName();
+        const target::CpuId& id = target::hostCpuId();
+        device.properties = nlohmann::json { { "cpu",
+                                                 { { "llvm_name", name.llvmName }, { "name", name.chosen },
+                                                     { "rule", name.rule }, { "vendor", id.vendor },
+                                                     { "family", id.family }, { "model", id.model } } } }
+                                .dump();
+    }
     return device;
+}
+
+bool sameCpu(const Device& stored, const Device& wanted)
+{
+    if (stored.target == wanted.target)
+        return true;
+    const nlohmann::json signature = cpuSignature(wanted.properties);
+    return !signature.is_null() && cpuSignature(stored.properties) == signature
+        && withoutCpuName(stored.target) == withoutCpuName(wanted.target);
 }
 
 Expected<target::Target> targetOf(const Device& device)
@@ -81,6 +124,22 @@ Expected<int64_t> Store::addDevice(const Device& device)
         // would then fail (SQLITE_BUSY_SNAPSHOT) once another connection commits.
         find->reset();
         return id;
+    }
+    // The same CPU named otherwise by another LLVM (sameCpu): the same device.
+    if (!cpuSignature(device.properties).is_null()) {
+        TS_TRY(Statement same,
+            m_db.prepare("SELECT id, target, properties FROM devices WHERE target_host = ? AND hardware_params = ?"));
+        same.bindAll(device.targetHost, params);
+        while (true) {
+            TS_TRY(bool row, same.step());
+            if (!row)
+                break;
+            Device stored;
+            stored.target = same.getText(1);
+            stored.properties = same.getText(2);
+            if (sameCpu(stored, device))
+                return same.getInt(0);
+        }
     }
     TS_TRY(Statement * insert,
         cached("INSERT INTO devices (kind, name, target, target_host, hardware_params, properties) "

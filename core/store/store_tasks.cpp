@@ -13,16 +13,24 @@ TaskInfo taskInfoOf(const std::string& name, const std::string& workloadKey, con
     info.name = name;
     info.dagText = dagText;
     info.flops = flops;
-    info.rebuildable = false;
+    info.rebuildable = true;
     return info;
+}
+
+bool isOwnTaskKey(const std::string& key)
+{
+    return !key.empty() && key.find_first_not_of("0123456789abcdef") == std::string::npos;
 }
 
 namespace {
 
     TaskInfo readTask(const Statement& s)
     {
-        return TaskInfo { s.getInt(0), static_cast<RecordKind>(s.getInt(1)), s.getText(2), s.getText(3), s.getText(4),
+        TaskInfo task { s.getInt(0), static_cast<RecordKind>(s.getInt(1)), s.getText(2), s.getText(3), s.getText(4),
             s.getDouble(5), s.getInt(6) != 0 };
+        // Workspaces written before taskInfoOf marked TuneScope's own tasks rebuildable hold them with 0.
+        task.rebuildable = task.rebuildable || (task.kind == RecordKind::Ansor && isOwnTaskKey(task.key));
+        return task;
     }
 
     constexpr const char* kTaskColumns = "SELECT id, kind, key, name, dag_text, flops, rebuildable FROM tasks";

@@ -1,5 +1,6 @@
 // Target::host(): the one place that reads what this machine is.
 #include "core/support/strings.h"
+#include "core/target/host_cpu.h"
 #include "core/target/target.h"
 
 #include <llvm/ADT/StringMap.h>
@@ -18,7 +19,7 @@ namespace {
         Target t;
         t.kind = TargetKind::Cpu;
         t.triple = llvm::sys::getProcessTriple();
-        t.cpuName = llvm::sys::getHostCPUName().str();
+        t.cpuName = hostCpuName().chosen; // LLVM's name, or the closest model it knows (host_cpu.h)
         llvm::SubtargetFeatures features;
         llvm::StringMap<bool> found;
         if (llvm::sys::getHostCPUFeatures(found))

@@ -2,6 +2,7 @@
 // answer on this machine. Each later module replaces a check here with real use; until then this keeps
 // "found and wired" honest on every CI machine.
 #include <gtest/gtest.h>
+#include <llvm/ADT/StringMap.h>
 #include <llvm/ADT/StringRef.h>
 #include <llvm/Config/llvm-config.h>
 #include <llvm/Support/Host.h>
@@ -16,9 +17,14 @@ TEST(Dependencies, LlvmKnowsTheHost)
 {
     EXPECT_EQ(LLVM_VERSION_MAJOR, 15);
     EXPECT_FALSE(llvm::InitializeNativeTarget());
+    // LLVM 15 answers "generic" for a CPU newer than itself (AMD Zen 5): the target then picks the closest
+    // model it knows from the features (target/host_cpu.h, tested in target_test), so only the features must
+    // be read here.
     const std::string cpu = llvm::sys::getHostCPUName().str();
     EXPECT_FALSE(cpu.empty());
-    EXPECT_NE(cpu, "generic");
+    llvm::StringMap<bool> features;
+    ASSERT_TRUE(llvm::sys::getHostCPUFeatures(features));
+    EXPECT_TRUE(features.lookup("sse2"));
 }
 
 TEST(Dependencies, XgboostAndSqliteAnswer)

@@ -3,6 +3,7 @@
 #include "tests/core/store_fixtures.h"
 #include "tests/core/store_test_access.h"
 
+#include "core/graph/workload_registry.h"
 #include "core/schedule/state.h"
 #include "core/schedule/step_json.h"
 #include "core/store/importer.h"
@@ -10,6 +11,7 @@
 #include "core/store/network_match.h"
 #include "core/store/store.h"
 #include "core/support/strings.h"
+#include "core/target/host_cpu.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -117,6 +119,45 @@ namespace {
         Record orphan = syntheticRecord(999, 999, 1e-3);
         EXPECT_FALSE(store.addRecords(std::span(&orphan, 1)));
         EXPECT_EQ(store.recordCount().value(), 0);
+    }
+
+    TEST(Store, TheHostDeviceRecordsItsCpuAndKeepsItUnderAnotherLlvmsName)
+    {
+        // The host's row says what LLVM called the CPU, the name chosen and the CPUID signature.
+        const Device host = deviceOf(target::Target::host());
+        const nlohmann::json cpu = nlohmann::json::parse(host.properties)["cpu"];
+        EXPECT_EQ(cpu["name"], target::Target::host().cpuName);
+        EXPECT_EQ(cpu["llvm_name"], target::hostCpuName().llvmName);
+        EXPECT_EQ(cpu["vendor"], target::hostCpuId().vendor);
+        EXPECT_EQ(cpu["family"], target::hostCpuId().family);
+
+        // A Zen 5 recorded under LLVM 15's closest model, then met by an LLVM that knows it: one device.
+        TempDir dir;
+        Store store = openOrDie(dir.file("w.tunescope"));
+        Device before;
+        before.target = "llvm -keys=cpu -mattr=+avx512f,+avx2 -mcpu=znver3 -num-cores=2";
+        before.hardwareParams = HardwareParams { 2, 64, 64, 0, 0, 0, 0, 0 };
+        before.properties = R"({"cpu": {"llvm_name": "generic", "name": "znver3", "rule": "vendor-model",
+            "vendor": "AuthenticAMD", "family": 26, "model": 2}})";
+        const int64_t id = store.addDevice(before).value();
+        Device later = before;
+        later.target = "llvm -keys=cpu -mattr=+avx512f,+avx2 -mcpu=znver5 -num-cores=2";
+        later.properties = R"({"cpu": {"llvm_name": "znver5", "name": "znver5", "rule": "llvm",
+            "vendor": "AuthenticAMD", "family": 26, "model": 2}})";
+        EXPECT_EQ(store.addDevice(later).value(), id);
+        EXPECT_TRUE(sameCpu(store.devices().value()[0], later));
+        // Another model number, other features or another name without a signature: other devices.
+        Device otherModel = later;
+        otherModel.properties = R"({"cpu": {"vendor": "AuthenticAMD", "family": 26, "model": 68}})";
+        EXPECT_NE(store.addDevice(otherModel).value(), id);
+        Device otherFeatures = later;
+        otherFeatures.target = "llvm -keys=cpu -mattr=+avx2 -mcpu=znver5 -num-cores=2";
+        EXPECT_NE(store.addDevice(otherFeatures).value(), id);
+        Device unsigned_ = later;
+        unsigned_.target = "llvm -keys=cpu -mattr=+avx512f,+avx2 -mcpu=znver4 -num-cores=2";
+        unsigned_.properties = "{}";
+        EXPECT_NE(store.addDevice(unsigned_).value(), id);
+        EXPECT_EQ(store.devices().value().size(), 4u);
     }
 
     TEST(Store, ADeviceGivesTheTargetItsRecordsWereMeasuredFor)
@@ -715,6 +756,41 @@ namespace {
         // steps replay on exactly one.
         EXPECT_EQ(linked, 2 + 6 + 5);
         EXPECT_EQ(store.tasks().value().size(), 2u + 24u + 24u);
+    }
+
+    TEST(Store, TasksTuneScopeBuiltAreItsOwnNotForeign)
+    {
+        // A task a tuning session adds is rebuildable (from the session that tuned it), so never "foreign".
+        const ir::ComputeDAG dag = graph::buildWorkload(graph::parseWorkloadSpec("matmul:8,8,8").value()).value();
+        const TaskInfo own = taskInfoOf("matmul", dag.workloadKey(), dag.toString(), dag.flopCount());
+        EXPECT_TRUE(own.rebuildable);
+        EXPECT_TRUE(isOwnTaskKey(own.key));
+        for (const std::string key : { "[\"matmul\", 8, 8, 8, \"float32\"]", "[\"b32ed43fb351136894c322ee49097a1a\"]",
+                 "[\"dense_nopack.x86\", [[\"TENSOR\", [1, 8], \"float32\"]], {}]", "", "big" })
+            EXPECT_FALSE(isOwnTaskKey(key)) << key;
+
+        TempDir dir;
+        Store store = openOrDie(dir.file("w.tunescope"));
+        const int64_t id = store.addTask(own).value();
+        // A workspace written before own tasks were marked holds them with rebuildable 0: read as they are.
+        TaskInfo older = taskInfoOf("matmul 16", "0123456789abcdef", "", 0.0);
+        older.rebuildable = false;
+        const int64_t olderId = store.addTask(older).value();
+        TaskInfo foreign;
+        foreign.key = "[\"b32ed43fb351136894c322ee49097a1a\"]";
+        foreign.name = "dag b32ed43f";
+        const int64_t foreignId = store.addTask(foreign).value();
+        for (const TaskInfo& t : store.tasks().value())
+            EXPECT_EQ(t.rebuildable, t.id == id || t.id == olderId) << t.name;
+        EXPECT_FALSE(store.findTask(foreign.key).value()->rebuildable);
+        EXPECT_NE(foreignId, id);
+
+        // Not from its key alone, though: rebuildTask says where such a task is rebuilt from.
+        auto rebuilt = rebuildTask(*store.findTask(own.key).value());
+        ASSERT_FALSE(rebuilt);
+        EXPECT_EQ(rebuilt.error().kind, ErrorKind::NotFound);
+        EXPECT_NE(rebuilt.error().message.find("TuneScope's own, keyed by its DAG's hash alone"), std::string::npos)
+            << rebuilt.error().message;
     }
 
     TEST(TvmLogs, ImportingTheSameFileTwiceAddsNothing)

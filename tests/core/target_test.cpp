@@ -1,24 +1,33 @@
 // Targets: the host as LLVM sees it, and the conversion from what the record store keeps for a device (a
 // TVM target string and Ansor's hardware parameters) and back.
 #include "core/support/strings.h"
+#include "core/target/host_cpu.h"
 #include "core/target/target.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 
 using namespace ts;
 using target::Target;
 using target::TargetKind;
 
-TEST(Target, HostIsThisCpuAsLlvmNamesIt)
+TEST(Target, HostIsThisCpuNamedAsLlvmKnowsIt)
 {
     const Target& host = Target::host();
     EXPECT_EQ(&host, &Target::host()); // read once
     EXPECT_EQ(host.kind, TargetKind::Cpu);
     EXPECT_FALSE(host.isGpu());
+    // LLVM's name, or (LLVM 15 says "generic" for a CPU newer than itself) the closest model it knows.
+    const target::HostCpuName& name = target::hostCpuName();
+    EXPECT_EQ(host.cpuName, name.chosen);
     EXPECT_FALSE(host.cpuName.empty());
-    EXPECT_NE(host.cpuName, "generic");
+    EXPECT_NE(host.cpuName, "generic") << "LLVM said " << name.llvmName;
+    if (name.llvmName != "generic")
+        EXPECT_EQ(name.chosen, name.llvmName);
+    else
+        EXPECT_NE(name.rule, "llvm");
     EXPECT_NE(host.triple.find("x86_64"), std::string::npos) << host.triple;
     EXPECT_GE(host.cores, 1);
     EXPECT_GE(host.cacheLineBytes, 32);
@@ -34,6 +43,85 @@ TEST(Target, HostIsThisCpuAsLlvmNamesIt)
     auto back = target::fromTvm(text, target::hardwareParams(host));
     ASSERT_TRUE(back) << back.error().message;
     EXPECT_EQ(*back, host);
+}
+
+namespace {
+// getHostCPUFeatures() on an AMD EPYC Zen 4 KVM guest (LLVM 15 named it znver3); the guest hides mwaitx,
+// pku, rdpru and wbnoinvd, which every Zen model of LLVM's has.
+constexpr const char* kZen4Guest = "+64bit,+adx,+aes,-amx-bf16,-amx-int8,-amx-tile,+avx,+avx2,+avx512bf16,"
+                                   "+avx512bitalg,+avx512bw,+avx512cd,+avx512dq,-avx512er,+avx512f,-avx512fp16,"
+                                   "+avx512ifma,-avx512pf,+avx512vbmi,+avx512vbmi2,+avx512vl,+avx512vnni,"
+                                   "-avx512vp2intersect,+avx512vpopcntdq,-avxvnni,+bmi,+bmi2,-cldemote,+clflushopt,"
+                                   "+clwb,+clzero,+cmov,+crc32,+cx16,+cx8,-enqcmd,+f16c,+fma,-fma4,+fsgsbase,+fxsr,"
+                                   "+gfni,-hreset,+invpcid,-kl,-lwp,+lzcnt,+mmx,+movbe,-movdir64b,-movdiri,-mwaitx,"
+                                   "+pclmul,-pconfig,-pku,+popcnt,-prefetchwt1,+prfchw,-ptwrite,+rdpid,-rdpru,+rdrnd,"
+                                   "+rdseed,-rtm,+sahf,-serialize,-sgx,+sha,+shstk,+sse,+sse2,+sse3,+sse4.1,+sse4.2,"
+                                   "+sse4a,+ssse3,-tbm,-tsxldtrk,-uintr,+vaes,+vpclmulqdq,-waitpkg,-wbnoinvd,-widekl,"
+                                   "-xop,+xsave,+xsavec,+xsaveopt,+xsaves";
+
+// kZen4Guest with `changes` ("+avxvnni,-avx512f") applied.
+std::map<std::string, bool> featuresWith(const std::string& changes)
+{
+    std::map<std::string, bool> features;
+    for (const std::string& list : { std::string(kZen4Guest), changes })
+        for (const std::string& f : split(list, ','))
+            if (!f.empty())
+                features[f.substr(1)] = f[0] == '+';
+    return features;
+}
+
+constexpr const char* kNoAvx512 = "-avx512f,-avx512cd,-avx512bw,-avx512dq,-avx512vl,-avx512ifma,-avx512vbmi,"
+                                  "-avx512vbmi2,-avx512vnni,-avx512bitalg,-avx512vpopcntdq,-avx512bf16";
+} // namespace
+
+TEST(Target, AnUnknownCpuIsNamedByTheClosestModelLlvmKnows)
+{
+    // LLVM's own name always wins.
+    auto known = target::chooseCpuName("znver3", { "AuthenticAMD", 25, 17 }, featuresWith(""));
+    EXPECT_EQ(known.chosen, "znver3");
+    EXPECT_EQ(known.rule, "llvm");
+
+    // A Zen 5 (family 26): LLVM 15 says generic; its features are Zen 4's and AVX-VNNI, MOVDIRI, MOVDIR64B,
+    // VP2INTERSECT. The newest AMD model LLVM 15 knows is Zen 3, and the system features the guest hides do
+    // not count against it.
+    auto zen5 = target::chooseCpuName(
+        "generic", { "AuthenticAMD", 26, 2 }, featuresWith("+avxvnni,+movdiri,+movdir64b,+avx512vp2intersect"));
+    EXPECT_EQ(zen5.llvmName, "generic");
+    EXPECT_EQ(zen5.chosen, "znver3");
+    EXPECT_EQ(zen5.rule, "vendor-model");
+    // Without AVX-512 nor VAES (a Zen 2-like feature set): the newest model that has no more than that.
+    EXPECT_EQ(target::chooseCpuName("generic", { "AuthenticAMD", 26, 2 },
+                  featuresWith(std::string(kNoAvx512) + ",-vaes,-vpclmulqdq"))
+                  .chosen,
+        "znver2");
+    // Hygon's CPUs are Zens.
+    EXPECT_EQ(target::chooseCpuName("generic", { "HygonGenuine", 24, 0 }, featuresWith("")).chosen, "znver3");
+
+    // An unknown Intel: with AMX and AVX512-FP16, Sapphire Rapids; with Ice Lake's AVX-512 but no SSE4a (an
+    // AMD extension), Ice Lake server; without AVX-512, the client line (Skylake: no AVX-VNNI for Alder Lake).
+    const std::string intel = "-sse4a,-clzero";
+    EXPECT_EQ(target::chooseCpuName("generic", { "GenuineIntel", 19, 1 },
+                  featuresWith(intel + ",+amx-tile,+amx-int8,+amx-bf16,+avxvnni,+avx512fp16,+serialize"))
+                  .chosen,
+        "sapphirerapids");
+    EXPECT_EQ(target::chooseCpuName("generic", { "GenuineIntel", 19, 1 }, featuresWith(intel)).chosen, "icelake-server");
+    EXPECT_EQ(target::chooseCpuName("generic", { "GenuineIntel", 19, 1 },
+                  featuresWith(intel + "," + kNoAvx512 + ",-gfni,-vaes,-vpclmulqdq,-sha"))
+                  .chosen,
+        "skylake");
+
+    // Another vendor: the x86-64 level.
+    auto other = target::chooseCpuName("generic", { "CentaurHauls", 7, 0 }, featuresWith(""));
+    EXPECT_EQ(other.chosen, "x86-64-v4");
+    EXPECT_EQ(other.rule, "x86-64-level");
+    EXPECT_EQ(target::chooseCpuName("generic", { "CentaurHauls", 7, 0 }, featuresWith(kNoAvx512)).chosen, "x86-64-v3");
+    EXPECT_EQ(target::chooseCpuName("generic", { "CentaurHauls", 7, 0 }, featuresWith(std::string(kNoAvx512) + ",-avx2"))
+                  .chosen,
+        "x86-64-v2");
+
+    // The same features give the same name, whatever the model number: one device for such hosts.
+    EXPECT_EQ(target::chooseCpuName("generic", { "AuthenticAMD", 26, 68 }, featuresWith("")).chosen,
+        target::chooseCpuName("generic", { "AuthenticAMD", 26, 2 }, featuresWith("")).chosen);
 }
 
 TEST(Target, CpuFromATvmStringAndHardwareParams)
