@@ -4,6 +4,7 @@
 #include "core/schedule/state.h"
 #include "core/search/task_policy.h"
 #include "core/session/tune_origin.h"
+#include "core/store/schedule_source.h"
 #include "core/store/store.h"
 #include "core/support/strings.h"
 #include "widgets/plot_style.h"
@@ -457,7 +458,7 @@ void RaceView::showBest(int lane)
             if (page.empty() || page.front().id != recordId)
                 return makeError(
                     ErrorKind::NotFound, "record " + std::to_string(recordId) + " is not in the workspace");
-            TS_TRY(sched::State state, sched::State::replayJson(task->dag, page.front().steps));
+            TS_TRY(sched::State state, store::replayStored(task->dag, page.front().steps, page.front().extra));
             return std::make_shared<const sched::State>(std::move(state));
         },
         [this, task = m_shown->task, recordId](Expected<std::shared_ptr<const sched::State>> state) {

@@ -26,6 +26,9 @@ struct Measurer::Built {
     int numInputs = 0;
     std::vector<std::string> outputNames;
     double seconds = 0.0;
+    // The DAG the state was made from when it is not the task's (an AutoTVM config's own program, such as
+    // TVM's packed NCHW[x]c compute): the reference is that DAG's.
+    std::optional<ir::ComputeDAG> program;
 };
 
 namespace {
@@ -237,7 +240,7 @@ std::optional<MeasureResult> Measurer::run(const ir::ComputeDAG& task, Built& bu
         return record::failedResult(reply->status, reply->message, seconds);
     if (m_options.checkCorrectness) {
         std::string error;
-        const Reference* expected = reference(task, &error);
+        const Reference* expected = reference(built.program ? *built.program : task, &error);
         if (!expected)
             return record::failedResult(MeasureStatus::UnknownError, "reference evaluator: " + error, seconds);
         if (auto wrong
@@ -272,6 +275,14 @@ int Measurer::measure(const ir::ComputeDAG& task, std::vector<sched::State> stat
             callbacks.onProgress(progress);
     };
 
+    // States made from another DAG than the task's are checked against that DAG's reference.
+    std::vector<std::optional<ir::ComputeDAG>> programs(total);
+    const auto sameTensors = [](const std::vector<ir::Tensor>& a, const std::vector<ir::Tensor>& b) {
+        return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin());
+    };
+    for (size_t i = 0; i < total; ++i)
+        if (!sameTensors(states[i].originTensors(), task.tensors()))
+            programs[i] = ir::ComputeDAG::create(states[i].originTensors());
     auto batch
         = std::make_shared<BuildBatch>(std::move(states), buildContext(m_options.target, m_options.layoutRewrite));
     for (size_t i = 0; i < total; ++i)
@@ -333,6 +344,7 @@ int Measurer::measure(const ir::ComputeDAG& task, std::vector<sched::State> stat
     for (size_t i = 0; i < total && !stop.stop_requested(); ++i) {
         if (!collected[i] || built[i].status != MeasureStatus::Ok)
             continue;
+        built[i].program = std::move(programs[i]);
         std::optional<MeasureResult> result = run(task, built[i], stop);
         if (!result)
             break;

@@ -188,4 +188,80 @@ Expected<Tensor> depthwiseConv2d(const Tensor& data, const Tensor& weight, const
         "depthwise_conv2d_nhwc");
 }
 
+namespace {
+    // The 5-D data padded on H and W (axes 2 and 3); the data itself when nothing is padded.
+    Expected<Tensor> padBlocked(const Tensor& data, const std::array<int64_t, 4>& padding, const std::string& name)
+    {
+        return pad(data, { 0, 0, padding[0], padding[1], 0 }, { 0, 0, padding[2], padding[3], 0 }, 0.0, name);
+    }
+} // namespace
+
+Expected<Tensor> conv2dNchwc(const Tensor& data, const Tensor& weight, const Conv2dParams& p)
+{
+    const std::string op = "conv2d_NCHWc";
+    TS_CHECK(expectRank(op, "data", data, 5));
+    TS_CHECK(expectRank(op, "weight", weight, 6));
+    const auto& ds = data->shape(); // n, C/icBn, h, w, icBn
+    const auto& ws = weight->shape(); // O/ocBn, C/icBn, kh, kw, icBn, ocBn
+    const int64_t n = ds[0], icChunk = ds[1], h = ds[2], w = ds[3], icBn = ds[4];
+    const int64_t ocChunk = ws[0], kh = ws[2], kw = ws[3], ocBn = ws[5];
+    if (ws[1] != icChunk || ws[4] != icBn)
+        return shapeError(op,
+            "weight " + shapeText(ws) + " blocks the input channels as " + std::to_string(ws[1]) + " x "
+                + std::to_string(ws[4]) + ", data " + shapeText(ds) + " as " + std::to_string(icChunk) + " x "
+                + std::to_string(icBn));
+    if (p.groups != 1)
+        return shapeError(op, "groups " + std::to_string(p.groups) + " (only 1 is built)");
+    for (int64_t v : p.padding)
+        if (v < 0)
+            return shapeError(op, "negative padding");
+    TS_TRY(int64_t oh, windowOutput(op, "height", h, p.padding[0] + p.padding[2], kh, p.stride[0], p.dilation[0]));
+    TS_TRY(int64_t ow, windowOutput(op, "width", w, p.padding[1] + p.padding[3], kw, p.stride[1], p.dilation[1]));
+    TS_TRY(Tensor padded, padBlocked(data, p.padding, "data_pad"));
+    ir::setNextAxisNames({ "n", "oc_chunk", "oh", "ow", "oc_block" }, { "ic_chunk", "ic_block", "kh", "kw" });
+    return ir::computeReduce(
+        "conv2d_NCHWc", { n, ocChunk, oh, ow, ocBn }, { icChunk, icBn, kh, kw }, ir::Reducer::Sum,
+        [&](const std::vector<Expr>& i, const std::vector<Expr>& r) {
+            return ir::load(padded,
+                       { i[0], r[0], windowIndex(i[2], p.stride[0], r[2], p.dilation[0]),
+                           windowIndex(i[3], p.stride[1], r[3], p.dilation[1]), r[1] })
+                * ir::load(weight, { i[1], r[0], r[2], r[3], r[1], i[4] });
+        },
+        "conv2d_NCHWc");
+}
+
+Expected<Tensor> depthwiseConv2dNchwc(const Tensor& data, const Tensor& weight, const Conv2dParams& p)
+{
+    const std::string op = "depthwise_conv2d_NCHWc";
+    TS_CHECK(expectRank(op, "data", data, 5));
+    TS_CHECK(expectRank(op, "weight", weight, 6));
+    const auto& ds = data->shape(); // n, C/icBn, h, w, icBn
+    const auto& ws = weight->shape(); // C/ocBn, 1, kh, kw, 1, ocBn
+    const int64_t n = ds[0], h = ds[2], w = ds[3], icBn = ds[4];
+    const int64_t ocChunk = ws[0], kh = ws[2], kw = ws[3], ocBn = ws[5];
+    if (ws[1] != 1 || ws[4] != 1 || ocChunk * ocBn != ds[1] * icBn)
+        return shapeError(op,
+            "weight " + shapeText(ws) + " is not [C/ocBn, 1, kh, kw, 1, ocBn] for the " + std::to_string(ds[1] * icBn)
+                + " channels of data " + shapeText(ds) + " (a channel multiplier of 1 is built)");
+    TS_TRY(int64_t oh, windowOutput(op, "height", h, p.padding[0] + p.padding[2], kh, p.stride[0], p.dilation[0]));
+    TS_TRY(int64_t ow, windowOutput(op, "width", w, p.padding[1] + p.padding[3], kw, p.stride[1], p.dilation[1]));
+    TS_TRY(Tensor padded, padBlocked(data, p.padding, "PaddedInput"));
+    // Output channel c = oco * ocBn + oci reads input channel c, which the data blocks by icBn (TVM's compute
+    // with a channel multiplier of 1; when icBn == ocBn the division and remainder fold away).
+    auto channel = [&](const Expr& oco, const Expr& oci) { return icBn == ocBn ? std::pair { oco, oci }
+                                                                              : std::pair { (oco * Expr(ocBn) + oci) / Expr(icBn),
+                                                                                    (oco * Expr(ocBn) + oci) % Expr(icBn) }; };
+    ir::setNextAxisNames({ "b", "oco", "oh", "ow", "oci" }, { "kh", "kw" });
+    return ir::computeReduce(
+        "DepthwiseConv2d", { n, ocChunk, oh, ow, ocBn }, { kh, kw }, ir::Reducer::Sum,
+        [&](const std::vector<Expr>& i, const std::vector<Expr>& r) {
+            const auto [chunk, block] = channel(i[1], i[4]);
+            return ir::load(padded,
+                       { i[0], chunk, windowIndex(i[2], p.stride[0], r[0], p.dilation[0]),
+                           windowIndex(i[3], p.stride[1], r[1], p.dilation[1]), block })
+                * ir::load(weight, { i[1], Expr(0), r[0], r[1], Expr(0), i[4] });
+        },
+        "depthwise_conv2d_NCHWc");
+}
+
 } // namespace ts::ops

@@ -36,6 +36,15 @@ Expected<ir::Tensor> padSpatial(const ir::Tensor& x, Layout layout, const std::a
 Expected<ir::Tensor> conv2d(const ir::Tensor& data, const ir::Tensor& weight, const Conv2dParams& params);
 Expected<ir::Tensor> depthwiseConv2d(const ir::Tensor& data, const ir::Tensor& weight, const Conv2dParams& params);
 
+// The NCHW[x]c convolutions of TVM's x86 AutoTVM templates (topi nn.conv2d_NCHWc and x86
+// depthwise_conv2d_NCHWc), on data and weights already blocked: data [n, C/icBn, h, w, icBn]; weight
+// [O/ocBn, C/icBn, kh, kw, icBn, ocBn] (conv2dNchwc) or [C/ocBn, 1, kh, kw, 1, ocBn] (depthwise, multiplier 1);
+// output [n, O/ocBn, oh, ow, ocBn]. `params.layout` is not read; the padding is a stage on the 5-D data
+// ("data_pad" / "PaddedInput"). TVM's conv reduces over one axis ic of C and indexes ic / icBn and ic % icBn;
+// ours reduces over (ic_chunk, ic_block) directly, the two loops TVM's schedule splits ic into.
+Expected<ir::Tensor> conv2dNchwc(const ir::Tensor& data, const ir::Tensor& weight, const Conv2dParams& params);
+Expected<ir::Tensor> depthwiseConv2dNchwc(const ir::Tensor& data, const ir::Tensor& weight, const Conv2dParams& params);
+
 // Output extent of a sliding window: (in + padTotal - dilation*(kernel-1) - 1) / stride + 1, or an error
 // naming `op` when the window does not fit.
 Expected<int64_t> windowOutput(const std::string& op, const char* dim, int64_t in, int64_t padTotal, int64_t kernel,

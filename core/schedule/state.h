@@ -129,6 +129,9 @@ public:
     int stageIndex(const std::string& name) const;
     // The DAG after cache and rfactor steps (equals the original DAG without them).
     ir::ComputeDAG currentDag() const;
+    // The tensors of the DAG this state was made from (initial / replay), as that DAG's tensors() gave them:
+    // an AutoTVM config may compute on a DAG of its own (autotvm::Template::program).
+    const std::vector<ir::Tensor>& originTensors() const { return *m_origin->dagTensors; }
     // Stages attached at (stage, iter), in stage order.
     std::vector<int> attachedAt(int stage, int iter) const;
 

@@ -82,12 +82,12 @@ Candidate AutotvmPolicy::candidate(int64_t index) const
         { "args", nlohmann::json::parse(m_args, nullptr, false) },
         { "config", nlohmann::json::parse(m_space.configJson(index), nullptr, false) } };
     c.extra = nlohmann::json { { "autotvm", std::move(autotvm) } }.dump();
-    auto steps = m_template->apply(m_task.dag, m_space, index);
-    if (!steps) {
-        c.instantiationError = steps.error().message;
+    auto instance = autotvm::instantiate(*m_template, m_task.dag, m_space, index);
+    if (!instance) {
+        c.instantiationError = instance.error().message;
         return c;
     }
-    auto state = sched::State::replay(m_task.dag, *steps);
+    auto state = sched::State::replay(instance->dag, instance->steps);
     if (!state) {
         c.instantiationError = "instantiation error: " + m_template->name + ": " + state.error().message;
         return c;

@@ -6,6 +6,7 @@
 #include "core/record/measure_status.h"
 #include "core/schedule/state.h"
 #include "core/schedule/step_json.h"
+#include "core/search/autotvm/template.h"
 #include "core/session/export_keys.h"
 #include "core/session/tune_origin.h"
 #include "core/store/log_export.h"
@@ -199,6 +200,11 @@ Expected<ReproExport> exportRepro(store::Store& store, int64_t recordId, const s
             t.cores = target::Target::host().cores;
         ir += "// target: " + target::toString(t) + "\n";
         auto state = sched::State::replay(rebuilt->dag, steps);
+        // A session's AutoTVM config with a program of its own (TVM's packed NCHW[x]c) replays on that program.
+        if (!state)
+            if (auto dag = autotvm::recordDag(rebuilt->dag, record.extra))
+                if (auto onProgram = sched::State::replay(*dag, steps))
+                    state = std::move(onProgram);
         lower::LowerOptions options;
         options.target = t;
         auto func = state ? lower::lower(*state, options) : Expected<lower::LoweredFunc>(state.error());

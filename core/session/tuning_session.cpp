@@ -3,8 +3,10 @@
 #include "core/cost/analytical_model.h"
 #include "core/cost/cost_model.h"
 #include "core/schedule/step_json.h"
+#include "core/search/autotvm/template.h"
 #include "core/search/search_utils.h"
 #include "core/session/machine.h"
+#include "core/store/schedule_source.h"
 #include "core/store/store.h"
 #include "core/support/thread_pool.h"
 
@@ -50,13 +52,22 @@ namespace {
         return option.is_number_integer() ? option.get<int>() : -1;
     }
 
-    // A stored record's state, for a model to learn from: successful records that replay on the task's DAG.
+    // A stored record's state on the DAG its steps were made for: the task's, or an AutoTVM config's own
+    // program (autotvm::recordDag: TVM's packed NCHW[x]c compute; store::replayStored for the JSON form).
+    Expected<sched::State> replayRecord(const ir::ComputeDAG& taskDag, const store::Record& record,
+        const std::vector<sched::Step>& steps)
+    {
+        TS_TRY(const ir::ComputeDAG dag, autotvm::recordDag(taskDag, record.extra));
+        return sched::State::replay(dag, steps);
+    }
+
+    // A stored record's state, for a model to learn from: successful records that replay.
     std::optional<sched::State> replayMeasured(
         const ir::ComputeDAG& dag, const store::Record& record, const std::vector<sched::Step>& steps)
     {
         if (!record.result.ok())
             return std::nullopt;
-        auto replayed = sched::State::replay(dag, steps);
+        auto replayed = replayRecord(dag, record, steps);
         return replayed ? std::optional<sched::State>(std::move(replayed).value()) : std::nullopt;
     }
 
@@ -727,7 +738,7 @@ void TuningSession::remeasureBest()
         std::vector<sched::State> states;
         std::vector<int64_t> ids;
         for (const store::Record* r : best) {
-            if (auto state = sched::State::replayJson(o.tasks[t].dag, r->steps)) {
+            if (auto state = store::replayStored(o.tasks[t].dag, r->steps, r->extra)) {
                 states.push_back(std::move(state).value());
                 ids.push_back(r->id);
             }

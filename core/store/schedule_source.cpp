@@ -63,7 +63,8 @@ namespace {
     }
 
     // An AutoTVM record: its template (by TVM's task name) rebuilds the workload from the task's args, decodes the
-    // config's entity in the template's space and instantiates it as steps.
+    // config's entity in the template's space and instantiates it: the config's program (the task's DAG, or
+    // TVM's packed NCHW[x]c compute) and its steps.
     Expected<ResolvedSchedule> selectAutotvmRecord(const std::string& spec, LogRecord record)
     {
         const std::string where = spec + ": ";
@@ -81,19 +82,18 @@ namespace {
         auto config = space->parseConfig(record.steps);
         if (!config)
             return makeError(config.error().kind, where + "its config: " + config.error().message);
-        if (config->loggedIndex && *config->loggedIndex != config->index)
-            return makeError(ErrorKind::InvalidArgument,
-                where + "its config's index " + std::to_string(*config->loggedIndex)
-                    + " is not its entity's, which is index " + std::to_string(config->index) + " of "
-                    + std::to_string(space->size()) + " in " + t->name + "'s space for these args");
-        auto steps = t->apply(*dag, *space, config->index);
-        if (!steps)
-            return makeError(steps.error().kind, where + steps.error().message);
+        auto instance = autotvm::instantiate(*t, *dag, *space, config->index);
+        if (!instance)
+            return makeError(instance.error().kind, where + instance.error().message);
         ResolvedSchedule out;
+        // The entity decides, as TVM's ApplyHistoryBest reads it: an older TVM enumerated some spaces in another
+        // order (tophub's x86 log, TVM 0.7: tile_ow without the "verbose" policy), so its index may differ.
         out.title = t->name + " config " + std::to_string(config->index) + " from " + spec;
+        if (config->loggedIndex && *config->loggedIndex != config->index)
+            out.title += " (the log's index " + std::to_string(*config->loggedIndex) + ", from an older space)";
         out.name = t->name;
-        out.dag = std::move(dag).value();
-        out.steps = std::move(steps).value();
+        out.dag = std::move(instance->dag); // the template's program (its packed layout, for NCHWc)
+        out.steps = std::move(instance->steps);
         out.record = std::move(record);
         return out;
     }
@@ -208,6 +208,12 @@ Expected<ResolvedSchedule> resolveSchedule(const ScheduleSource& source)
     out.state = std::move(state).value();
     out.flops = out.dag.flopCount();
     return out;
+}
+
+Expected<sched::State> replayStored(const ir::ComputeDAG& taskDag, std::string_view stepsJson, std::string_view extra)
+{
+    TS_TRY(const ir::ComputeDAG dag, autotvm::recordDag(taskDag, extra));
+    return sched::State::replayJson(dag, stepsJson);
 }
 
 } // namespace ts::store

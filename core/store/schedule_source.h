@@ -88,4 +88,10 @@ Expected<const graph::Task*> findTask(const graph::TaskSet& tasks, int64_t id, s
 // The DAG, the steps and their replayed state.
 Expected<ResolvedSchedule> resolveSchedule(const ScheduleSource& source);
 
+// A stored record's state: its steps (TVM's JSON) replayed on the DAG they were made for, the task's or, for
+// an AutoTVM config of a template with a program of its own (TVM's packed NCHW[x]c convolutions), that
+// config's program (autotvm::recordDag, read from the record's extra). Every reader of stored records that
+// replays them goes through here.
+Expected<sched::State> replayStored(const ir::ComputeDAG& taskDag, std::string_view stepsJson, std::string_view extra);
+
 } // namespace ts::store

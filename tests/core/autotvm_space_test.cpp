@@ -283,6 +283,33 @@ TEST(AutotvmConfigSpace, ParseAcceptsCompactTextAndAnyOrder)
     EXPECT_EQ(*compact, 86399);
 }
 
+TEST(AutotvmConfigSpace, OlderLogsWriteTheOuterSplitSize)
+{
+    // TVM's older logs write a split's outer size ([8, 1, 1] for tile_y of extent 8), newer ones -1.
+    ConfigSpace space = mixedSpace();
+    const std::string rest = R"(["ann", "an", ["vec", "unroll"]], ["ord", "re", [3, 2, 1, 0]], ["opt", "ot", "auto"]])";
+    auto older = space.parseEntity(R"([["tile_y", "sp", [1, 1, 8]], ["tile_x", "sp", [1, 1, 16]], )" + rest);
+    ASSERT_TRUE(older) << older.error().toString();
+    EXPECT_EQ(*older, 86399);
+    auto mixed = space.parseEntity(R"([["tile_y", "sp", [2, 2, 2]], ["tile_x", "sp", [-1, 16, 1]], )" + rest);
+    ASSERT_TRUE(mixed) << mixed.error().toString();
+    EXPECT_EQ(*mixed, space.parseEntity(R"([["tile_y", "sp", [-1, 2, 2]], ["tile_x", "sp", [-1, 16, 1]], )" + rest).value());
+    // Sizes that do not make the extent are an error naming the knob.
+    auto wrong = space.parseEntity(R"([["tile_y", "sp", [2, 1, 8]], ["tile_x", "sp", [1, 1, 16]], )" + rest);
+    ASSERT_FALSE(wrong);
+    EXPECT_EQ(wrong.error().kind, ErrorKind::InvalidArgument);
+    EXPECT_NE(wrong.error().message.find("knob 'tile_y': split sizes [2, 1, 8] make 16, not the axis extent 8"),
+        std::string::npos)
+        << wrong.error().message;
+    // A policy with tails: the outer count covers the extent (10 = 3 x 4 - 2).
+    ConfigSpace verbose;
+    ASSERT_TRUE(verbose.add(split(10, { .policy = SplitPolicy::Verbose, .numOutputs = 2 }, "tile_ow")));
+    auto tail = verbose.parseEntity(R"([["tile_ow", "sp", [3, 4]]])");
+    ASSERT_TRUE(tail) << tail.error().toString();
+    EXPECT_EQ(*tail, verbose.parseEntity(R"([["tile_ow", "sp", [-1, 4]]])").value());
+    EXPECT_FALSE(verbose.parseEntity(R"([["tile_ow", "sp", [2, 4]]])"));
+}
+
 TEST(AutotvmConfigSpace, BadEntitiesNameTheKnob)
 {
     ConfigSpace space = mixedSpace();

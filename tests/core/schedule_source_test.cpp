@@ -293,6 +293,35 @@ namespace {
         EXPECT_EQ(resolved->record->kind, RecordKind::AutoTvm);
     }
 
+    // TVM's pre-tuned x86 configs (tophub llvm_v0.04.log: ResNet-50's and VGG's convolutions, TVM 0.7, written
+    // with the split's outer size, [1, 64]) resolve through conv2d_NCHWc.x86 as TVM builds it: data and kernel
+    // packed by the config's tile_ic / tile_oc.
+    TEST(ScheduleSource, TvmsTophubX86RecordsResolveToThePackedProgram)
+    {
+        const std::string log = kData + "/autotvm/tophub-llvm_v0.04.log";
+        int records = 0;
+        for (int64_t line = 3; line <= 37; ++line) {
+            auto resolved = resolveSchedule({ RecordRef { log, line } });
+            ASSERT_TRUE(resolved) << resolved.error().message;
+            ++records;
+            EXPECT_EQ(resolved->name, "conv2d_NCHWc.x86");
+            int packed = 0;
+            for (const ir::Tensor& op : resolved->dag.ops())
+                packed += op->isPlaceholder() && op->shape().size() >= 5;
+            EXPECT_EQ(packed, 2) << log << ":" << line;
+        }
+        EXPECT_EQ(records, 35);
+        // Line 4: ResNet's 3x3 conv on 64x56x56, tile_ic [1, 64], tile_oc [2, 32]: data [1, 1, 56, 56, 64], kernel
+        // [2, 1, 3, 3, 64, 32].
+        auto second = resolveSchedule({ RecordRef { log, 4 } });
+        ASSERT_TRUE(second) << second.error().message;
+        std::vector<std::vector<int64_t>> shapes;
+        for (const ir::Tensor& op : second->dag.ops())
+            if (op->isPlaceholder())
+                shapes.push_back(op->shape());
+        EXPECT_EQ(shapes, (std::vector<std::vector<int64_t>> { { 1, 1, 56, 56, 64 }, { 2, 1, 3, 3, 64, 32 } }));
+    }
+
     TEST(ScheduleSource, StepErrorsNameWhereTheStepsCameFrom)
     {
         const std::string unknown = kData + "/unknown_step.json";

@@ -2,6 +2,7 @@
 
 #include "core/schedule/state.h"
 #include "core/schedule/step_json.h"
+#include "core/store/schedule_source.h"
 #include "core/store/store.h"
 
 namespace ts::models {
@@ -16,10 +17,12 @@ Expected<std::shared_ptr<const sched::State>> loadRecordState(const RecordQuery&
     if (query.storeTaskId > 0)
         filter.taskIds = { query.storeTaskId };
     std::optional<std::string> steps;
+    std::string extra;
     auto find = [&](const store::Record& r) {
         if (r.id != query.recordId)
             return r.id < query.recordId; // records come in id order: stop once past it
         steps = r.steps;
+        extra = r.extra;
         return false;
     };
     TS_CHECK(store.forEachRecord(filter, find));
@@ -29,7 +32,7 @@ Expected<std::shared_ptr<const sched::State>> loadRecordState(const RecordQuery&
     }
     if (!steps)
         return makeError(ErrorKind::NotFound, query.workspace + ": no record " + std::to_string(query.recordId));
-    auto state = sched::State::replayJson(dag, *steps);
+    auto state = store::replayStored(dag, *steps, extra);
     if (!state)
         return makeError(state.error().kind, "record " + std::to_string(query.recordId) + ": " + state.error().message);
     return std::make_shared<const sched::State>(std::move(state).value());

@@ -9,6 +9,30 @@ namespace ts::autotvm {
 
 namespace {
 
+    // A split written by an older TVM with its outer size ([1, 64] for an extent of 64) as the same split
+    // written now ([-1, 64]): the sizes must make up the extent (an outer count that covers it with a tail,
+    // for the policies that allow one). nullopt when `value` is not of that form.
+    Expected<std::optional<std::string>> explicitOuterSplit(const Knob& knob, const nlohmann::json& value)
+    {
+        if (knob.extent() <= 0 || !value.is_array() || value.size() < 2)
+            return std::optional<std::string>();
+        int64_t inner = 1;
+        for (size_t i = 0; i < value.size(); ++i)
+            if (!value[i].is_number_integer() || value[i].get<int64_t>() < 1)
+                return std::optional<std::string>();
+            else if (i > 0)
+                inner *= value[i].get<int64_t>();
+        const int64_t outer = value[0].get<int64_t>();
+        const bool tails = knob.policy() != toString(SplitPolicy::Factors);
+        if (outer * inner != knob.extent() && !(tails && outer == (knob.extent() + inner - 1) / inner))
+            return makeError(ErrorKind::InvalidArgument,
+                "config entity: knob '" + knob.name() + "': split sizes " + detail::pythonJson(value) + " make "
+                    + std::to_string(outer * inner) + ", not the axis extent " + std::to_string(knob.extent()));
+        nlohmann::json inferred = value;
+        inferred[0] = -1;
+        return std::optional<std::string>(detail::pythonJson(inferred));
+    }
+
     Expected<int64_t> entityIndex(const ConfigSpace& space, const nlohmann::json& entity)
     {
         if (!entity.is_array())
@@ -37,6 +61,11 @@ namespace {
                 return makeError(ErrorKind::InvalidArgument, "config entity: knob '" + name + "' is given twice");
             std::string value = detail::pythonJson(triple[2]);
             std::optional<size_t> at = knob->find(value);
+            if (!at && knob->kind() == KnobKind::Split) {
+                TS_TRY(const std::optional<std::string> inferred, explicitOuterSplit(*knob, triple[2]));
+                if (inferred)
+                    at = knob->find(*inferred);
+            }
             if (!at)
                 return makeError(ErrorKind::InvalidArgument,
                     "config entity: knob '" + name + "' has no value " + value + " (its " + std::to_string(knob->size())

@@ -92,11 +92,12 @@ std::optional<KnobKind> knobKindFromCode(std::string_view code)
     return std::nullopt;
 }
 
-Knob::Knob(std::string name, KnobKind kind, std::string policy, std::vector<KnobEntity> entities)
+Knob::Knob(std::string name, KnobKind kind, std::string policy, std::vector<KnobEntity> entities, int64_t extent)
     : m_name(std::move(name))
     , m_kind(kind)
     , m_policy(std::move(policy))
     , m_entities(std::move(entities))
+    , m_extent(extent)
 {
     m_valueJson.reserve(m_entities.size());
     for (size_t i = 0; i < m_entities.size(); ++i) {

@@ -4,7 +4,8 @@
 // the order is TVM's enumeration order, because a log's config.index is a mixed-radix number over those
 // positions. The four kinds and the code each writes in a log's config.entity:
 // - split    "sp": SplitEntity sizes, the first one -1 (the outer part, inferred): ["tile_x", "sp", [-1, 4, 8]]
-//                  (policy "candidate" keeps the candidates as given);
+//                  (policy "candidate" keeps the candidates as given); logs of older TVM versions write the
+//                  outer size itself ([2, 4, 8] for an extent of 64), which a config entity accepts too;
 // - reorder  "re": a permutation of axis positions:                                 ["ord", "re", [0, 2, 1]]
 // - annotate "an": one annotation per axis ("none", "unroll", "vec", "blockIdx.x", "vthread", "fuse", ...),
 //                  or for policy "locate_cache" the chosen anchor axes as integers:  ["ann", "an", ["unroll", "vec"]]
@@ -70,11 +71,13 @@ using KnobEntity = std::variant<SplitEntity, ReorderEntity, AnnotateEntity, Othe
 // One knob: a name, a kind, the policy it was made with, and its entities in TVM's order.
 class Knob {
 public:
-    Knob(std::string name, KnobKind kind, std::string policy, std::vector<KnobEntity> entities);
+    // `extent`: a split knob's axis extent (0 for other kinds and the candidate policy).
+    Knob(std::string name, KnobKind kind, std::string policy, std::vector<KnobEntity> entities, int64_t extent = 0);
 
     const std::string& name() const { return m_name; }
     KnobKind kind() const { return m_kind; }
     const std::string& policy() const { return m_policy; }
+    int64_t extent() const { return m_extent; }
     size_t size() const { return m_entities.size(); }
     const KnobEntity& entity(size_t i) const;
     const std::vector<KnobEntity>& entities() const { return m_entities; }
@@ -89,6 +92,7 @@ private:
     KnobKind m_kind;
     std::string m_policy;
     std::vector<KnobEntity> m_entities;
+    int64_t m_extent = 0;
     std::vector<std::string> m_valueJson;
     std::unordered_map<std::string, size_t> m_byValue;
 };

@@ -232,7 +232,8 @@ Expected<Knob> makeSplitKnob(std::string name, int64_t extent, const SplitOption
     if (entities.empty())
         return fail(
             "no split is left (extent " + std::to_string(extent) + ", policy " + toString(options.policy) + ")");
-    return Knob(std::move(name), KnobKind::Split, toString(options.policy), std::move(entities));
+    return Knob(std::move(name), KnobKind::Split, toString(options.policy), std::move(entities),
+        options.policy == SplitPolicy::Candidate ? 0 : extent);
 }
 
 } // namespace ts::autotvm

@@ -4,6 +4,7 @@
 #include "core/ops/linear.h"
 #include "core/search/autotvm/python_json.h"
 #include "core/search/autotvm/template.h"
+#include "core/search/autotvm/template_builder.h"
 
 #include <nlohmann/json.hpp>
 
@@ -122,7 +123,7 @@ std::vector<const Template*> templatesFor(const ir::ComputeDAG& dag)
 {
     std::vector<const Template*> out;
     for (const Template& t : templates())
-        if (t.space(dag))
+        if (!t.ownVariant && t.space(dag))
             out.push_back(&t);
     return out;
 }
@@ -151,6 +152,32 @@ Expected<std::string> taskArgs(const Template& t, const ir::ComputeDAG& dag)
         return makeError(ErrorKind::Unsupported, t.name + ": no task args for op tag " + t.opTag);
     }
     return detail::pythonJson(args);
+}
+
+Expected<detail::ConvWorkload> detail::convWorkload(const std::string& name, std::string_view argsJson, bool nhwc)
+{
+    TS_TRY(const Json args, parseArgs(argsJson, nhwc ? 6 : 8, name));
+    if (args.size() > (nhwc ? 6u : 8u))
+        return makeError(ErrorKind::InvalidArgument,
+            name + ": " + std::to_string(args.size()) + " task args, expected " + (nhwc ? "6" : "8"));
+    ConvWorkload w;
+    TS_TRY(w.data, readTensor(args[0], name + " arg 0 (data)", 4));
+    TS_TRY(w.weight, readTensor(args[1], name + " arg 1 (kernel)", 4));
+    ops::Conv2dParams& p = w.params;
+    p.layout = nhwc ? ops::Layout::NHWC : ops::Layout::NCHW;
+    TS_TRY(p.stride, readInts<2>(args[2], name + " arg 2 (strides)"));
+    TS_TRY(p.padding, readInts<4>(args[3], name + " arg 3 (padding)"));
+    TS_TRY(p.dilation, readInts<2>(args[4], name + " arg 4 (dilation)"));
+    if (!nhwc)
+        for (size_t i : { size_t(5), size_t(6) })
+            if (args[i] != "NCHW")
+                return makeError(ErrorKind::Unsupported,
+                    name + " arg " + std::to_string(i) + " (layout): " + args[i].dump() + " (NCHW is built)");
+    const Json& outDtype = args[nhwc ? 5 : 7];
+    if (!outDtype.is_null() && outDtype != "float32")
+        return makeError(ErrorKind::Unsupported,
+            name + " arg " + (nhwc ? "5" : "7") + " (out_dtype): " + outDtype.dump() + " (only float32 is built)");
+    return w;
 }
 
 Expected<ir::ComputeDAG> dagFromTaskArgs(std::string_view templateName, std::string_view argsJson)
@@ -185,27 +212,10 @@ Expected<ir::ComputeDAG> dagFromTaskArgs(std::string_view templateName, std::str
         return dagOf({ a, b, *c });
     }
     if (t->opTag == "conv2d_nchw" || t->opTag == "depthwise_conv2d_nchw" || t->opTag == "conv2d_nhwc") {
-        const bool nhwc = t->opTag == "conv2d_nhwc";
-        TS_TRY(const Json args, parseArgs(argsJson, nhwc ? 6 : 8, name));
-        if (args.size() > (nhwc ? 6u : 8u))
-            return makeError(ErrorKind::InvalidArgument,
-                name + ": " + std::to_string(args.size()) + " task args, expected " + (nhwc ? "6" : "8"));
-        TS_TRY(const auto ds, readTensor(args[0], name + " arg 0 (data)", 4));
-        TS_TRY(const auto ws, readTensor(args[1], name + " arg 1 (kernel)", 4));
-        ops::Conv2dParams p;
-        p.layout = nhwc ? ops::Layout::NHWC : ops::Layout::NCHW;
-        TS_TRY(p.stride, readInts<2>(args[2], name + " arg 2 (strides)"));
-        TS_TRY(p.padding, readInts<4>(args[3], name + " arg 3 (padding)"));
-        TS_TRY(p.dilation, readInts<2>(args[4], name + " arg 4 (dilation)"));
-        if (!nhwc)
-            for (size_t i : { size_t(5), size_t(6) })
-                if (args[i] != "NCHW")
-                    return makeError(ErrorKind::Unsupported,
-                        name + " arg " + std::to_string(i) + " (layout): " + args[i].dump() + " (NCHW is built)");
-        const Json& outDtype = args[nhwc ? 5 : 7];
-        if (!outDtype.is_null() && outDtype != "float32")
-            return makeError(ErrorKind::Unsupported,
-                name + " arg " + (nhwc ? "5" : "7") + " (out_dtype): " + outDtype.dump() + " (only float32 is built)");
+        TS_TRY(const detail::ConvWorkload w, detail::convWorkload(name, argsJson, t->opTag == "conv2d_nhwc"));
+        const auto& ds = w.data;
+        const auto& ws = w.weight;
+        const ops::Conv2dParams& p = w.params;
         ir::Tensor data = ir::placeholder("data", ds);
         ir::Tensor kernel = ir::placeholder("kernel", ws);
         auto out = t->opTag == "depthwise_conv2d_nchw" ? ops::depthwiseConv2d(data, kernel, p)

@@ -3,6 +3,8 @@
 
 #include "core/search/autotvm/template_builder.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <utility>
 
@@ -206,12 +208,52 @@ const std::vector<Template>& templates()
         { "dense_nopack.x86", "dense", detail::denseNopackSpace, detail::denseNopackApply },
         { "dense_pack.x86", "dense", detail::densePackSpace, detail::densePackApply },
         { "batch_matmul.x86", "batch_matmul", detail::batchMatmulSpace, detail::batchMatmulApply },
-        { "conv2d_NCHWc.x86", "conv2d_nchw", detail::conv2dNchwcSpace, detail::conv2dNchwcApply },
+        { "conv2d_NCHWc.x86", "conv2d_nchw", detail::conv2dNchwcSpace, detail::conv2dNchwcPackedApply,
+            detail::conv2dNchwcProgram },
         { "depthwise_conv2d_NCHWc.x86", "depthwise_conv2d_nchw", detail::depthwiseNchwcSpace,
-            detail::depthwiseNchwcApply },
+            detail::depthwiseNchwcPackedApply, detail::depthwiseNchwcProgram },
         { "conv2d_nhwc.x86", "conv2d_nhwc", detail::conv2dNhwcSpace, detail::conv2dNhwcApply },
+        // TuneScope's own variants of the two above, on the plain NCHW DAG (template_conv.cpp).
+        { "conv2d_nchw_blocked.tunescope", "conv2d_nchw", detail::conv2dNchwcSpace, detail::conv2dNchwcApply, nullptr,
+            true },
+        { "depthwise_conv2d_nchw_blocked.tunescope", "depthwise_conv2d_nchw", detail::depthwiseNchwcSpace,
+            detail::depthwiseNchwcApply, nullptr, true },
     };
     return all;
+}
+
+Expected<Instance> instantiate(const Template& t, const ir::ComputeDAG& taskDag, const ConfigSpace& space, int64_t index)
+{
+    Instance out { taskDag, {} };
+    if (t.program) {
+        TS_TRY(out.dag, t.program(taskDag, space, index));
+    }
+    TS_TRY(out.steps, t.apply(out.dag, space, index));
+    return out;
+}
+
+Expected<ir::ComputeDAG> recordDag(const ir::ComputeDAG& taskDag, std::string_view extra)
+{
+    const nlohmann::json j = nlohmann::json::parse(extra, nullptr, false);
+    if (!j.is_object() || !j.contains("autotvm") || !j["autotvm"].is_object())
+        return taskDag;
+    const std::string name = j["autotvm"].value("template", "");
+    const Template* t = findTemplate(name);
+    if (t == nullptr)
+        return makeError(ErrorKind::NotFound, "record of AutoTVM template '" + name + "', which TuneScope does not have");
+    if (!t->program)
+        return taskDag;
+    TS_TRY(const ConfigSpace space, t->space(taskDag));
+    const nlohmann::json& config = j["autotvm"].value("config", nlohmann::json::object());
+    int64_t index = -1;
+    if (config.is_object() && config.contains("entity")) {
+        TS_TRY(index, space.parseEntity(config["entity"].dump()));
+    } else if (config.is_object() && config.contains("index") && config["index"].is_number_integer()) {
+        index = config["index"].get<int64_t>();
+    } else {
+        return makeError(ErrorKind::InvalidArgument, name + " record: its extra has no config");
+    }
+    return t->program(taskDag, space, index);
 }
 
 const Template* findTemplate(std::string_view name)

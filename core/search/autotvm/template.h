@@ -8,10 +8,14 @@
 //   dense_pack.x86 and dense_nopack.x86 (dense), batch_matmul.x86, conv2d_NCHWc.x86 (conv2d NCHW),
 //   depthwise_conv2d_NCHWc.x86 (depthwise NCHW, multiplier 1), conv2d_nhwc.x86 (conv2d NHWC: TVM has no
 //   AutoTVM template for it on x86; ours takes the knobs of TVM's arm_cpu spatial-pack NHWC template).
-// TVM's templates build their own compute (packed layouts, dense_nopack's tile_k-dependent compute); ours
-// receive the plain DAG of core/ops and reach the same loop nest with our steps as closely as they allow
-// (dense_nopack's two-stage compute is an rfactor; NCHWc blocks are splits of the plain axes). Each
-// template's comment (template_dense.cpp, template_conv.cpp) says how it differs from TVM's schedule.
+// conv2d_NCHWc.x86 and depthwise_conv2d_NCHWc.x86 build TVM's own program: the compute in the NCHW[x]c layout
+// on data and weights packed outside the task, a DAG per config (Template::program, template_nchwc.cpp).
+// TuneScope's earlier variants of them, which keep the plain NCHW DAG and block it with splits (the oc block
+// is then not contiguous, so they vectorise output columns), stay as conv2d_nchw_blocked.tunescope and
+// depthwise_conv2d_nchw_blocked.tunescope, after TVM's in preference order. The other templates receive the
+// plain DAG of core/ops and reach TVM's loop nest with our steps as closely as they allow (dense_nopack's
+// two-stage compute is an rfactor; dense_pack's weight is not packed). Each template's comment
+// (template_dense.cpp, template_conv.cpp, template_nchwc.cpp) says how it differs from TVM's schedule.
 //
 // Fused tasks: every template takes a DAG whose anchor op (the tagged op) is followed by an element-wise
 // chain to the single output (bias, residual add, activation) and preceded by injective producers (the pad).
@@ -27,7 +31,8 @@
 //
 // How to add a template:
 //   1. a space function declaring the knobs as TVM's compute/schedule does (same names, order, policies);
-//   2. an apply function that builds the steps with StepBuilder (template_builder.h): it applies each step to a
+//   2. an apply function that builds the steps (and, when TVM's compute depends on the config, a program
+//      function that builds that compute: apply then receives its DAG) with StepBuilder (template_builder.h): it applies each step to a
 //      State as it goes, so a step that does not fit fails with the template and the step named;
 //   3. a comment above it listing what differs from TVM's schedule;
 //   4. an entry in templates() (template.cpp) under TVM's task name, in TVM's x86 strategy's preference order;
@@ -52,16 +57,38 @@ namespace ts::autotvm {
 struct Template {
     std::string name; // TVM's task name, e.g. "dense_nopack.x86"
     std::string opTag; // the tag of the DAG op it schedules (core/ops): "dense", "batch_matmul"
+    // The space of a task's DAG.
     std::function<Expected<ConfigSpace>(const ir::ComputeDAG&)> space;
+    // The steps of a config, on the program's DAG (below).
     std::function<Expected<std::vector<sched::Step>>(const ir::ComputeDAG&, const ConfigSpace&, int64_t index)> apply;
+    // The compute a config's program runs, when it is not the task's DAG: TVM's conv2d_NCHWc and
+    // depthwise_conv2d_NCHWc compute on data and weights already blocked by the config's tile_ic / tile_oc (as
+    // TVM's tuner measures them, the packing outside the task), so each config has a DAG of its own. Empty: the
+    // task's DAG.
+    std::function<Expected<ir::ComputeDAG>(const ir::ComputeDAG& taskDag, const ConfigSpace&, int64_t index)> program;
+    // A variant of TuneScope's own (not a TVM template): found by name, never by task extraction.
+    bool ownVariant = false;
 };
+
+// One config of a template made concrete: the DAG its steps replay on, and the steps.
+struct Instance {
+    ir::ComputeDAG dag;
+    std::vector<sched::Step> steps;
+};
+// Template::program (or the task's DAG) and Template::apply on it. Errors are apply's instantiation errors.
+Expected<Instance> instantiate(const Template& t, const ir::ComputeDAG& taskDag, const ConfigSpace& space, int64_t index);
+
+// The DAG a stored record's steps replay on: for an AutoTVM record of a template with a program of its own
+// (its extra's {"autotvm": {"template", "config"}}), that config's program; the task's DAG otherwise. Errors
+// name the template or the config that cannot be read.
+Expected<ir::ComputeDAG> recordDag(const ir::ComputeDAG& taskDag, std::string_view extra);
 
 // Every template, in registration order.
 const std::vector<Template>& templates();
 // The template named `name`, or nullptr.
 const Template* findTemplate(std::string_view name);
 
-// AutoTVM's task extraction for one DAG: the templates whose anchor op it has and whose space() fits it
+// AutoTVM's task extraction for one DAG: TVM's templates (not our own variants) whose anchor op it has and whose space() fits it
 // (the epilogue element-wise, one output), in preference order (registration order, TVM's x86 strategy's,
 // except dense_nopack before dense_pack: ours has no packed weight layout; see template.cpp).
 std::vector<const Template*> templatesFor(const ir::ComputeDAG& dag);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "core/ir/compute_dag.h"
+#include "core/ops/conv.h"
 #include "core/schedule/state.h"
 #include "core/schedule/step.h"
 #include "core/search/autotvm/config_space.h"
@@ -99,6 +100,15 @@ Expected<void> inlineFused(StepBuilder& b, const Anchored& a, bool producersToo)
 Expected<void> applyAnnotations(StepBuilder& b, int stage, const std::vector<int>& axes,
     const std::vector<int64_t>& lengths, const std::vector<std::string>& anns, int64_t maxUnroll);
 
+// A convolution task as TVM's args give it: data and kernel shapes (NCHW / OIHW, or NHWC / HWIO), strides,
+// padding, dilation (task_args.cpp). Errors name the argument that cannot be read.
+struct ConvWorkload {
+    std::vector<int64_t> data;
+    std::vector<int64_t> weight;
+    ops::Conv2dParams params;
+};
+Expected<ConvWorkload> convWorkload(const std::string& name, std::string_view argsJson, bool nhwc = false);
+
 // The templates (each a space and an apply function; template.cpp registers them under TVM's task names).
 Expected<ConfigSpace> denseNopackSpace(const ir::ComputeDAG& dag);
 Expected<std::vector<sched::Step>> denseNopackApply(const ir::ComputeDAG& dag, const ConfigSpace& space, int64_t index);
@@ -110,6 +120,14 @@ Expected<ConfigSpace> conv2dNchwcSpace(const ir::ComputeDAG& dag);
 Expected<std::vector<sched::Step>> conv2dNchwcApply(const ir::ComputeDAG& dag, const ConfigSpace& space, int64_t index);
 Expected<ConfigSpace> depthwiseNchwcSpace(const ir::ComputeDAG& dag);
 Expected<std::vector<sched::Step>> depthwiseNchwcApply(
+    const ir::ComputeDAG& dag, const ConfigSpace& space, int64_t index);
+// TVM's own NCHW[x]c programs (template_nchwc.cpp): the compute for a config, on data and weights blocked by
+// its tile_ic / tile_oc, and the schedule on it. The spaces are conv2dNchwcSpace and depthwiseNchwcSpace.
+Expected<ir::ComputeDAG> conv2dNchwcProgram(const ir::ComputeDAG& taskDag, const ConfigSpace& space, int64_t index);
+Expected<std::vector<sched::Step>> conv2dNchwcPackedApply(
+    const ir::ComputeDAG& dag, const ConfigSpace& space, int64_t index);
+Expected<ir::ComputeDAG> depthwiseNchwcProgram(const ir::ComputeDAG& taskDag, const ConfigSpace& space, int64_t index);
+Expected<std::vector<sched::Step>> depthwiseNchwcPackedApply(
     const ir::ComputeDAG& dag, const ConfigSpace& space, int64_t index);
 Expected<ConfigSpace> conv2dNhwcSpace(const ir::ComputeDAG& dag);
 Expected<std::vector<sched::Step>> conv2dNhwcApply(const ir::ComputeDAG& dag, const ConfigSpace& space, int64_t index);

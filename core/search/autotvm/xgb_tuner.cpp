@@ -85,10 +85,10 @@ ConfigFeatures configFeatures(XgbFeature feature, const Template& templ, const i
         return out;
     }
     out.columns = features::kPerStoreFeatures;
-    auto steps = templ.apply(dag, space, index);
-    if (!steps)
+    auto instance = instantiate(templ, dag, space, index);
+    if (!instance)
         return out;
-    auto state = sched::State::replay(dag, *steps);
+    auto state = sched::State::replay(instance->dag, instance->steps);
     if (!state)
         return out;
     auto program = features::perStoreFeatures(*state, target);
