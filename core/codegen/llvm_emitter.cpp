@@ -8,6 +8,8 @@
 #include <llvm/IR/Verifier.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <limits>
+
 namespace ts::codegen {
 
 using ir::Expr;
@@ -31,6 +33,66 @@ namespace {
     // time of a random 512-step unrolled schedule; docs/schedules.md, "Compile latency").
     constexpr int64_t kMaxLoopVectorizerStatements = 64;
     constexpr int64_t kMaxStackBytes = 64 * 1024;
+    // What LLVM's full unroller does to TVM's loops in TVM's own build (its O3 pipeline unrolls a loop of
+    // constant trip count whose unrolled body stays under a size threshold; ours leaves LLVM's unrollers out,
+    // llvm_cpu_generator.cpp): a serial loop with no loop left inside is emitted unrolled when its unrolled
+    // whole is at most this many 16-lane float operations. A schedule with auto_unroll_max_step 0 otherwise
+    // keeps its register tile rolled and its accumulators in memory: ResNet-18 NHWC's 3x3 conv with a 4 x
+    // 64-lane tile in a 4-step reduction loop ran at 78.5 GFLOP/s, 0.46 of the same schedule with the tile
+    // unrolled; with this budget 209.5 (16 operations: 173, 192: 164; docs/codegen-investigation.md, 13).
+    constexpr int64_t kFullUnrollOps = 64;
+    constexpr int64_t kChunk = 16; // float lanes of one operation (one 512-bit register)
+    constexpr int64_t kNoFullUnroll = std::numeric_limits<int64_t>::max() / 4;
+
+    // The 16-lane operations of `s` emitted with every loop inside unrolled, or kNoFullUnroll when a loop
+    // inside stays a loop (a parallel loop, an unrolled one past kMaxUnrolledStatements, a serial one past
+    // kFullUnrollOps, a vectorized one past 64 lanes).
+    int64_t fullUnrollOps(const Stmt& s)
+    {
+        if (!s)
+            return 0;
+        switch (s->kind) {
+        case StmtKind::Store:
+            return 1;
+        case StmtKind::Barrier:
+            return 0;
+        case StmtKind::AllReduce:
+            return kNoFullUnroll;
+        case StmtKind::Seq: {
+            int64_t n = 0;
+            for (const Stmt& c : s->seq)
+                n = std::min(kNoFullUnroll, n + fullUnrollOps(c));
+            return n;
+        }
+        case StmtKind::IfThenElse:
+            return std::min(kNoFullUnroll, 1 + fullUnrollOps(s->body) + fullUnrollOps(s->elseBody));
+        case StmtKind::Allocate:
+            return fullUnrollOps(s->body);
+        case StmtKind::For: {
+            const int64_t body = fullUnrollOps(s->body);
+            if (body > kMaxUnrolledStatements)
+                return kNoFullUnroll;
+            if (s->forKind == ForKind::Vectorized)
+                return s->extent <= 64 ? body * ((s->extent + kChunk - 1) / kChunk) : kNoFullUnroll;
+            if (s->forKind == ForKind::Serial || s->forKind == ForKind::Unrolled) {
+                const int64_t all = s->extent * body;
+                return all <= (s->forKind == ForKind::Serial ? kFullUnrollOps : kMaxUnrolledStatements) ? all
+                                                                                                      : kNoFullUnroll;
+            }
+            return kNoFullUnroll;
+        }
+        }
+        return kNoFullUnroll;
+    }
+
+    // Whether LLVM's full unroller would unroll the serial loop `s` (kFullUnrollOps).
+    bool fullyUnrolled(const lower::StmtNode& s)
+    {
+        if (s.forKind != ForKind::Serial || s.extent > kFullUnrollOps)
+            return false;
+        const int64_t body = fullUnrollOps(s.body);
+        return body <= kFullUnrollOps && s.extent * body <= kFullUnrollOps;
+    }
 
     // The statements emitting `s` produces, with unrolled loops unrolled where they fit; stops counting
     // past `limit`.
@@ -60,7 +122,7 @@ namespace {
             return emittedStatements(s->body, limit);
         case StmtKind::For: {
             const int64_t body = emittedStatements(s->body, limit);
-            if (s->forKind == ForKind::Unrolled && s->extent * body <= kMaxUnrolledStatements)
+            if ((s->forKind == ForKind::Unrolled && s->extent * body <= kMaxUnrolledStatements) || fullyUnrolled(*s))
                 return s->extent * body;
             // A vectorized loop of at most 64 lanes is one vector per statement; past that, a loop of chunks.
             return s->forKind == ForKind::Vectorized && s->extent <= 64 ? body : kLoopStatements + body;
@@ -255,14 +317,15 @@ void Emitter::visitFor(const lower::StmtNode& s)
         emitTransposedInner(s);
     } else if (s.forKind == ForKind::Parallel && m_vecVar == nullptr) {
         emitParallel(s);
-    } else if (s.forKind == ForKind::Unrolled
-        && s.extent * emittedStatements(s.body, kMaxUnrolledStatements) <= kMaxUnrolledStatements) {
+    } else if (s.forKind == ForKind::Serial && emitTransposed(s)) {
+        // emitted in transposed blocks
+    } else if ((s.forKind == ForKind::Unrolled
+                   && s.extent * emittedStatements(s.body, kMaxUnrolledStatements) <= kMaxUnrolledStatements)
+        || fullyUnrolled(s)) {
         for (int64_t i = 0; i < s.extent; ++i) {
             m_scope->vars[s.var.get()] = llvm::ConstantInt::get(m_i64, static_cast<uint64_t>(i));
             visit(s.body);
         }
-    } else if (s.forKind == ForKind::Serial && emitTransposed(s)) {
-        // emitted in transposed blocks
     } else if (s.forKind != ForKind::Vectorized || !emitVectorized(s)) {
         emitSerialLoop(
             s, llvm::ConstantInt::get(m_i64, 0), llvm::ConstantInt::get(m_i64, static_cast<uint64_t>(s.extent)));

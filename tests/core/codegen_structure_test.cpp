@@ -196,6 +196,42 @@ TEST(CodegenStructure, ACacheWriteTileIsVectorPhis)
     expectMatchesReference(dag, state);
 }
 
+// A schedule that does not unroll its register tile (auto_unroll_max_step 0, no annotation) gets what LLVM's full
+// unroller gives it in TVM's own build: the small loop-free i.1 loop is emitted unrolled, and its 4 rows stay in
+// registers across k as in test 1. Rolled, every FMA loaded and stored its accumulator (ResNet-18 NHWC's 3x3 conv
+// with such a tile: 0.46 of the unrolled speed). A loop whose unrolled whole is past the budget (64 operations of
+// 16 lanes) stays a loop.
+TEST(CodegenStructure, ASmallLoopFreeLoopIsUnrolledAsLlvmWouldInTvmsBuild)
+{
+    const ir::ComputeDAG dag = fixtures::matmulDag(64, 64, 64);
+    const State rolled = fixtures::withSteps(dag,
+        { SplitStep { 2, 0, 64, { 4 }, true }, SplitStep { 2, 2, 64, { 16 }, true }, ReorderStep { 2, { 0, 2, 4, 1, 3 } },
+            AnnotationStep { 2, 4, Annotation::Vectorize } });
+    const std::string ir = llvmIr(rolled, true);
+    const std::string k = loopHeaderBlock(ir, "k");
+    ASSERT_FALSE(k.empty()) << ir;
+    EXPECT_FALSE(hasLabel(ir, "i.1")) << ir;
+    EXPECT_GE(count(k, "phi <16 x float>"), 4u) << ir;
+    EXPECT_EQ(count(k, "store"), 0u) << ir;
+    expectMatchesReference(dag, rolled);
+
+    // i.1 of 32 rows x one 16-lane FMA: 32 operations, unrolled; k (64) around it: 2048, a loop.
+    const State wide = fixtures::withSteps(dag,
+        { SplitStep { 2, 0, 64, { 32 }, true }, SplitStep { 2, 2, 64, { 16 }, true },
+            ReorderStep { 2, { 0, 2, 4, 1, 3 } }, AnnotationStep { 2, 4, Annotation::Vectorize } });
+    const std::string wideIr = llvmIr(wide, false);
+    EXPECT_FALSE(hasLabel(wideIr, "i.1")) << wideIr;
+    EXPECT_TRUE(hasLabel(wideIr, "k")) << wideIr;
+    // i.1 of 32 rows around j.1 of 4 around a 16-lane j.2: 128 operations, a loop (j.1, 4, unrolled inside it).
+    const State past = fixtures::withSteps(dag,
+        { SplitStep { 2, 0, 64, { 32 }, true }, SplitStep { 2, 2, 64, { 4, 16 }, true },
+            ReorderStep { 2, { 0, 2, 5, 1, 3, 4 } }, AnnotationStep { 2, 5, Annotation::Vectorize } });
+    const std::string pastIr = llvmIr(past, false);
+    EXPECT_TRUE(hasLabel(pastIr, "i.1")) << pastIr;
+    EXPECT_FALSE(hasLabel(pastIr, "j.1")) << pastIr;
+    expectMatchesReference(dag, past);
+}
+
 // An unrolled loop is emitted by substituting each constant for its variable: no block and no phi named
 // after it, its body once per iteration. A loop left behind would keep the tile's index dynamic, and the
 // registers of test 1 would be memory again. Both ways to unroll: the annotation and the pragma.

@@ -401,15 +401,20 @@ TEST(Codegen, TheKernelTakesAnArrayOfPointers)
     ASSERT_TRUE(ir) << ir.error().message;
     EXPECT_NE(ir->find("define void @default_function(ptr %0)"), std::string::npos) << *ir;
     EXPECT_NE(ir->find("load float, ptr"), std::string::npos) << *ir;
-    std::vector<float> in(16), out(16, -1.0f);
-    for (int i = 0; i < 16; ++i)
-        in[static_cast<size_t>(i)] = static_cast<float>(i - 8);
-    void* args[] = { in.data(), out.data() };
+    // Buffers are 64-byte aligned, as the kernel's parameters say (and as the runner allocates them): the
+    // 16 elements may be one aligned vector load and store.
+    alignas(64) float in[16];
+    alignas(64) float out[16];
+    for (int i = 0; i < 16; ++i) {
+        in[i] = static_cast<float>(i - 8);
+        out[i] = -1.0f;
+    }
+    void* args[] = { in, out };
     auto kernel = codegen::compile(*func);
     ASSERT_TRUE(kernel) << kernel.error().message;
     (*kernel)->run(args);
     for (int i = 0; i < 16; ++i)
-        EXPECT_EQ(out[static_cast<size_t>(i)], std::max(0.0f, static_cast<float>(i - 8))) << i;
+        EXPECT_EQ(out[i], std::max(0.0f, static_cast<float>(i - 8))) << i;
 }
 
 TEST(Codegen, AnExplicitUnrollOfALongLoopAroundALoopStaysALoop)
