@@ -1,9 +1,10 @@
 // Generated CPU code against the libraries, compile latency and measurement throughput.
-//   ./build/release/tests/benchmarks/ts_bench_kernels
+//   ./build/release/tests/benchmarks/ts_bench_kernels [matmul|tails|compile]   (no argument: all four parts)
 // Prints:
 //   1. matmul 1024^3 fp32: the hand-written schedule (steps only) measured through tunescope-runner, with B
 //      as given, with B's rows padded to 1040 floats, and with B packed (layout rewrite 1), next to OpenBLAS
-//      cblas_sgemm, on 1 and 2 threads;
+//      cblas_sgemm, on 1 and 2 threads, and the fp32 FMA peak measured in the same run; OpenBLAS runs its fastest
+//      kernel for this CPU (library_kernels.h: a probe of OPENBLAS_CORETYPE values first, printed);
 //   1b. vector tails: register tiles whose width does not divide the extent (masked last tile);
 //   2. compile latency (State -> callable code): median and p95 over random matmul and conv2d schedules
 //      and the hand schedules;
@@ -12,6 +13,8 @@
 #include "../core/schedule_fixtures.h"
 #include "bench_util.h"
 #include "hand_schedules.h"
+#include "library_kernels.h"
+#include "peak_flops.h"
 
 #include "core/codegen/codegen.h"
 #include "core/codegen/runtime.h"
@@ -63,8 +66,11 @@ void matmulAgainstOpenBlas()
     ir::fillRandomInput(b.data(), n * n, 1, 1);
     std::printf("matmul %ldx%ldx%ld fp32 (%.2f GFLOP), host CPU %s, hand schedule 4x64 register tile\n", n, n, n,
         dag.flopCount() / 1e9, codegen::hostCpuName().c_str());
-    std::printf(
-        "  threads  B as given  B rows 1040 apart  B packed (LR 1)  OpenBLAS   ratio: given  packed  GFLOP/s\n");
+    const double peaks[] = { 0.0, bench::peakGflops(1), bench::peakGflops(2) };
+    std::printf("  OpenBLAS kernel %s; fp32 FMA peak measured here: %.1f GFLOP/s on 1 thread, %.1f on 2\n",
+        bench::openBlasCoreName().c_str(), peaks[1], peaks[2]);
+    std::printf("  threads  B as given  B rows 1040 apart  B packed (LR 1)  OpenBLAS   ratio: given  packed  "
+                "OpenBLAS/peak  GFLOP/s\n");
     for (int threads : { 1, 2 }) {
         const double given = bench::tuneScopeSeconds(dag, state, threads);
         const double padded = bench::tuneScopeSeconds(strided, stridedState, threads);
@@ -78,8 +84,9 @@ void matmulAgainstOpenBlas()
                 static_cast<int>(n));
         });
         auto gflops = [&](double seconds) { return dag.flopCount() / seconds / 1e9; };
-        std::printf("  %7d  %10.1f  %17.1f  %15.1f  %8.1f  %12.0f%%  %5.0f%%\n", threads, gflops(given), gflops(padded),
-            gflops(packed), gflops(blas), 100 * blas / given, 100 * blas / packed);
+        std::printf("  %7d  %10.1f  %17.1f  %15.1f  %8.1f  %12.0f%%  %5.0f%%  %12.0f%%\n", threads, gflops(given),
+            gflops(padded), gflops(packed), gflops(blas), 100 * blas / given, 100 * blas / packed,
+            100 * gflops(blas) / peaks[threads]);
     }
 }
 
@@ -172,16 +179,20 @@ void measurementThroughput()
 
 int main(int argc, char** argv)
 {
+    const std::string part = argc > 1 ? argv[1] : "";
     // `ts_bench_kernels compile`: only the compile latencies (TS_BENCH_VERBOSE=1: each schedule's time).
-    if (argc > 1 && std::string(argv[1]) == "compile") {
+    if (part == "compile") {
         compileLatency();
         return 0;
     }
-    if (argc > 1 && std::string(argv[1]) == "tails") {
+    if (part == "tails") {
         vectorTails();
         return 0;
     }
+    bench::selectOpenBlasKernel(argv); // before any measurement: OpenBLAS's fastest kernel for this CPU
     matmulAgainstOpenBlas();
+    if (part == "matmul")
+        return 0;
     vectorTails();
     compileLatency();
     measurementThroughput();

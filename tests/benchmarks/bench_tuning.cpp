@@ -23,7 +23,10 @@
 //                     occurrences. RULES: `all` (default) every TuneScope rule, `rule` the weight-axis vectorization
 //                     rule but no similar-task seeds, `random-warmup` every rule but Ansor's random warm-up instead
 //                     of the analytical one, `ansor` none (Ansor's init rules and warm-up)
+// matmul, linear, resnet and layers (the modes with OpenBLAS or LibTorch figures) first choose OpenBLAS's fastest
+// kernel for this CPU and print it with LibTorch's backends (library_kernels_torch.h).
 #include "bench_util.h"
+#include "library_kernels_torch.h"
 #include "peak_flops.h"
 #include "tuning_util.h"
 
@@ -262,10 +265,10 @@ void matmul(int trials)
             blas = blas == 0 ? t : std::min(blas, t);
             ours = ours == 0 || (o > 0 && o < ours) ? o : ours;
         }
-        std::printf(
-            "  %d thread%s: TuneScope %6.1f GFLOP/s, OpenBLAS %6.1f GFLOP/s -> %5.1f%% of OpenBLAS (peak %.0f)\n",
-            threads, threads == 1 ? " " : "s", flops / ours / 1e9, flops / blas / 1e9, 100.0 * blas / ours,
-            bench::peakGflops(threads));
+        std::printf("  %d thread%s: TuneScope %6.1f GFLOP/s, OpenBLAS (%s) %6.1f GFLOP/s -> %5.1f%% of OpenBLAS (peak "
+                    "%.0f)\n",
+            threads, threads == 1 ? " " : "s", flops / ours / 1e9, bench::openBlasCoreName().c_str(),
+            flops / blas / 1e9, 100.0 * blas / ours, bench::peakGflops(threads));
     }
 }
 
@@ -294,7 +297,9 @@ void linear(int trials, const std::string& only)
                 "LibTorch; GFLOP/s, best of 3 interleaved rounds\n",
         trials);
     const double peaks[] = { 0.0, bench::peakGflops(1), bench::peakGflops(2) }; // measured once
-    std::printf("  fp32 FMA peak measured here: %.1f GFLOP/s on 1 thread, %.1f on 2\n\n", peaks[1], peaks[2]);
+    std::printf("  fp32 FMA peak measured here: %.1f GFLOP/s on 1 thread, %.1f on 2; OpenBLAS kernel %s (LibTorch's "
+                "matmuls too)\n\n",
+        peaks[1], peaks[2], bench::openBlasCoreName().c_str());
     std::printf("  %-32s %3s %10s %10s %10s %8s %8s\n", "workload", "thr", "TuneScope", "OpenBLAS", "LibTorch",
         "ts/best", "ts/peak");
     torch::NoGradGuard noGrad;
@@ -548,6 +553,7 @@ void resnet(int perTask)
         r.finished.estimatedLatency * 1e3, torchMs, 100.0 * r.finished.estimatedLatency * 1e3 / torchMs);
     std::printf(
         "  (the estimate leaves out the one element-wise node task extraction does not tune, as Ansor's does)\n");
+    std::printf("  fp32 FMA peak measured here: %.1f GFLOP/s on 2 threads\n", bench::peakGflops(2));
 }
 
 } // namespace
@@ -556,6 +562,8 @@ int main(int argc, char** argv)
 {
     const std::string what = argc > 1 ? argv[1] : "overhead";
     const int count = argc > 2 ? std::atoi(argv[2]) : 0;
+    if (what == "matmul" || what == "linear" || what == "resnet" || what == "layers")
+        bench::selectLibraryKernels(argv); // before any measurement: OpenBLAS's fastest kernel, LibTorch's backends
     std::printf("CPU: %s\n", target::Target::host().cpuName.c_str());
     if (what == "overhead")
         overhead();

@@ -12,8 +12,10 @@
 //   dense* (AutoTVM keys)               the bias rows copied into the output (if any), then sgemm(X, W^T, beta)
 //   conv2d_layer                        LibTorch conv2d, then add_(bias) and relu_() in place (NCHW)
 //   conv2d_nchw*, conv2d_NCHWc*         LibTorch conv2d (NCHW)
+//   ./build/release/tests/benchmarks/ts_bench_tvm_records autotvm LOG   (AutoTVM records: autotvmMode below)
 // The only other LibTorch translation unit of the benchmarks besides bench_conv2d_torch.cpp.
 #include "bench_util.h"
+#include "library_kernels_torch.h"
 #include "peak_flops.h"
 
 #include "core/codegen/codegen.h"
@@ -21,15 +23,18 @@
 #include "core/ir/reference_evaluator.h"
 #include "core/lower/lower.h"
 #include "core/measure/measurer.h"
+#include "core/search/autotvm/template.h"
 #include "core/store/schedule_source.h"
 #include "core/store/tvm_log.h"
 #include "core/target/target.h"
 
+#include <nlohmann/json.hpp>
 #include <torch/torch.h>
 
 #include <algorithm>
 #include <cblas.h>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -163,7 +168,7 @@ std::string describe(const graph::WorkloadKey& key)
 std::string skipReason(const store::LogRecord& record, std::optional<graph::WorkloadKey>& key)
 {
     if (record.kind != store::RecordKind::Ansor)
-        return "AutoTVM record (not replayed yet)";
+        return "AutoTVM record (measured by: ts_bench_tvm_records autotvm LOG)";
     auto target = target::fromTvm(record.target);
     if (!target)
         return "target not understood (" + target.error().message + ")";
@@ -229,11 +234,135 @@ void printRow(const Row& row, int threads, double flops, double ours, const std:
             !theirsError.empty() && !oursError.empty() ? "; " : "", oursError.c_str());
 }
 
+// ts_bench_tvm_records autotvm LOG: every AutoTVM record of a TVM log through its template as TVM builds it
+// (conv2d_NCHWc.x86: data and kernel packed outside the timed kernel, as TVM's tuner measured them), beside the
+// same config through TuneScope's plain-layout variant (conv2d_nchw_blocked.tunescope) and LibTorch's conv2d on
+// the unpacked tensors, 2 threads, best of kRounds alternating rounds; and the figure the log itself recorded
+// (another machine: the log's target says which).
+int autotvmMode(const std::string& path, const Context& context)
+{
+    auto measurer = [] {
+        measure::MeasureOptions options;
+        options.kernelThreads = 2;
+        options.timing.repeat = 3;
+        options.timing.minRepeatMs = 100;
+        return std::make_unique<measure::Measurer>(options);
+    }();
+    std::printf("\n%-28s %-22s %-40s %9s %9s %9s %9s %7s %7s\n", "record", "template", "workload", "TVM-tmpl",
+        "plain", "LibTorch", "log", "tmpl/", "tmpl/");
+    std::printf("%-28s %-22s %-40s %9s %9s %9s %9s %7s %7s\n", "", "", "", "GFLOP/s", "GFLOP/s", "GFLOP/s",
+        "GFLOP/s", "lib", "peak");
+    std::ifstream in(path, std::ios::binary);
+    std::string line;
+    int records = 0, measured = 0, failed = 0;
+    std::vector<double> ratios;
+    for (int64_t number = 1; std::getline(in, line); ++number) {
+        auto parsed = store::parseLogLine(line);
+        if (!parsed || !*parsed || (**parsed).kind != store::RecordKind::AutoTvm)
+            continue;
+        ++records;
+        const store::LogRecord& record = **parsed;
+        const std::string where = std::filesystem::path(path).filename().string() + ":" + std::to_string(number);
+        auto resolved = store::resolveSchedule({ store::RecordRef { path, number }, std::nullopt });
+        if (!resolved) {
+            ++failed;
+            std::printf("%-28s %s\n", where.c_str(), resolved.error().message.c_str());
+            continue;
+        }
+        // The workload as LibTorch runs it, from the task's args (NCHW data, OIHW kernel).
+        const nlohmann::json args = nlohmann::json::parse(record.autoTvmArgs, nullptr, false);
+        std::string workload = "-";
+        std::optional<Baseline> library;
+        if (args.is_array() && args.size() >= 5 && args[0].is_array() && args[1].is_array()) {
+            const std::vector<int64_t> data = args[0][1].get<std::vector<int64_t>>();
+            const std::vector<int64_t> kernel = args[1][1].get<std::vector<int64_t>>();
+            graph::WorkloadArg pad { Kind::IntList, args[3].get<std::vector<int64_t>>() };
+            library = torchConv(data, kernel, args[2].get<std::vector<int64_t>>(), pad,
+                args[4].get<std::vector<int64_t>>(), false);
+            workload = args[0][1].dump() + "x" + args[1][1].dump() + " s" + std::to_string(args[2][0].get<int>());
+        }
+        // The same config through the plain-layout variant, where there is one.
+        std::optional<sched::State> plain;
+        ir::ComputeDAG plainDag = resolved->dag;
+        const std::string variant = record.taskName == "conv2d_NCHWc.x86" ? "conv2d_nchw_blocked.tunescope"
+            : record.taskName == "depthwise_conv2d_NCHWc.x86"             ? "depthwise_conv2d_nchw_blocked.tunescope"
+                                                                          : "";
+        if (const autotvm::Template* own = autotvm::findTemplate(variant)) {
+            auto task = autotvm::dagFromTaskArgs(record.taskName, record.autoTvmArgs);
+            auto space = task ? own->space(*task) : Expected<autotvm::ConfigSpace>(task.error());
+            auto config = space ? space->parseConfig(record.steps) : Expected<autotvm::ParsedConfig>(space.error());
+            auto instance = config ? autotvm::instantiate(*own, *task, *space, config->index)
+                                   : Expected<autotvm::Instance>(config.error());
+            if (instance)
+                if (auto state = sched::State::replay(instance->dag, instance->steps)) {
+                    plain = std::move(state).value();
+                    plainDag = instance->dag;
+                }
+        }
+        double ours = 1e30, theirs = 1e30, own = 1e30;
+        record::MeasureResult result;
+        for (int round = 0; round < kRounds; ++round) {
+            result = measurer->measure(resolved->dag, { resolved->state })[0];
+            if (!result.ok())
+                break;
+            ours = std::min(ours, *std::min_element(result.costs.begin(), result.costs.end()));
+            if (plain) {
+                const record::MeasureResult r = measurer->measure(plainDag, { *plain })[0];
+                if (r.ok())
+                    own = std::min(own, *std::min_element(r.costs.begin(), r.costs.end()));
+            }
+            if (library) {
+                library->setThreads(2);
+                for (double cost : bench::secondsPerRunEach(library->run, 3, 100))
+                    theirs = std::min(theirs, cost);
+            }
+        }
+        if (!result.ok()) {
+            ++failed;
+            std::printf("%-28s %-22s %-40s %s: %s\n", where.c_str(), record.taskName.c_str(), workload.c_str(),
+                measure::toString(result.status), result.message.c_str());
+            continue;
+        }
+        ++measured;
+        const double flops = resolved->flops;
+        auto gflops = [&](double seconds) { return seconds > 0 && seconds < 1e29 ? flops / seconds / 1e9 : 0.0; };
+        const double logged = record.result.ok() ? gflops(record.result.meanCost()) : 0.0;
+        if (library)
+            ratios.push_back(theirs / ours);
+        std::printf("%-28s %-22s %-40s %9.1f %9.1f %9.1f %9.1f %6.0f%% %6.0f%%\n", where.c_str(),
+            record.taskName.c_str(), workload.c_str(), gflops(ours), gflops(own), gflops(theirs), logged,
+            library ? 100 * theirs / ours : 0.0, context.peak[2] > 0 ? 100 * gflops(ours) / context.peak[2] : 0.0);
+        std::fflush(stdout);
+    }
+    double logSum = 0;
+    for (double r : ratios)
+        logSum += std::log(r);
+    std::printf("\n%s: %d AutoTVM records, %d measured and checked, %d failed; geomean TVM template / LibTorch %.2f\n",
+        path.c_str(), records, measured, failed, ratios.empty() ? 0.0 : std::exp(logSum / ratios.size()));
+    return failed == 0 ? 0 : 1;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
 {
+    bench::selectLibraryKernels(argv); // OpenBLAS's fastest kernel for this CPU, LibTorch's backends, printed
     namespace fs = std::filesystem;
+    if (argc > 1 && std::string(argv[1]) == "autotvm") {
+        if (argc < 3) {
+            std::fprintf(stderr, "usage: ts_bench_tvm_records autotvm LOG\n");
+            return 2;
+        }
+        Context context;
+        context.peak[1] = bench::peakGflops(1);
+        context.peak[2] = bench::peakGflops(2);
+        std::printf("host CPU %s; fp32 FMA peak measured here: %.1f GFLOP/s on 1 thread, %.1f on 2\n",
+            target::Target::host().cpuName.c_str(), context.peak[1], context.peak[2]);
+        std::printf("TVM-tmpl: the record's template as TVM builds it (packed data and kernel, packing untimed);\n"
+                    "plain: TuneScope's plain-NCHW variant of the same config; log: the log's own figure (its "
+                    "machine)\n");
+        return autotvmMode(argv[2], context);
+    }
     const fs::path dir = argc > 1 ? argv[1] : "../shared/data/tvm-logs";
     std::error_code ec;
     std::vector<fs::path> files;
