@@ -85,13 +85,65 @@ namespace {
         return kNoFullUnroll;
     }
 
-    // Whether LLVM's full unroller would unroll the serial loop `s` (kFullUnrollOps).
+    // What the stores under a loop do: whether a vectorized loop is among them, whether one accumulates (its value
+    // reads the buffer it writes) and whether one streams memory to memory (it loads, but not its own buffer).
+    struct TileStores {
+        bool vectorized = false;
+        bool accumulates = false;
+        bool streams = false;
+    };
+
+    void tileStores(const Stmt& s, bool inVector, TileStores& out)
+    {
+        if (!s)
+            return;
+        switch (s->kind) {
+        case StmtKind::Store: {
+            if (!inVector)
+                return;
+            bool loads = false, readsItself = false;
+            ir::postOrderVisit(s->value, [&](const ExprNode& n) {
+                loads = loads || n.kind == ir::ExprKind::BufferLoad;
+                readsItself = readsItself || (n.kind == ir::ExprKind::BufferLoad && n.buffer == s->buffer);
+            });
+            out.accumulates = out.accumulates || readsItself;
+            out.streams = out.streams || (loads && !readsItself);
+            return;
+        }
+        case StmtKind::Seq:
+            for (const Stmt& c : s->seq)
+                tileStores(c, inVector, out);
+            return;
+        case StmtKind::IfThenElse:
+            tileStores(s->body, inVector, out);
+            tileStores(s->elseBody, inVector, out);
+            return;
+        case StmtKind::Allocate:
+            tileStores(s->body, inVector, out);
+            return;
+        case StmtKind::For:
+            out.vectorized = out.vectorized || s->forKind == ForKind::Vectorized;
+            tileStores(s->body, inVector || s->forKind == ForKind::Vectorized, out);
+            return;
+        default:
+            return;
+        }
+    }
+
+    // Whether LLVM's full unroller would unroll the serial loop `s` (kFullUnrollOps), where that pays here: around
+    // a register tile, vector accumulators (or their zeroing) that unrolled stay in registers. A loop of scalar
+    // statements stays a loop for LLVM's loop vectorizer, and one that streams memory to memory (an epilogue, a
+    // padding copy) for the emitter's pieces: unrolled, both ran slower (A/B on random conv schedules, section 13).
     bool fullyUnrolled(const lower::StmtNode& s)
     {
         if (s.forKind != ForKind::Serial || s.extent > kFullUnrollOps)
             return false;
         const int64_t body = fullUnrollOps(s.body);
-        return body <= kFullUnrollOps && s.extent * body <= kFullUnrollOps;
+        if (body > kFullUnrollOps || s.extent * body > kFullUnrollOps)
+            return false;
+        TileStores stores;
+        tileStores(s.body, false, stores);
+        return stores.vectorized && !stores.streams;
     }
 
     // The statements emitting `s` produces, with unrolled loops unrolled where they fit; stops counting
