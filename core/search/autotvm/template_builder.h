@@ -18,6 +18,18 @@
 
 namespace ts::autotvm::detail {
 
+// The step kinds the templates build (template_conv.cpp, template_dense.cpp, template_nchwc.cpp).
+using sched::Annotation;
+using sched::AnnotationStep;
+using sched::CacheWriteStep;
+using sched::ComputeAtStep;
+using sched::ComputeInlineStep;
+using sched::FuseStep;
+using sched::PragmaStep;
+using sched::ReorderStep;
+using sched::RfactorStep;
+using sched::SplitStep;
+
 // InvalidArgument "instantiation error: <template>: <why>" (TVM's InstantiationError, status 1).
 Error instantiationError(const std::string& name, const std::string& why);
 

@@ -1,18 +1,12 @@
-// AutoTVM's x86 convolution templates (template.h): conv2d_NCHWc, depthwise_conv2d_NCHWc and conv2d_nhwc, on
-// our plain NCHW / NHWC DAGs.
+// AutoTVM's x86 convolution templates on our plain NCHW / NHWC DAGs (template.h): the spaces of conv2d_NCHWc and
+// depthwise_conv2d_NCHWc (TVM's knobs, shared with TVM's programs in template_nchwc.cpp), TuneScope's own
+// plain-layout variants of their schedules (conv2d_nchw_blocked.tunescope, depthwise_conv2d_nchw_blocked.tunescope),
+// and conv2d_nhwc.
 #include "core/search/autotvm/template_builder.h"
 
 namespace ts::autotvm::detail {
 
 namespace {
-    using sched::Annotation;
-    using sched::AnnotationStep;
-    using sched::CacheWriteStep;
-    using sched::ComputeAtStep;
-    using sched::FuseStep;
-    using sched::ReorderStep;
-    using sched::SplitStep;
-
     // The pad (or another injective producer) at root, parallel over its outer `fused` axes.
     Expected<void> producersAtRoot(StepBuilder& b, const Anchored& a, std::vector<int> fused)
     {
@@ -25,8 +19,9 @@ namespace {
     }
 } // namespace
 
-// ---- conv2d_NCHWc.x86 (topi/x86/conv2d.py: conv2d_NCHWc, _create_tuning_space; conv2d_avx_common.py and
-// conv2d_avx_1x1.py: _schedule_conv_NCHWc) ----
+// ---- conv2d_NCHWc.x86's space (topi/x86/conv2d.py: conv2d_NCHWc, _create_tuning_space; conv2d_avx_common.py and
+// conv2d_avx_1x1.py: _schedule_conv_NCHWc), and our plain-layout variant of its schedule,
+// conv2d_nchw_blocked.tunescope (TVM's own program: template_nchwc.cpp) ----
 //
 // Knobs, as TVM declares them: tile_ic (input channels), tile_oc (output channels), both
 // define_split(num_outputs=2) with policy "factors"; tile_ow (output width, num_outputs=2, policy "verbose",
@@ -79,7 +74,7 @@ Expected<ConfigSpace> conv2dNchwcSpace(const ir::ComputeDAG& dag)
 
 Expected<std::vector<sched::Step>> conv2dNchwcApply(const ir::ComputeDAG& dag, const ConfigSpace& space, int64_t index)
 {
-    const std::string name = "conv2d_NCHWc.x86";
+    const std::string name = "conv2d_nchw_blocked.tunescope";
     TS_CHECK(checkIndex(name, space, index));
     TS_TRY(const Anchored a, findAnchor(name, dag, "conv2d_nchw", 4, 3));
     const ir::Operation& op = dag.op(a.anchor);
@@ -233,7 +228,7 @@ Expected<ConfigSpace> depthwiseNchwcSpace(const ir::ComputeDAG& dag)
 Expected<std::vector<sched::Step>> depthwiseNchwcApply(
     const ir::ComputeDAG& dag, const ConfigSpace& space, int64_t index)
 {
-    const std::string name = "depthwise_conv2d_NCHWc.x86";
+    const std::string name = "depthwise_conv2d_nchw_blocked.tunescope";
     TS_CHECK(checkIndex(name, space, index));
     TS_TRY(const Anchored a, findAnchor(name, dag, "depthwise_conv2d_nchw", 4, 2));
     const ir::Operation& op = dag.op(a.anchor);

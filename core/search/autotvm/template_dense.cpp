@@ -4,18 +4,6 @@
 namespace ts::autotvm::detail {
 
 namespace {
-
-    using sched::Annotation;
-    using sched::AnnotationStep;
-    using sched::CacheWriteStep;
-    using sched::ComputeAtStep;
-    using sched::ComputeInlineStep;
-    using sched::FuseStep;
-    using sched::PragmaStep;
-    using sched::ReorderStep;
-    using sched::RfactorStep;
-    using sched::SplitStep;
-
     // The output of a fused 2-D kernel (dense's epilogue), tiled as the anchor: split y by ty and x by tx,
     // reorder (yo, xo, yi, xi), fuse (yo, xo), parallel, vectorize xi; the anchor's stage is computed at the
     // fused loop (TVM's `if C != O` branch of its x86 dense schedules).

@@ -20,14 +20,6 @@
 namespace ts::autotvm::detail {
 
 namespace {
-    using sched::Annotation;
-    using sched::AnnotationStep;
-    using sched::CacheWriteStep;
-    using sched::ComputeAtStep;
-    using sched::FuseStep;
-    using sched::ReorderStep;
-    using sched::SplitStep;
-
     // The data, weight and parameters of the task's convolution, as TVM's task args give them.
     Expected<ConvWorkload> taskConv(const std::string& name, const ir::ComputeDAG& taskDag)
     {
