@@ -57,4 +57,16 @@ inline sched::State conv2dNhwcSchedule(const ir::ComputeDAG& dag, int64_t width,
     return s;
 }
 
+// The same conv2d NHWC (data, PaddedInput, weight, Conv2dOutput) as Ansor's CPU sketches write it, in the form
+// of the TVM records that ran at half TVM's speed here (issue 39, docs/codegen-investigation.md section 13): the
+// conv tiled 4 ways in space and 2 in the reduction, the padded input computed inside the conv's loop nest (at
+// xx.1), the 64 output channels one vectorized innermost loop around a 4-column register tile, and
+// auto_unroll_max_step 0: nothing unrolled by the schedule. Steps in TVM's JSON.
+inline const char* kConv2dNhwcAnsorStyleSteps = R"([["SP", 3, 0, 1, [1, 1, 1], 1], ["SP", 3, 4, 56, [2, 1, 1], 1],
+    ["SP", 3, 8, 56, [1, 2, 4], 1], ["SP", 3, 12, 64, [1, 1, 64], 1], ["SP", 3, 16, 3, [1], 1],
+    ["SP", 3, 18, 3, [3], 1], ["SP", 3, 20, 64, [4], 1],
+    ["RE", 3, [0, 4, 8, 12, 1, 5, 9, 13, 16, 18, 20, 2, 6, 10, 14, 17, 19, 21, 3, 7, 11, 15]],
+    ["CA", 1, 3, 7], ["FU", 3, [0, 1, 2, 3]], ["AN", 3, 0, 3], ["PR", 3, 0, "auto_unroll_max_step$0"],
+    ["AN", 1, 3, 2], ["AN", 3, 18, 2]])";
+
 } // namespace ts::bench
