@@ -53,6 +53,25 @@ Expected<Tensor> dense(const Tensor& x, const Tensor& w)
         "dense");
 }
 
+Expected<Tensor> densePacked(const Tensor& x, const Tensor& packed)
+{
+    TS_CHECK(expectRank("dense", "data", x, 2));
+    TS_CHECK(expectRank("dense", "packed weight", packed, 3));
+    const auto& ps = packed->shape();
+    if (x->shape()[1] != ps[1])
+        return shapeError("dense",
+            "data " + shapeText(x->shape()) + " and packed weight " + shapeText(ps)
+                + " differ in the reduction dimension");
+    const int64_t bn = ps[2];
+    return ir::computeReduce(
+        "T_dense", { x->shape()[0], ps[0] * bn }, { x->shape()[1] }, ir::Reducer::Sum,
+        [&](const std::vector<Expr>& i, const std::vector<Expr>& r) {
+            return ir::load(x, { i[0], r[0] })
+                * ir::load(packed, { ir::floorDiv(i[1], Expr(bn)), r[0], ir::floorMod(i[1], Expr(bn)) });
+        },
+        "dense");
+}
+
 Expected<Tensor> batchMatmul(const Tensor& a, const Tensor& b, bool transposeB)
 {
     TS_CHECK(expectRank("batch_matmul", "A", a, 3));

@@ -12,6 +12,9 @@ namespace ts::ops {
 Expected<ir::Tensor> matmul(const ir::Tensor& a, const ir::Tensor& b, const std::string& name = "matmul");
 // Y[i, j] = sum_k X[i, k] * W[j, k]; X is [N, K], W is [O, K] (TVM/TensorFlow weight layout).
 Expected<ir::Tensor> dense(const ir::Tensor& x, const ir::Tensor& w);
+// dense on a weight packed as TVM's dense_pack.x86 packs it: [N / bn, K, bn] (T_dense[y, x] = sum_k data[y, k] *
+// packed[x / bn, k, x % bn]), tagged "dense" as dense is.
+Expected<ir::Tensor> densePacked(const ir::Tensor& x, const ir::Tensor& packed);
 // C[b, i, j] = sum_k A[b, i, k] * B[b, k, j], or B[b, j, k] with transposeB (TVM's default).
 Expected<ir::Tensor> batchMatmul(const ir::Tensor& a, const ir::Tensor& b, bool transposeB = true);
 // TVM's auto_scheduler tutorial workload "matmul_add" (N, L, M): A [N, L], B [L, M], C [N, M],

@@ -655,12 +655,12 @@ TEST(AutotvmTemplate, NewTemplatesLoopNests)
         const Instance instance = tt::value(instantiate(t, dag, space, indexOf(space, entity)));
         return tt::value(sched::State::replay(instance.dag, instance.steps)).toString();
     };
-    // dense_pack, TVM's loop nest: CC at C's fused (yo, xo) loop: ko, unrolled ki and y, vectorized x; C's yi unrolled,
-    // xi vectorized.
+    // dense_pack, TVM's program (the weight packed by tile_x's inner 4) and loop nest: CC at C's fused (yo, xo)
+    // loop: ko, unrolled ki and y, vectorized x; C's yi unrolled, xi vectorized.
     EXPECT_EQ(
         nest("dense_pack.x86", denseDag(8, 32, 16, Epilogue::None),
             R"([["tile_y", "sp", [-1, 2, 2]], ["tile_x", "sp", [-1, 2, 4]], ["tile_k", "sp", [-1, 8]], ["tile_inner", "sp", [-1, 1]]])"),
-        "Placeholder: x, w\n"
+        "Placeholder: data, packed_weight\n"
         "parallel j.0@i.0@ (0,4)\n"
         "  for i.1@j.1@ (0,4)\n"
         "    for rv0.0 (None)\n"

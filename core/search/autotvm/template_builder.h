@@ -125,6 +125,7 @@ Expected<ConvWorkload> convWorkload(const std::string& name, std::string_view ar
 Expected<ConfigSpace> denseNopackSpace(const ir::ComputeDAG& dag);
 Expected<std::vector<sched::Step>> denseNopackApply(const ir::ComputeDAG& dag, const ConfigSpace& space, int64_t index);
 Expected<ConfigSpace> densePackSpace(const ir::ComputeDAG& dag);
+Expected<ir::ComputeDAG> densePackProgram(const ir::ComputeDAG& taskDag, const ConfigSpace& space, int64_t index);
 Expected<std::vector<sched::Step>> densePackApply(const ir::ComputeDAG& dag, const ConfigSpace& space, int64_t index);
 Expected<ConfigSpace> batchMatmulSpace(const ir::ComputeDAG& dag);
 Expected<std::vector<sched::Step>> batchMatmulApply(const ir::ComputeDAG& dag, const ConfigSpace& space, int64_t index);

@@ -1,4 +1,5 @@
 // AutoTVM's x86 dense and batch_matmul templates (template.h): dense_pack, dense_nopack, batch_matmul.
+#include "core/ops/linear.h"
 #include "core/search/autotvm/template_builder.h"
 
 namespace ts::autotvm::detail {
@@ -191,10 +192,11 @@ Expected<std::vector<sched::Step>> batchMatmulApply(const ir::ComputeDAG& dag, c
 //   CC: compute_at C's (yo, xo); split k by tile_k; reorder (ko, ki, y, x); vectorize x; with tile_inner > 1
 //       split y by it and reorder (ko, yo, ki, yi, x), unrolling yo, ki and yi; else unroll ki and y
 //   O (a fused epilogue's output): tiled as C; (xt, yt) fused, parallel, C computed at it; vectorize xi
-// Differences from TVM: our DAG has the plain [N, K] weight and no layout rewrite, and a cache_read would copy
-// it in the same layout (no step transposes a buffer), so the weight is read where it is: the vectorized xi
-// loop reads it with stride K where TVM's packed weight is contiguous in xi. The loop nest, its order and
-// annotations are TVM's. tile_inner need not divide C's yi tile (TVM's split leaves a tail there as well).
+// The program is TVM's (densePackProgram): the dense on a weight placeholder already packed by the config's bn,
+// as TVM's tuner measures it (the packing outside the task), so the vectorized xi loop reads the weight
+// contiguously; a task with a fused epilogue (bias) is tuned as TVM's task is, the dense alone. The loop nest,
+// its order and annotations are TVM's. tile_inner need not divide C's yi tile (TVM's split leaves a tail there
+// as well). (Before issue 39 this template ran on the plain [N, K] weight, its xi loop reading it with stride K.)
 Expected<ConfigSpace> densePackSpace(const ir::ComputeDAG& dag)
 {
     const std::string name = "dense_pack.x86";
@@ -211,6 +213,24 @@ Expected<ConfigSpace> densePackSpace(const ir::ComputeDAG& dag)
     TS_TRY(Knob tileInner, makeSplitKnob("tile_inner", m, inner));
     TS_CHECK(space.add(std::move(tileInner)));
     return space;
+}
+
+Expected<ir::ComputeDAG> densePackProgram(const ir::ComputeDAG& taskDag, const ConfigSpace& space, int64_t index)
+{
+    const std::string name = "dense_pack.x86";
+    TS_CHECK(checkIndex(name, space, index));
+    TS_TRY(const Anchored a, findAnchor(name, taskDag, "dense", 2));
+    const ir::Operation& op = taskDag.op(a.anchor);
+    const std::vector<int64_t> data = op.inputs()[0]->shape();
+    const int64_t n = op.axes()[1].extent;
+    TS_TRY(const std::vector<int64_t> tx, splitLengths(name, space, index, "tile_x", n));
+    const int64_t bn = tx.back();
+    ir::Tensor x = ir::placeholder("data", data);
+    ir::Tensor packed = ir::placeholder("packed_weight", { n / bn, data[1], bn });
+    auto out = ops::densePacked(x, packed);
+    if (!out)
+        return instantiationError(name, out.error().message);
+    return ir::ComputeDAG::create({ x, packed, *out });
 }
 
 Expected<std::vector<sched::Step>> densePackApply(const ir::ComputeDAG& dag, const ConfigSpace& space, int64_t index)
