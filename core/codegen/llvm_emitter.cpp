@@ -77,7 +77,7 @@ namespace {
             if (s->forKind == ForKind::Serial || s->forKind == ForKind::Unrolled) {
                 const int64_t all = s->extent * body;
                 return all <= (s->forKind == ForKind::Serial ? kFullUnrollOps : kMaxUnrolledStatements) ? all
-                                                                                                      : kNoFullUnroll;
+                                                                                                        : kNoFullUnroll;
             }
             return kNoFullUnroll;
         }

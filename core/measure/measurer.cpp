@@ -275,14 +275,24 @@ int Measurer::measure(const ir::ComputeDAG& task, std::vector<sched::State> stat
             callbacks.onProgress(progress);
     };
 
-    // States made from another DAG than the task's are checked against that DAG's reference.
+    // States made from another DAG than the task's (an AutoTVM config's program) are checked against that DAG's
+    // reference: each such DAG made once per batch, and only when outputs are checked.
     std::vector<std::optional<ir::ComputeDAG>> programs(total);
-    const auto sameTensors = [](const std::vector<ir::Tensor>& a, const std::vector<ir::Tensor>& b) {
-        return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin());
-    };
-    for (size_t i = 0; i < total; ++i)
-        if (!sameTensors(states[i].originTensors(), task.tensors()))
-            programs[i] = ir::ComputeDAG::create(states[i].originTensors());
+    if (m_options.checkCorrectness) {
+        const auto sameTensors = [](const std::vector<ir::Tensor>& a, const std::vector<ir::Tensor>& b) {
+            return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin());
+        };
+        for (size_t i = 0; i < total; ++i) {
+            const std::vector<ir::Tensor>& origin = states[i].originTensors();
+            if (sameTensors(origin, task.tensors()))
+                continue;
+            for (size_t j = 0; j < i && !programs[i]; ++j)
+                if (programs[j] && sameTensors(origin, programs[j]->tensors()))
+                    programs[i] = programs[j];
+            if (!programs[i])
+                programs[i] = ir::ComputeDAG::create(origin);
+        }
+    }
     auto batch
         = std::make_shared<BuildBatch>(std::move(states), buildContext(m_options.target, m_options.layoutRewrite));
     for (size_t i = 0; i < total; ++i)

@@ -248,9 +248,11 @@ Expected<Tensor> depthwiseConv2dNchwc(const Tensor& data, const Tensor& weight, 
     TS_TRY(Tensor padded, padBlocked(data, p.padding, "PaddedInput"));
     // Output channel c = oco * ocBn + oci reads input channel c, which the data blocks by icBn (TVM's compute
     // with a channel multiplier of 1; when icBn == ocBn the division and remainder fold away).
-    auto channel = [&](const Expr& oco, const Expr& oci) { return icBn == ocBn ? std::pair { oco, oci }
-                                                                              : std::pair { (oco * Expr(ocBn) + oci) / Expr(icBn),
-                                                                                    (oco * Expr(ocBn) + oci) % Expr(icBn) }; };
+    auto channel = [&](const Expr& oco, const Expr& oci) {
+        return icBn == ocBn
+            ? std::pair { oco, oci }
+            : std::pair { (oco * Expr(ocBn) + oci) / Expr(icBn), (oco * Expr(ocBn) + oci) % Expr(icBn) };
+    };
     ir::setNextAxisNames({ "b", "oco", "oh", "ow", "oci" }, { "kh", "kw" });
     return ir::computeReduce(
         "DepthwiseConv2d", { n, ocChunk, oh, ow, ocBn }, { kh, kw }, ir::Reducer::Sum,

@@ -11,7 +11,8 @@
 namespace ts::session {
 
 // The device row a session on this machine records under, among `devices`: the same target string (or the
-// same CPU under another LLVM's name for it, store::sameCpu) and no target host, the same hardware parameters preferred (`here` is store::deviceOf(the host target)).
+// same CPU under another LLVM's name for it, store::sameCpu) and no target host, the same hardware parameters preferred
+// (`here` is store::deviceOf(the host target)).
 std::optional<store::Device> hostDevice(const std::vector<store::Device>& devices, const store::Device& here);
 
 // The stored profile of a device; nullopt when none was measured (or it is unreadable: it is then

@@ -3,7 +3,6 @@
 #include "core/cost/analytical_model.h"
 #include "core/cost/cost_model.h"
 #include "core/schedule/step_json.h"
-#include "core/search/autotvm/template.h"
 #include "core/search/search_utils.h"
 #include "core/session/machine.h"
 #include "core/store/schedule_source.h"
@@ -52,22 +51,14 @@ namespace {
         return option.is_number_integer() ? option.get<int>() : -1;
     }
 
-    // A stored record's state on the DAG its steps were made for: the task's, or an AutoTVM config's own
-    // program (autotvm::recordDag: TVM's packed NCHW[x]c compute; store::replayStored for the JSON form).
-    Expected<sched::State> replayRecord(const ir::ComputeDAG& taskDag, const store::Record& record,
-        const std::vector<sched::Step>& steps)
-    {
-        TS_TRY(const ir::ComputeDAG dag, autotvm::recordDag(taskDag, record.extra));
-        return sched::State::replay(dag, steps);
-    }
-
-    // A stored record's state, for a model to learn from: successful records that replay.
+    // A stored record's state, for a model to learn from: successful records that replay on the DAG their steps
+    // were made for (store::replayStored: the task's, or an AutoTVM config's own program).
     std::optional<sched::State> replayMeasured(
         const ir::ComputeDAG& dag, const store::Record& record, const std::vector<sched::Step>& steps)
     {
         if (!record.result.ok())
             return std::nullopt;
-        auto replayed = replayRecord(dag, record, steps);
+        auto replayed = store::replayStored(dag, steps, record.extra);
         return replayed ? std::optional<sched::State>(std::move(replayed).value()) : std::nullopt;
     }
 

@@ -210,10 +210,17 @@ Expected<ResolvedSchedule> resolveSchedule(const ScheduleSource& source)
     return out;
 }
 
-Expected<sched::State> replayStored(const ir::ComputeDAG& taskDag, std::string_view stepsJson, std::string_view extra)
+Expected<sched::State> replayStored(
+    const ir::ComputeDAG& taskDag, const std::vector<sched::Step>& steps, std::string_view extra)
 {
     TS_TRY(const ir::ComputeDAG dag, autotvm::recordDag(taskDag, extra));
-    return sched::State::replayJson(dag, stepsJson);
+    return sched::State::replay(dag, steps);
+}
+
+Expected<sched::State> replayStored(const ir::ComputeDAG& taskDag, std::string_view stepsJson, std::string_view extra)
+{
+    TS_TRY(const std::vector<sched::Step> steps, sched::parseSteps(stepsJson));
+    return replayStored(taskDag, steps, extra);
 }
 
 } // namespace ts::store

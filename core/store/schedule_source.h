@@ -93,5 +93,8 @@ Expected<ResolvedSchedule> resolveSchedule(const ScheduleSource& source);
 // config's program (autotvm::recordDag, read from the record's extra). Every reader of stored records that
 // replays them goes through here.
 Expected<sched::State> replayStored(const ir::ComputeDAG& taskDag, std::string_view stepsJson, std::string_view extra);
+// The same for steps already parsed.
+Expected<sched::State> replayStored(
+    const ir::ComputeDAG& taskDag, const std::vector<sched::Step>& steps, std::string_view extra);
 
 } // namespace ts::store

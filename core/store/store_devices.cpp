@@ -64,11 +64,11 @@ Device deviceOf(const target::Target& target)
         // (target/host_cpu.h): a later LLVM's name for the same CPU finds this row again (addDevice).
         const target::HostCpuName& name = target::hostCpuName();
         const target::CpuId& id = target::hostCpuId();
-        device.properties = nlohmann::json { { "cpu",
-                                                 { { "llvm_name", name.llvmName }, { "name", name.chosen },
-                                                     { "rule", name.rule }, { "vendor", id.vendor },
-                                                     { "family", id.family }, { "model", id.model } } } }
-                                .dump();
+        device.properties = nlohmann::json {
+            { "cpu",
+                { { "llvm_name", name.llvmName }, { "name", name.chosen }, { "rule", name.rule },
+                    { "vendor", id.vendor }, { "family", id.family }, { "model", id.model } } }
+        }.dump();
     }
     return device;
 }

@@ -28,16 +28,16 @@ namespace {
     const std::vector<const char*> kAmdModels = { "znver3", "znver2", "znver1", "bdver4", "bdver3", "bdver2", "bdver1",
         "btver2", "btver1", "amdfam10", "k8-sse3" };
     const std::vector<const char*> kIntelModels = { "sapphirerapids", "icelake-server", "cooperlake", "cascadelake",
-        "skylake-avx512", "tigerlake", "rocketlake", "icelake-client", "cannonlake", "alderlake", "skylake", "broadwell",
-        "haswell", "ivybridge", "sandybridge", "westmere", "nehalem", "core2" };
+        "skylake-avx512", "tigerlake", "rocketlake", "icelake-client", "cannonlake", "alderlake", "skylake",
+        "broadwell", "haswell", "ivybridge", "sandybridge", "westmere", "nehalem", "core2" };
     const std::vector<const char*> kLevels = { "x86-64-v4", "x86-64-v3", "x86-64-v2", "x86-64" };
 
     // The features compared: those generated code can use (vector, arithmetic and bit-manipulation
     // extensions). System instructions (mwaitx, pku, rdpru, wbnoinvd, invpcid, ...) are not: hypervisors hide
     // them (a Zen 4 guest reports no mwaitx), and no kernel uses them.
-    const std::set<std::string> kCompared = { "sse", "sse2", "sse3", "ssse3", "sse4.1", "sse4.2", "sse4a", "avx", "avx2",
-        "fma", "fma4", "xop", "tbm", "f16c", "bmi", "bmi2", "lzcnt", "popcnt", "movbe", "adx", "aes", "pclmul", "vaes",
-        "vpclmulqdq", "gfni", "sha", "avx512f", "avx512cd", "avx512bw", "avx512dq", "avx512vl", "avx512ifma",
+    const std::set<std::string> kCompared = { "sse", "sse2", "sse3", "ssse3", "sse4.1", "sse4.2", "sse4a", "avx",
+        "avx2", "fma", "fma4", "xop", "tbm", "f16c", "bmi", "bmi2", "lzcnt", "popcnt", "movbe", "adx", "aes", "pclmul",
+        "vaes", "vpclmulqdq", "gfni", "sha", "avx512f", "avx512cd", "avx512bw", "avx512dq", "avx512vl", "avx512ifma",
         "avx512vbmi", "avx512vbmi2", "avx512vnni", "avx512bitalg", "avx512vpopcntdq", "avx512bf16", "avx512fp16",
         "avx512vp2intersect", "avx512er", "avx512pf", "prefetchwt1", "avxvnni", "amx-tile", "amx-int8", "amx-bf16" };
 
@@ -53,8 +53,8 @@ namespace {
     // Whether LLVM's model `cpu` has none of the `lacking` features ("-avx512f,-xop": the compared ones the
     // host lacks): taking them away changes nothing. (MCSubtargetInfo::checkFeatures would also test what
     // each feature implies: "-avx512f" fails on any model with AVX2.)
-    bool hostHasAllOf(const llvm::Target& llvmTarget, const std::string& triple, const std::string& cpu,
-        const std::string& lacking)
+    bool hostHasAllOf(
+        const llvm::Target& llvmTarget, const std::string& triple, const std::string& cpu, const std::string& lacking)
     {
         const std::unique_ptr<llvm::MCSubtargetInfo> model(llvmTarget.createMCSubtargetInfo(triple, cpu, ""));
         if (!model || !model->isCPUStringValid(cpu))
@@ -81,14 +81,14 @@ CpuId readCpuId()
     const int baseFamily = (eax >> 8) & 0xf;
     const int baseModel = (eax >> 4) & 0xf;
     id.family = baseFamily == 0xf ? baseFamily + static_cast<int>((eax >> 20) & 0xff) : baseFamily;
-    id.model = baseFamily == 0x6 || baseFamily == 0xf ? baseModel + static_cast<int>(((eax >> 16) & 0xf) << 4)
-                                                       : baseModel;
+    id.model
+        = baseFamily == 0x6 || baseFamily == 0xf ? baseModel + static_cast<int>(((eax >> 16) & 0xf) << 4) : baseModel;
 #endif
     return id;
 }
 
-HostCpuName chooseCpuName(
-    const std::string& llvmName, const CpuId& cpuid, const std::map<std::string, bool>& features, const std::string& triple)
+HostCpuName chooseCpuName(const std::string& llvmName, const CpuId& cpuid, const std::map<std::string, bool>& features,
+    const std::string& triple)
 {
     HostCpuName out;
     out.llvmName = llvmName;

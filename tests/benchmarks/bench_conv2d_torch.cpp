@@ -1,7 +1,7 @@
 // conv2d 56x56, 64 -> 64 channels, 3x3, pad 1 (ResNet-18's layer 1): the hand-written NHWC schedule and an
 // Ansor-style one with auto_unroll_max_step 0 (hand_schedules.h) measured through tunescope-runner, next to
-// LibTorch's conv2d (oneDNN) in the same run, 1 and 2 threads, with the fp32 FMA peak measured in the same run. LibTorch's backends and OpenBLAS's kernel (chosen first by a probe,
-// library_kernels.h) are printed before the table.
+// LibTorch's conv2d (oneDNN) in the same run, 1 and 2 threads, with the fp32 FMA peak measured in the same run.
+// LibTorch's backends and OpenBLAS's kernel (chosen first by a probe, library_kernels.h) are printed before the table.
 //   ./build/release/tests/benchmarks/ts_bench_conv2d_torch
 #include "bench_util.h"
 #include "hand_schedules.h"
@@ -39,7 +39,8 @@ int main(int, char** argv)
     const torch::Tensor x = torch::rand({ 1, c, hw, hw });
     const torch::Tensor w = torch::rand({ c, c, 3, 3 });
     std::printf("conv2d 1x%ldx%ldx%ld -> %ld, 3x3, pad 1 (%.3f GFLOP)\n", hw, hw, c, c, dag.flopCount() / 1e9);
-    std::printf("  schedule                 threads  TuneScope GFLOP/s  LibTorch GFLOP/s  ratio  LibTorch threads  fp32 FMA peak\n");
+    std::printf("  schedule                 threads  TuneScope GFLOP/s  LibTorch GFLOP/s  ratio  LibTorch threads  "
+                "fp32 FMA peak\n");
     for (const auto& [name, state] : { std::pair<const char*, const sched::State*> { "hand (x unrolled)", &hand },
              std::pair<const char*, const sched::State*> { "Ansor-style, unroll 0", &*ansorStyle } })
         for (int threads : { 1, 2 }) {

@@ -248,10 +248,10 @@ int autotvmMode(const std::string& path, const Context& context)
         options.timing.minRepeatMs = 100;
         return std::make_unique<measure::Measurer>(options);
     }();
-    std::printf("\n%-28s %-22s %-40s %9s %9s %9s %9s %7s %7s\n", "record", "template", "workload", "TVM-tmpl",
-        "plain", "LibTorch", "log", "tmpl/", "tmpl/");
-    std::printf("%-28s %-22s %-40s %9s %9s %9s %9s %7s %7s\n", "", "", "", "GFLOP/s", "GFLOP/s", "GFLOP/s",
-        "GFLOP/s", "lib", "peak");
+    std::printf("\n%-28s %-22s %-40s %9s %9s %9s %9s %7s %7s\n", "record", "template", "workload", "TVM-tmpl", "plain",
+        "LibTorch", "log", "tmpl/", "tmpl/");
+    std::printf("%-28s %-22s %-40s %9s %9s %9s %9s %7s %7s\n", "", "", "", "GFLOP/s", "GFLOP/s", "GFLOP/s", "GFLOP/s",
+        "lib", "peak");
     std::ifstream in(path, std::ios::binary);
     std::string line;
     int records = 0, measured = 0, failed = 0;
@@ -277,8 +277,8 @@ int autotvmMode(const std::string& path, const Context& context)
             const std::vector<int64_t> data = args[0][1].get<std::vector<int64_t>>();
             const std::vector<int64_t> kernel = args[1][1].get<std::vector<int64_t>>();
             graph::WorkloadArg pad { Kind::IntList, args[3].get<std::vector<int64_t>>() };
-            library = torchConv(data, kernel, args[2].get<std::vector<int64_t>>(), pad,
-                args[4].get<std::vector<int64_t>>(), false);
+            library = torchConv(
+                data, kernel, args[2].get<std::vector<int64_t>>(), pad, args[4].get<std::vector<int64_t>>(), false);
             workload = args[0][1].dump() + "x" + args[1][1].dump() + " s" + std::to_string(args[2][0].get<int>());
         }
         // The same config through the plain-layout variant, where there is one.

@@ -293,7 +293,8 @@ TEST(AutotvmConfigSpace, OlderLogsWriteTheOuterSplitSize)
     EXPECT_EQ(*older, 86399);
     auto mixed = space.parseEntity(R"([["tile_y", "sp", [2, 2, 2]], ["tile_x", "sp", [-1, 16, 1]], )" + rest);
     ASSERT_TRUE(mixed) << mixed.error().toString();
-    EXPECT_EQ(*mixed, space.parseEntity(R"([["tile_y", "sp", [-1, 2, 2]], ["tile_x", "sp", [-1, 16, 1]], )" + rest).value());
+    EXPECT_EQ(
+        *mixed, space.parseEntity(R"([["tile_y", "sp", [-1, 2, 2]], ["tile_x", "sp", [-1, 16, 1]], )" + rest).value());
     // Sizes that do not make the extent are an error naming the knob.
     auto wrong = space.parseEntity(R"([["tile_y", "sp", [2, 1, 8]], ["tile_x", "sp", [1, 1, 16]], )" + rest);
     ASSERT_FALSE(wrong);

@@ -551,9 +551,8 @@ TEST(AutotvmTemplate, TaskArgsRoundTripForEveryTemplate)
         { "batch_matmul.x86",
             R"([["TENSOR", [12, 128, 64], "float32"], ["TENSOR", [12, 128, 64], "float32"], null, "float32", false, true])" },
     };
-    ASSERT_EQ(cases.size(), std::count_if(templates().begin(), templates().end(), [](const Template& t) {
-        return !t.ownVariant;
-    }));
+    ASSERT_EQ(cases.size(),
+        std::count_if(templates().begin(), templates().end(), [](const Template& t) { return !t.ownVariant; }));
     for (const auto& [name, args] : cases) {
         const ir::ComputeDAG dag = tt::value(dagFromTaskArgs(name, args));
         EXPECT_EQ(tt::value(taskArgs(tmpl(name), dag)), args) << name;
@@ -704,8 +703,9 @@ TEST(AutotvmTemplate, NewTemplatesLoopNests)
     // the pad at root, parallel over (n, c_chunk, h), c_block vectorised; C's (b, oc_chunk, oh) fused and parallel,
     // CC at C's ow_chunk in TVM's order (kh, kw, then the unrolled ow and the vectorised oc_block).
     // (The pad's c_block has extent 1 here: tile_ic [-1, 1].)
-    EXPECT_EQ(nest("depthwise_conv2d_NCHWc.x86", depthwiseNchw(8, 10, 3, 1, 1, Epilogue::BiasClip),
-                  R"([["tile_ic", "sp", [-1, 1]], ["tile_oc", "sp", [-1, 4]], ["tile_ow", "sp", [-1, 5]], ["unroll_kw", "ot", true]])"),
+    EXPECT_EQ(
+        nest("depthwise_conv2d_NCHWc.x86", depthwiseNchw(8, 10, 3, 1, 1, Epilogue::BiasClip),
+            R"([["tile_ic", "sp", [-1, 1]], ["tile_oc", "sp", [-1, 4]], ["tile_ow", "sp", [-1, 5]], ["unroll_kw", "ot", true]])"),
         "Placeholder: data, kernel\n"
         "parallel i0@i1@i2@ (0,96)\n"
         "  for i3 (0,12)\n"

@@ -205,8 +205,8 @@ TEST(CodegenStructure, ASmallLoopFreeLoopIsUnrolledAsLlvmWouldInTvmsBuild)
 {
     const ir::ComputeDAG dag = fixtures::matmulDag(64, 64, 64);
     const State rolled = fixtures::withSteps(dag,
-        { SplitStep { 2, 0, 64, { 4 }, true }, SplitStep { 2, 2, 64, { 16 }, true }, ReorderStep { 2, { 0, 2, 4, 1, 3 } },
-            AnnotationStep { 2, 4, Annotation::Vectorize } });
+        { SplitStep { 2, 0, 64, { 4 }, true }, SplitStep { 2, 2, 64, { 16 }, true },
+            ReorderStep { 2, { 0, 2, 4, 1, 3 } }, AnnotationStep { 2, 4, Annotation::Vectorize } });
     const std::string ir = llvmIr(rolled, true);
     const std::string k = loopHeaderBlock(ir, "k");
     ASSERT_FALSE(k.empty()) << ir;

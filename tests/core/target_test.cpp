@@ -90,8 +90,8 @@ TEST(Target, AnUnknownCpuIsNamedByTheClosestModelLlvmKnows)
     EXPECT_EQ(zen5.chosen, "znver3");
     EXPECT_EQ(zen5.rule, "vendor-model");
     // Without AVX-512 nor VAES (a Zen 2-like feature set): the newest model that has no more than that.
-    EXPECT_EQ(target::chooseCpuName("generic", { "AuthenticAMD", 26, 2 },
-                  featuresWith(std::string(kNoAvx512) + ",-vaes,-vpclmulqdq"))
+    EXPECT_EQ(target::chooseCpuName(
+                  "generic", { "AuthenticAMD", 26, 2 }, featuresWith(std::string(kNoAvx512) + ",-vaes,-vpclmulqdq"))
                   .chosen,
         "znver2");
     // Hygon's CPUs are Zens.
@@ -104,7 +104,8 @@ TEST(Target, AnUnknownCpuIsNamedByTheClosestModelLlvmKnows)
                   featuresWith(intel + ",+amx-tile,+amx-int8,+amx-bf16,+avxvnni,+avx512fp16,+serialize"))
                   .chosen,
         "sapphirerapids");
-    EXPECT_EQ(target::chooseCpuName("generic", { "GenuineIntel", 19, 1 }, featuresWith(intel)).chosen, "icelake-server");
+    EXPECT_EQ(
+        target::chooseCpuName("generic", { "GenuineIntel", 19, 1 }, featuresWith(intel)).chosen, "icelake-server");
     EXPECT_EQ(target::chooseCpuName("generic", { "GenuineIntel", 19, 1 },
                   featuresWith(intel + "," + kNoAvx512 + ",-gfni,-vaes,-vpclmulqdq,-sha"))
                   .chosen,
@@ -115,8 +116,9 @@ TEST(Target, AnUnknownCpuIsNamedByTheClosestModelLlvmKnows)
     EXPECT_EQ(other.chosen, "x86-64-v4");
     EXPECT_EQ(other.rule, "x86-64-level");
     EXPECT_EQ(target::chooseCpuName("generic", { "CentaurHauls", 7, 0 }, featuresWith(kNoAvx512)).chosen, "x86-64-v3");
-    EXPECT_EQ(target::chooseCpuName("generic", { "CentaurHauls", 7, 0 }, featuresWith(std::string(kNoAvx512) + ",-avx2"))
-                  .chosen,
+    EXPECT_EQ(
+        target::chooseCpuName("generic", { "CentaurHauls", 7, 0 }, featuresWith(std::string(kNoAvx512) + ",-avx2"))
+            .chosen,
         "x86-64-v2");
 
     // The same features give the same name, whatever the model number: one device for such hosts.

@@ -223,7 +223,8 @@ const std::vector<Template>& templates()
     return all;
 }
 
-Expected<Instance> instantiate(const Template& t, const ir::ComputeDAG& taskDag, const ConfigSpace& space, int64_t index)
+Expected<Instance> instantiate(
+    const Template& t, const ir::ComputeDAG& taskDag, const ConfigSpace& space, int64_t index)
 {
     Instance out { taskDag, {} };
     if (t.program) {
@@ -241,7 +242,8 @@ Expected<ir::ComputeDAG> recordDag(const ir::ComputeDAG& taskDag, std::string_vi
     const std::string name = j["autotvm"].value("template", "");
     const Template* t = findTemplate(name);
     if (t == nullptr)
-        return makeError(ErrorKind::NotFound, "record of AutoTVM template '" + name + "', which TuneScope does not have");
+        return makeError(
+            ErrorKind::NotFound, "record of AutoTVM template '" + name + "', which TuneScope does not have");
     if (!t->program)
         return taskDag;
     TS_TRY(const ConfigSpace space, t->space(taskDag));

@@ -32,8 +32,8 @@
 // How to add a template:
 //   1. a space function declaring the knobs as TVM's compute/schedule does (same names, order, policies);
 //   2. an apply function that builds the steps (and, when TVM's compute depends on the config, a program
-//      function that builds that compute: apply then receives its DAG) with StepBuilder (template_builder.h): it applies each step to a
-//      State as it goes, so a step that does not fit fails with the template and the step named;
+//      function that builds that compute: apply then receives its DAG) with StepBuilder (template_builder.h): it
+//      applies each step to a State as it goes, so a step that does not fit fails with the template and the step named;
 //   3. a comment above it listing what differs from TVM's schedule;
 //   4. an entry in templates() (template.cpp) under TVM's task name, in TVM's x86 strategy's preference order;
 //   5. its args both ways in task_args.cpp (taskArgs, dagFromTaskArgs);
@@ -76,7 +76,8 @@ struct Instance {
     std::vector<sched::Step> steps;
 };
 // Template::program (or the task's DAG) and Template::apply on it. Errors are apply's instantiation errors.
-Expected<Instance> instantiate(const Template& t, const ir::ComputeDAG& taskDag, const ConfigSpace& space, int64_t index);
+Expected<Instance> instantiate(
+    const Template& t, const ir::ComputeDAG& taskDag, const ConfigSpace& space, int64_t index);
 
 // The DAG a stored record's steps replay on: for an AutoTVM record of a template with a program of its own
 // (its extra's {"autotvm": {"template", "config"}}), that config's program; the task's DAG otherwise. Errors
@@ -88,9 +89,9 @@ const std::vector<Template>& templates();
 // The template named `name`, or nullptr.
 const Template* findTemplate(std::string_view name);
 
-// AutoTVM's task extraction for one DAG: TVM's templates (not our own variants) whose anchor op it has and whose space() fits it
-// (the epilogue element-wise, one output), in preference order (registration order, TVM's x86 strategy's,
-// except dense_nopack before dense_pack: ours has no packed weight layout; see template.cpp).
+// AutoTVM's task extraction for one DAG: TVM's templates (not our own variants) whose anchor op it has and whose
+// space() fits it (the epilogue element-wise, one output), in preference order (registration order, TVM's x86
+// strategy's, except dense_nopack before dense_pack: ours has no packed weight layout; see template.cpp).
 std::vector<const Template*> templatesFor(const ir::ComputeDAG& dag);
 
 // TVM's task args for the DAG's anchor, as a log's "input"[2] spells them (Python's json spacing), e.g. for

@@ -53,8 +53,8 @@ Expected<ir::ComputeDAG> conv2dNchwcProgram(const ir::ComputeDAG& taskDag, const
     TS_TRY(const int64_t icBn, innerFactor(name, space, index, "tile_ic", inChannels));
     TS_TRY(const int64_t ocBn, innerFactor(name, space, index, "tile_oc", outChannels));
     ir::Tensor data = ir::placeholder("data", { w.data[0], inChannels / icBn, w.data[2], w.data[3], icBn });
-    ir::Tensor kernel = ir::placeholder(
-        "kernel", { outChannels / ocBn, inChannels / icBn, w.weight[2], w.weight[3], icBn, ocBn });
+    ir::Tensor kernel
+        = ir::placeholder("kernel", { outChannels / ocBn, inChannels / icBn, w.weight[2], w.weight[3], icBn, ocBn });
     auto out = ops::conv2dNchwc(data, kernel, w.params);
     if (!out)
         return instantiationError(name, out.error().message);
@@ -103,7 +103,8 @@ Expected<std::vector<sched::Step>> conv2dNchwcPackedApply(
         // vectorize oc_block.
         TS_CHECK(b.add(SplitStep { cc, 3, ow, { regN }, true })); // n oc oh ow.0 ow.1 ocb icc icb kh kw
         TS_CHECK(b.add(ReorderStep { cc,
-            unrollKw ? std::vector<int> { 0, 1, 2, 3, 6, 8, 7, 9, 4, 5 } : std::vector<int> { 0, 1, 2, 3, 6, 8, 9, 7, 4, 5 } }));
+            unrollKw ? std::vector<int> { 0, 1, 2, 3, 6, 8, 7, 9, 4, 5 }
+                     : std::vector<int> { 0, 1, 2, 3, 6, 8, 9, 7, 4, 5 } }));
         if (unrollKw)
             TS_CHECK(b.add(AnnotationStep { cc, 7, Annotation::Unroll }));
         TS_CHECK(b.add(AnnotationStep { cc, 8, Annotation::Unroll }));
