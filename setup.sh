@@ -17,6 +17,7 @@ PACKAGES=(
   libqcustomplot-dev libqcustomplot2.1-qt6
   libtorch-dev libopenblas0-pthread libopenblas-dev
   libxgboost-dev llvm-15-dev libgraphviz-dev libsqlite3-dev sqlite3 xz-utils nlohmann-json3-dev
+  libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata python3-torch python3-torchvision
   libgtest-dev libgmock-dev libbenchmark-dev
   xvfb xauth fonts-dejavu-core libxkbcommon-dev
 )

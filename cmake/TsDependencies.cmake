@@ -49,6 +49,11 @@ add_feature_info(Graphviz GVC_FOUND "dot layout of compute DAGs (libgvc ${GVC_li
 find_package(nlohmann_json 3.10 REQUIRED)
 set_package_properties(nlohmann_json PROPERTIES TYPE REQUIRED PURPOSE "TVM log and DAG JSON")
 
+# --- ONNX 1.12 (protobuf classes, checker): ONNX models in (core/graph). Its targets name protobuf's.
+find_package(Protobuf REQUIRED)
+find_package(ONNX REQUIRED CONFIG)
+set_package_properties(ONNX PROPERTIES TYPE REQUIRED PURPOSE "ONNX model import (libonnx-dev)")
+
 # --- CUDA toolkit: optional. Found when present; the build works without it.
 find_package(CUDAToolkit QUIET)
 set_package_properties(CUDAToolkit PROPERTIES TYPE OPTIONAL PURPOSE "NVIDIA GPU code generation through NVRTC")

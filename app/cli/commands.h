@@ -36,6 +36,7 @@ struct Command {
 };
 
 extern const OptionSpec kNetworkOption;
+extern const OptionSpec kOnnxOption;
 extern const OptionSpec kBatchOption;
 extern const OptionSpec kLayoutOption;
 extern const OptionSpec kHelpOption;
@@ -46,7 +47,9 @@ Expected<ops::Layout> layoutOption(const Arguments& args);
 
 // --network (required), --batch and --layout, checked for form; the network itself is checked when it is
 // built (store::loadNetworkTasks).
+// The network of --network NAME or --onnx FILE (whose name is then the file's absolute path).
 Expected<store::NetworkRef> networkRef(const Arguments& args);
+bool hasNetwork(const Arguments& args);
 
 // "3" or "1,2,5" -> ids; `what` names the option in errors.
 Expected<std::vector<int64_t>> parseIds(const std::string& text, const std::string& what);
@@ -69,6 +72,8 @@ std::vector<Command> machineCommands();
 // "roof:".
 std::string roofText(
     const measure::MachineProfile& profile, const ir::ComputeDAG& dag, double flops, double seconds, int threads);
+// run (commands_run.cpp).
+std::vector<Command> runCommands();
 // import, export, stats (commands_store.cpp).
 std::vector<Command> storeCommands();
 // collect, train, eval (commands_dataset.cpp).

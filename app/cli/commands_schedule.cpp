@@ -321,7 +321,7 @@ namespace {
     std::vector<OptionSpec> scheduleOptions(std::vector<OptionSpec> extra)
     {
         std::vector<OptionSpec> options
-            = { kNetworkOption, kBatchOption, kLayoutOption, { "task", "ID", "task id from 'tunescope-cli tasks'" },
+            = { kNetworkOption, kOnnxOption, kBatchOption, kLayoutOption, { "task", "ID", "task id from 'tunescope-cli tasks'" },
                   { "workload", "NAME:ARGS", "a registered workload instead, e.g. matmul_add:1024,1024,1024" },
                   { "record", "FILE:LINE", "a TVM auto_scheduler log line: its workload and steps" },
                   { "steps", "FILE", "a JSON list of steps to replay, as in TVM records (default: none)" } };

@@ -487,7 +487,7 @@ std::vector<Command> tuneCommands()
         { "sketches", "print Ansor's sketches of a task and random annotations of each",
             "tunescope-cli sketches (--network NAME [--batch N] [--layout L] --task ID | --op OP --shape S "
             "[--layout L]) [--samples K] [--seed S] [--target T] [--emit-bundle FILE]",
-            { kNetworkOption, kBatchOption, kLayoutOption, kTaskOption, kOpOption, kShapeOption,
+            { kNetworkOption, kOnnxOption, kBatchOption, kLayoutOption, kTaskOption, kOpOption, kShapeOption,
                 { "target", "TVM_TARGET",
                     "the sketches for this target, e.g. 'cuda -arch=sm_90' (GPU rules); default: this machine" },
                 { "samples", "K",
@@ -501,7 +501,7 @@ std::vector<Command> tuneCommands()
         { "best", "print the best schedule stored for each task on this machine",
             "tunescope-cli best (--network NAME [--batch N] [--layout L] [--task ID] | --op OP --shape S "
             "[--layout L]) [--workspace PATH]",
-            { kNetworkOption, kBatchOption, kLayoutOption, { "task", "ID", "only this task (default: every task)" },
+            { kNetworkOption, kOnnxOption, kBatchOption, kLayoutOption, { "task", "ID", "only this task (default: every task)" },
                 kOpOption, kShapeOption, kWorkspaceOption, kHelpOption },
             runBest },
         { "tune", "tune a network's tasks or one operator on this machine (Ansor or AutoTVM); resumes where it stopped",
@@ -512,7 +512,7 @@ std::vector<Command> tuneCommands()
             "[--similar-task-seeds N] [--scheduler "
             "gradient|round-robin] [--switch-model T:M] [--layout-rewrite 0|1|2] "
             "[--target T [--gpu-exchange DIR | --gpu-command CMD]] [--workspace PATH]",
-            { kNetworkOption, kBatchOption, kLayoutOption,
+            { kNetworkOption, kOnnxOption, kBatchOption, kLayoutOption,
                 { "tasks", "IDS", "only these tasks, e.g. 0,3,5 (default: every task)" }, kOpOption, kShapeOption,
                 { "trials", "T", "measurements in all, over every task (Ansor's num_measure_trials)" },
                 { "measures-per-round", "B",

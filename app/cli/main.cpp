@@ -39,6 +39,7 @@ int fail(const std::string& message, int code)
 }
 
 const OptionSpec kNetworkOption { "network", "NAME", "network name (see 'tunescope-cli networks')" };
+const OptionSpec kOnnxOption { "onnx", "FILE", "an ONNX model instead of a built-in network (opsets 6-17)" };
 const OptionSpec kBatchOption { "batch", "N", "batch size, 1..4096 (default 1)" };
 const OptionSpec kLayoutOption { "layout", "NCHW|NHWC", "data layout of CNNs (default NCHW)" };
 const OptionSpec kHelpOption { "help", "", "show this help" };
@@ -53,7 +54,7 @@ std::vector<Command> commands()
 {
     std::vector<Command> all;
     for (std::vector<Command> group : { graphCommands(), scheduleCommands(), tuneCommands(), raceCommands(),
-             machineCommands(), storeCommands(), datasetCommands() })
+             machineCommands(), runCommands(), storeCommands(), datasetCommands() })
         all.insert(all.end(), std::make_move_iterator(group.begin()), std::make_move_iterator(group.end()));
     return all;
 }

@@ -10,10 +10,10 @@ namespace ts::cli {
 Expected<Selection> selectTasks(const Arguments& args, const std::string& idsOption, bool idsRequired)
 {
     const bool byOp = args.has("op");
-    if (byOp && args.has("network"))
-        return makeError(ErrorKind::InvalidArgument, "give --network or --op, not both");
-    if (!byOp && !args.has("network"))
-        return makeError(ErrorKind::InvalidArgument, "--network or --op is required");
+    if (byOp && hasNetwork(args))
+        return makeError(ErrorKind::InvalidArgument, "give --network (or --onnx) or --op, not both");
+    if (!byOp && !hasNetwork(args))
+        return makeError(ErrorKind::InvalidArgument, "--network, --onnx or --op is required");
     Selection selection;
     TS_TRY(selection.layout, layoutOption(args));
     if (byOp) {

@@ -16,6 +16,8 @@ std::string_view toString(NodeKind kind)
     switch (kind) {
     case NodeKind::Input:
         return "input";
+    case NodeKind::Constant:
+        return "constant";
     case NodeKind::Conv2d:
         return "conv2d";
     case NodeKind::DepthwiseConv2d:
@@ -36,6 +38,8 @@ std::string_view toString(NodeKind kind)
         return "softmax";
     case NodeKind::LayerNorm:
         return "layer_norm";
+    case NodeKind::Reduce:
+        return "reduce";
     case NodeKind::BiasAdd:
         return "bias_add";
     case NodeKind::Relu:
@@ -50,19 +54,36 @@ std::string_view toString(NodeKind kind)
         return "scale";
     case NodeKind::Gelu:
         return "gelu";
+    case NodeKind::Subtract:
+        return "subtract";
+    case NodeKind::Divide:
+        return "divide";
+    case NodeKind::Power:
+        return "power";
+    case NodeKind::Maximum:
+        return "maximum";
+    case NodeKind::Minimum:
+        return "minimum";
+    case NodeKind::Unary:
+        return "unary";
     case NodeKind::Reshape:
         return "reshape";
     case NodeKind::Transpose:
         return "transpose";
     case NodeKind::Concat:
         return "concat";
+    case NodeKind::Slice:
+        return "strided_slice";
+    case NodeKind::Pad:
+        return "pad";
     }
     return "?";
 }
 
-bool isAnchor(NodeKind kind) { return kind >= NodeKind::Conv2d && kind <= NodeKind::LayerNorm; }
-bool isElementwise(NodeKind kind) { return kind >= NodeKind::BiasAdd && kind <= NodeKind::Gelu; }
+bool isAnchor(NodeKind kind) { return kind >= NodeKind::Conv2d && kind <= NodeKind::Reduce; }
+bool isElementwise(NodeKind kind) { return kind >= NodeKind::BiasAdd && kind <= NodeKind::Unary; }
 bool isDataMovement(NodeKind kind) { return kind >= NodeKind::Reshape; }
+bool isSource(NodeKind kind) { return kind == NodeKind::Input || kind == NodeKind::Constant; }
 
 namespace {
     Expected<Tensor> lowerReshape(const Tensor& x, const std::vector<int64_t>& shape)
@@ -167,7 +188,8 @@ Expected<Tensor> lowerNode(const Node& node, const std::vector<Tensor>& in, std:
     };
     switch (node.kind) {
     case NodeKind::Input:
-        return ops::shapeError("input", "inputs are placeholders, not lowered");
+    case NodeKind::Constant:
+        return ops::shapeError(std::string(toString(node.kind)), "inputs and constants are placeholders, not lowered");
     case NodeKind::Conv2d:
         return ops::conv2d(in[0], param("weight", node.weightShape), node.conv);
     case NodeKind::DepthwiseConv2d:
@@ -188,7 +210,7 @@ Expected<Tensor> lowerNode(const Node& node, const std::vector<Tensor>& in, std:
         return ops::softmax(in[0]);
     case NodeKind::LayerNorm: {
         const int64_t n = in[0]->shape().back();
-        return ops::layerNorm(in[0], param("gamma", { n }), param("beta", { n }));
+        return ops::layerNorm(in[0], param("gamma", { n }), param("beta", { n }), node.epsilon);
     }
     case NodeKind::BiasAdd:
         return ops::biasAdd(in[0], param("bias", { in[0]->shape()[static_cast<size_t>(node.axis)] }), node.axis);
@@ -204,12 +226,30 @@ Expected<Tensor> lowerNode(const Node& node, const std::vector<Tensor>& in, std:
         return ops::scale(in[0], node.scalar);
     case NodeKind::Gelu:
         return ops::gelu(in[0]);
+    case NodeKind::Reduce:
+        return ops::reduce(in[0], node.reduce, node.permutation, node.keepDims);
+    case NodeKind::Subtract:
+        return ops::subtract(in[0], in[1]);
+    case NodeKind::Divide:
+        return ops::divide(in[0], in[1]);
+    case NodeKind::Power:
+        return ops::power(in[0], in[1]);
+    case NodeKind::Maximum:
+        return ops::maximum(in[0], in[1]);
+    case NodeKind::Minimum:
+        return ops::minimum(in[0], in[1]);
+    case NodeKind::Unary:
+        return ops::unary(in[0], node.unary, node.scalar, node.upper);
     case NodeKind::Reshape:
         return lowerReshape(in[0], node.shape);
     case NodeKind::Transpose:
         return lowerTranspose(in[0], node.permutation);
     case NodeKind::Concat:
         return lowerConcat(in, node.axis);
+    case NodeKind::Slice:
+        return ops::stridedSlice(in[0], node.begin, node.end, node.step);
+    case NodeKind::Pad:
+        return ops::pad(in[0], node.begin, node.end, node.scalar, "T_pad");
     }
     return ops::shapeError("lower", "unknown node kind");
 }
@@ -249,7 +289,13 @@ int Graph::addNode(Node node)
     if (m_error)
         return -1;
     node.name = node.name + "_" + std::to_string(m_nodes.size());
-    if (node.kind != NodeKind::Input) {
+    if (node.kind == NodeKind::Constant) {
+        if (node.params.size() != 1 || !node.params[0]) {
+            m_error = makeError(ErrorKind::InvalidArgument, node.name + ": a constant needs its value");
+            return -1;
+        }
+        node.shape = node.params[0]->shape();
+    } else if (node.kind != NodeKind::Input) {
         std::vector<Tensor> inputs;
         for (int input : node.inputs) {
             if (input < 0 || static_cast<size_t>(input) >= m_nodes.size()) {
@@ -266,9 +312,32 @@ int Graph::addNode(Node node)
             return -1;
         }
         node.shape = (*out)->shape();
+        if (!node.params.empty() && node.params.size() != params.size()) {
+            m_error = makeError(ErrorKind::InvalidArgument,
+                m_name + ", node " + node.name + ": " + std::to_string(node.params.size()) + " parameter values for "
+                    + std::to_string(params.size()) + " parameters");
+            return -1;
+        }
+        for (size_t p = 0; p < node.params.size(); ++p)
+            if (!node.params[p] || node.params[p]->shape() != params[p]->shape()) {
+                m_error = makeError(ErrorKind::InvalidArgument,
+                    m_name + ", node " + node.name + ": parameter " + params[p]->name() + " has shape "
+                        + ops::shapeText(params[p]->shape()) + ", its value "
+                        + (node.params[p] ? ops::shapeText(node.params[p]->shape()) : std::string("is missing")));
+                return -1;
+            }
     }
     m_nodes.push_back(std::move(node));
     return static_cast<int>(m_nodes.size() - 1);
+}
+
+int Graph::constant(const std::string& name, std::shared_ptr<const ir::Buffer> value)
+{
+    Node node;
+    node.kind = NodeKind::Constant;
+    node.name = name;
+    node.params.push_back(std::move(value));
+    return addNode(std::move(node));
 }
 
 int Graph::input(const std::string& name, std::vector<int64_t> shape)

@@ -1,24 +1,32 @@
 // Network graphs: operator-level nodes (a conv2d, a bias add, a reshape) with inferred shapes.
 //
-// A Graph is what a model-zoo entry (or, later, an ONNX import) builds. Each node is lowered to tensor
+// A Graph is what a model-zoo entry or an ONNX import (onnx_import.h) builds. Each node is lowered to tensor
 // expressions by lowerNode(), the same function that infers its shape when the node is added, so a node's
 // recorded shape can never disagree with the DAG built for it. Errors are sticky: the first invalid node
 // (an impossible shape) is recorded with its name, later additions are ignored, and error() reports it.
 #pragma once
 
 #include "core/ir/operation.h"
+#include "core/ir/reference_evaluator.h"
 #include "core/ops/conv.h"
+#include "core/ops/elementwise.h"
 #include "core/ops/pool.h"
+#include "core/ops/transform.h"
 #include "core/support/error.h"
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace ts::graph {
 
+// How to add a node kind: add it here and to toString(), say in nodeClass() whether it anchors a task, fuses
+// element-wise or only moves data, lower it in lowerNode() (an ops:: builder, as TVM's topi defines the
+// operator), and map the model-importer op to it (onnx_import.cpp).
 enum class NodeKind {
     Input,
+    Constant, // a tensor whose values the model gives (ONNX initializers and Constant nodes)
     Conv2d,
     DepthwiseConv2d,
     Dense,
@@ -29,6 +37,7 @@ enum class NodeKind {
     GlobalAvgPool2d,
     Softmax,
     LayerNorm,
+    Reduce, // Node::reduce over Node::permutation's axes
     // element-wise
     BiasAdd,
     Relu,
@@ -37,18 +46,28 @@ enum class NodeKind {
     Multiply,
     Scale,
     Gelu,
+    Subtract,
+    Divide,
+    Power,
+    Maximum,
+    Minimum,
+    Unary, // Node::unary says which function
     // data movement only (no arithmetic)
     Reshape,
     Transpose,
     Concat,
+    Slice,
+    Pad,
 };
 
 std::string_view toString(NodeKind kind);
 // Compute-heavy operators that anchor a fused task (they reduce).
 bool isAnchor(NodeKind kind);
 bool isElementwise(NodeKind kind);
-// Reshape, transpose, concat: no arithmetic; TVM's task extraction leaves them out by default.
+// Reshape, transpose, concat, slice, pad: no arithmetic; TVM's task extraction leaves them out by default.
 bool isDataMovement(NodeKind kind);
+// An input or a constant: a value the graph is given, not one it computes.
+bool isSource(NodeKind kind);
 
 struct Node {
     NodeKind kind = NodeKind::Input;
@@ -62,10 +81,20 @@ struct Node {
     ops::Pool2dParams pool; // MaxPool2d, AvgPool2d
     ops::Layout layout = ops::Layout::NCHW; // GlobalAvgPool2d
     int axis = 0; // BiasAdd, Concat
-    double scalar = 1.0; // Scale; Clip lower bound
-    double upper = 0.0; // Clip upper bound
+    double scalar = 1.0; // Scale; Clip lower bound; Pad value; Unary alpha
+    double upper = 0.0; // Clip upper bound; Unary beta
     bool transposeB = true; // BatchMatMul
-    std::vector<int> permutation; // Transpose
+    std::vector<int> permutation; // Transpose; Reduce's axes
+    bool keepDims = true; // Reduce
+    ops::ReduceOp reduce = ops::ReduceOp::Mean; // Reduce
+    double epsilon = 1e-5; // LayerNorm
+    ops::UnaryOp unary = ops::UnaryOp::Sigmoid; // Unary
+    std::vector<int64_t> begin, end, step; // Slice; Pad's before (begin) and after (end)
+
+    // The values of the parameters lowerNode() creates (weight; bias; gamma, beta), in its order, or of a
+    // Constant. Empty where the graph gives only shapes (the built-in networks: a runner fills them with
+    // seeded random values). Shared, so graphs copy cheaply.
+    std::vector<std::shared_ptr<const ir::Buffer>> params;
 };
 
 class Graph {
@@ -73,6 +102,7 @@ public:
     Graph(std::string name, ops::Layout layout, int64_t batch);
 
     const std::string& name() const { return m_name; }
+    void rename(std::string name) { m_name = std::move(name); }
     ops::Layout layout() const { return m_layout; }
     int64_t batch() const { return m_batch; }
     const std::vector<Node>& nodes() const { return m_nodes; }
@@ -82,6 +112,10 @@ public:
     const std::optional<Error>& error() const { return m_error; }
 
     // Builders return the new node's id (or -1 once an error has been recorded).
+    // Any node, its attributes and parameter values set by the caller (a model importer): its shape is inferred
+    // by lowering it, and given parameter values must match the parameters' shapes.
+    int addNode(Node node);
+    int constant(const std::string& name, std::shared_ptr<const ir::Buffer> value);
     int input(const std::string& name, std::vector<int64_t> shape);
     // Channels and spatial positions follow the graph's layout.
     int conv2d(int x, int64_t outChannels, int64_t kernel, int64_t stride, int64_t padding, int64_t groups = 1,
@@ -111,7 +145,6 @@ public:
     int channelAxis() const { return m_layout == ops::Layout::NCHW ? 1 : 3; }
 
 private:
-    int addNode(Node node);
     int convNode(NodeKind kind, int x, int64_t stride, int64_t padding, int64_t dilation, int64_t groups,
         std::vector<int64_t> weightShape, const std::string& name);
     int poolNode(NodeKind kind, int x, int64_t kernel, int64_t stride, int64_t padding, const std::string& name);

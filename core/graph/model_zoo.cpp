@@ -1,6 +1,7 @@
 #include "core/graph/model_zoo.h"
 
 #include "core/graph/models/models.h"
+#include "core/graph/onnx_import.h"
 
 namespace ts::graph {
 
@@ -28,6 +29,15 @@ const NetworkInfo* findNetwork(const std::string& name)
 
 Expected<Graph> buildNetwork(const std::string& name, int64_t batch, ops::Layout layout)
 {
+    if (isOnnxPath(name)) {
+        if (layout != ops::Layout::NCHW)
+            return makeError(ErrorKind::InvalidArgument,
+                name + ": an ONNX model keeps its own layout (NCHW); --layout NHWC applies to built-in networks");
+        OnnxImportOptions options;
+        options.batch = batch;
+        TS_TRY(OnnxModel model, importOnnx(name, options));
+        return model.graph;
+    }
     const NetworkInfo* info = findNetwork(name);
     if (!info) {
         std::string known;

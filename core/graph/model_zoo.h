@@ -24,7 +24,8 @@ struct NetworkInfo {
 const std::vector<NetworkInfo>& networks();
 const NetworkInfo* findNetwork(const std::string& name);
 
-// Checks the name, batch (1..4096) and layout, then builds the graph.
+// Checks the name, batch (1..4096) and layout, then builds the graph. A name ending in ".onnx" is a path to an
+// ONNX model, imported with its weights (onnx_import.h).
 Expected<Graph> buildNetwork(const std::string& name, int64_t batch, ops::Layout layout = ops::Layout::NCHW);
 
 } // namespace ts::graph

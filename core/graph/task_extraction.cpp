@@ -3,6 +3,7 @@
 #include "core/ops/shape_check.h"
 #include "core/support/strings.h"
 
+#include <algorithm>
 #include <map>
 
 namespace ts::graph {
@@ -32,21 +33,30 @@ namespace {
         return chain;
     }
 
-    Expected<Task> buildTask(const Graph& graph, const std::vector<int>& chain)
+    Expected<Task> buildTask(
+        const Graph& graph, const std::vector<int>& chain, std::vector<ArgumentSource>* sources = nullptr)
     {
         std::map<int, ir::Tensor> built; // node id -> tensor inside this task
         std::vector<ir::Tensor> placeholders;
+        std::vector<ArgumentSource> placeholderSources; // parallel to placeholders
         std::vector<std::string> shapeTexts;
         ir::Tensor out;
         for (int id : chain) {
             const Node& node = graph.node(id);
+            // A commutative op reads the fused chain's value first (conv + residual, as the built-in networks
+            // write it), so a model that writes residual + conv gives the same task and shares its records.
+            std::vector<int> operands = node.inputs;
+            if ((node.kind == NodeKind::Add || node.kind == NodeKind::Multiply) && operands.size() == 2
+                && built.count(operands[1]) && !built.count(operands[0]))
+                std::swap(operands[0], operands[1]);
             std::vector<ir::Tensor> inputs;
-            for (int input : node.inputs) {
+            for (int input : operands) {
                 auto it = built.find(input);
                 if (it == built.end()) {
                     const std::string name = input == graph.node(chain.front()).inputs.front() ? "data" : "residual";
                     ir::Tensor p = ir::placeholder(name, graph.shape(input));
                     placeholders.push_back(p);
+                    placeholderSources.push_back({ input, -1 });
                     shapeTexts.push_back(name + " " + ops::shapeText(p->shape()));
                     it = built.emplace(input, p).first;
                 }
@@ -54,8 +64,10 @@ namespace {
             }
             std::vector<ir::Tensor> params;
             TS_TRY(out, lowerNode(node, inputs, params));
-            for (const ir::Tensor& p : params) {
+            for (size_t k = 0; k < params.size(); ++k) {
+                const ir::Tensor& p = params[k];
                 placeholders.push_back(p);
+                placeholderSources.push_back({ id, static_cast<int>(k) });
                 if (p->name() == "weight")
                     shapeTexts.push_back("weight " + ops::shapeText(p->shape()));
             }
@@ -71,6 +83,15 @@ namespace {
         std::vector<ir::Tensor> tensors = placeholders;
         tensors.push_back(out);
         task.dag = ir::ComputeDAG::create(tensors);
+        if (sources) {
+            sources->clear();
+            for (int stage : task.dag.placeholders())
+                for (size_t i = 0; i < placeholders.size(); ++i)
+                    if (task.dag.ops()[static_cast<size_t>(stage)] == placeholders[i]) {
+                        sources->push_back(placeholderSources[i]);
+                        break;
+                    }
+        }
         task.flops = task.dag.flopCount();
         for (int id : chain)
             task.fusedOps.emplace_back(toString(graph.node(id).kind));
@@ -112,9 +133,16 @@ int TaskSet::totalWeight() const
 
 Expected<TaskSet> extractTasks(const Graph& graph)
 {
+    TS_TRY(Partition partition, partitionGraph(graph));
+    return std::move(partition.tasks);
+}
+
+Expected<Partition> partitionGraph(const Graph& graph)
+{
     if (graph.error())
         return *graph.error();
-    TaskSet set;
+    Partition partition;
+    TaskSet& set = partition.tasks;
     set.network = graph.name();
     const size_t n = graph.nodes().size();
     std::vector<bool> claimed(n, false);
@@ -122,21 +150,36 @@ Expected<TaskSet> extractTasks(const Graph& graph)
     for (size_t i = 0; i < n; ++i) {
         if (!isAnchor(graph.nodes()[i].kind))
             continue;
-        const std::vector<int> chain = fuseChain(graph, static_cast<int>(i), claimed);
-        TS_TRY(Task task, buildTask(graph, chain));
+        Group group;
+        group.nodes = fuseChain(graph, static_cast<int>(i), claimed);
+        TS_TRY(Task task, buildTask(graph, group.nodes, &group.sources));
+        group.dag = task.dag;
         auto it = byKey.find(task.dag.workloadKey());
         if (it != byKey.end()) {
             ++set.tasks[it->second].weight;
-            continue;
+            group.task = static_cast<int>(it->second);
+        } else {
+            task.id = static_cast<int>(set.tasks.size());
+            group.task = task.id;
+            byKey[task.dag.workloadKey()] = set.tasks.size();
+            set.tasks.push_back(std::move(task));
         }
-        task.id = static_cast<int>(set.tasks.size());
-        byKey[task.dag.workloadKey()] = set.tasks.size();
-        set.tasks.push_back(std::move(task));
+        partition.groups.push_back(std::move(group));
     }
     for (size_t i = 0; i < n; ++i)
-        if (!claimed[i] && graph.nodes()[i].kind != NodeKind::Input)
+        if (!claimed[i] && !isSource(graph.nodes()[i].kind)) {
             ++set.leftOutNodes;
-    return set;
+            Group group;
+            group.nodes = { static_cast<int>(i) };
+            TS_TRY(Task single, buildTask(graph, group.nodes, &group.sources));
+            group.dag = std::move(single.dag);
+            partition.groups.push_back(std::move(group));
+        }
+    // A group reads only the last nodes of other groups (a chain's inner links have one consumer, inside it), and
+    // every node reads nodes before it, so ordering by the last node runs producers first.
+    std::stable_sort(partition.groups.begin(), partition.groups.end(),
+        [](const Group& a, const Group& b) { return a.nodes.back() < b.nodes.back(); });
+    return partition;
 }
 
 } // namespace ts::graph

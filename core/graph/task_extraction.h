@@ -48,4 +48,29 @@ struct TaskSet {
 
 Expected<TaskSet> extractTasks(const Graph& graph);
 
+// Where one placeholder of a group's DAG gets its value: the output of a node outside the group (param < 0), or
+// parameter `param` of a node in the group (its weight, bias, ...).
+struct ArgumentSource {
+    int node = -1;
+    int param = -1;
+};
+
+// One unit of execution: a task's fused chain, or a node that is not part of any task (data movement, a lone
+// element-wise op). Every node that is not an input or a constant is in exactly one group.
+struct Group {
+    std::vector<int> nodes; // in order; the last one's value is the group's output
+    int task = -1; // index into Partition::tasks.tasks, -1 where the group is not a tuning task
+    ir::ComputeDAG dag;
+    std::vector<ArgumentSource> sources; // one per dag.placeholders() stage, in that order
+};
+
+// The tasks (as extractTasks) and every group, in an order that runs the graph: each group after the groups whose
+// outputs it reads.
+struct Partition {
+    TaskSet tasks;
+    std::vector<Group> groups;
+};
+
+Expected<Partition> partitionGraph(const Graph& graph);
+
 } // namespace ts::graph

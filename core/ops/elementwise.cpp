@@ -21,7 +21,7 @@ namespace {
         });
     }
 
-    Expected<Tensor> unary(const std::string& name, const Tensor& x, const std::function<Expr(Expr)>& f)
+    Expected<Tensor> elementwise(const std::string& name, const Tensor& x, const std::function<Expr(Expr)>& f)
     {
         if (!x)
             return shapeError(name, "missing operand");
@@ -41,7 +41,7 @@ Expected<Tensor> multiply(const Tensor& a, const Tensor& b)
 
 Expected<Tensor> scale(const Tensor& x, double value)
 {
-    return unary("multiply", x, [value](Expr v) { return v * ir::floatImm(value); });
+    return elementwise("multiply", x, [value](Expr v) { return v * ir::floatImm(value); });
 }
 
 Expected<Tensor> biasAdd(const Tensor& x, const Tensor& bias, int axis)
@@ -63,21 +63,114 @@ Expected<Tensor> biasAdd(const Tensor& x, const Tensor& bias, int axis)
 
 Expected<Tensor> relu(const Tensor& x)
 {
-    return unary("relu", x, [](Expr v) { return ir::max(v, ir::floatImm(0.0)); });
+    return elementwise("relu", x, [](Expr v) { return ir::max(v, ir::floatImm(0.0)); });
 }
 
 Expected<Tensor> clip(const Tensor& x, double lo, double hi)
 {
     if (!(lo <= hi))
         return shapeError("clip", "lower bound exceeds upper bound");
-    return unary("clip", x, [lo, hi](Expr v) { return ir::min(ir::max(v, ir::floatImm(lo)), ir::floatImm(hi)); });
+    return elementwise("clip", x, [lo, hi](Expr v) { return ir::min(ir::max(v, ir::floatImm(lo)), ir::floatImm(hi)); });
 }
 
 Expected<Tensor> gelu(const Tensor& x)
 {
-    return unary("gelu", x, [](Expr v) {
+    return elementwise("gelu", x, [](Expr v) {
         return v * ir::floatImm(0.5) * (ir::floatImm(1.0) + ir::erf(v * ir::floatImm(1.0 / std::sqrt(2.0))));
     });
+}
+
+Expected<Tensor> subtract(const Tensor& a, const Tensor& b)
+{
+    return broadcastBinary("subtract", a, b, [](Expr x, Expr y) { return x - y; });
+}
+
+Expected<Tensor> divide(const Tensor& a, const Tensor& b)
+{
+    return broadcastBinary("divide", a, b, [](Expr x, Expr y) { return x / y; });
+}
+
+Expected<Tensor> power(const Tensor& a, const Tensor& b)
+{
+    return broadcastBinary("power", a, b, [](Expr x, Expr y) { return ir::call(ir::CallOp::Pow, { x, y }); });
+}
+
+Expected<Tensor> maximum(const Tensor& a, const Tensor& b)
+{
+    return broadcastBinary("maximum", a, b, [](Expr x, Expr y) { return ir::max(x, y); });
+}
+
+Expected<Tensor> minimum(const Tensor& a, const Tensor& b)
+{
+    return broadcastBinary("minimum", a, b, [](Expr x, Expr y) { return ir::min(x, y); });
+}
+
+std::string_view toString(UnaryOp op)
+{
+    switch (op) {
+    case UnaryOp::Sigmoid:
+        return "sigmoid";
+    case UnaryOp::Sqrt:
+        return "sqrt";
+    case UnaryOp::Exp:
+        return "exp";
+    case UnaryOp::Log:
+        return "log";
+    case UnaryOp::Tanh:
+        return "tanh";
+    case UnaryOp::Erf:
+        return "erf";
+    case UnaryOp::Abs:
+        return "abs";
+    case UnaryOp::Negative:
+        return "negative";
+    case UnaryOp::Reciprocal:
+        return "reciprocal";
+    case UnaryOp::HardSigmoid:
+        return "hard_sigmoid";
+    case UnaryOp::HardSwish:
+        return "hard_swish";
+    case UnaryOp::LeakyRelu:
+        return "leaky_relu";
+    }
+    return "?";
+}
+
+Expected<Tensor> unary(const Tensor& x, UnaryOp op, double alpha, double beta)
+{
+    auto hardSigmoid = [](Expr v, double a, double b) {
+        return ir::max(ir::floatImm(0.0), ir::min(ir::floatImm(1.0), v * ir::floatImm(a) + ir::floatImm(b)));
+    };
+    auto body = [&](Expr v) -> Expr {
+        switch (op) {
+        case UnaryOp::Sigmoid:
+            return ir::sigmoid(v);
+        case UnaryOp::Sqrt:
+            return ir::sqrt(v);
+        case UnaryOp::Exp:
+            return ir::exp(v);
+        case UnaryOp::Log:
+            return ir::log(v);
+        case UnaryOp::Tanh:
+            return ir::tanh(v);
+        case UnaryOp::Erf:
+            return ir::erf(v);
+        case UnaryOp::Abs:
+            return ir::call(ir::CallOp::Abs, { v });
+        case UnaryOp::Negative:
+            return ir::floatImm(0.0) - v;
+        case UnaryOp::Reciprocal:
+            return ir::floatImm(1.0) / v;
+        case UnaryOp::HardSigmoid:
+            return hardSigmoid(v, alpha, beta);
+        case UnaryOp::HardSwish:
+            return v * hardSigmoid(v, 1.0 / 6.0, 0.5);
+        case UnaryOp::LeakyRelu:
+            return ir::select(v < ir::floatImm(0.0), v * ir::floatImm(alpha), v);
+        }
+        return v;
+    };
+    return elementwise(std::string(toString(op)), x, body);
 }
 
 } // namespace ts::ops

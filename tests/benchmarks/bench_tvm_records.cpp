@@ -237,8 +237,8 @@ void printRow(const Row& row, int threads, double flops, double ours, const std:
 // ts_bench_tvm_records autotvm LOG: every AutoTVM record of a TVM log through its template as TVM builds it
 // (conv2d_NCHWc.x86: data and kernel packed outside the timed kernel, as TVM's tuner measured them), beside the
 // same config through TuneScope's plain-layout variant (conv2d_nchw_blocked.tunescope) and LibTorch's conv2d on
-// the unpacked tensors, 2 threads, best of kRounds alternating rounds; and the figure the log itself recorded
-// (another machine: the log's target says which).
+// the unpacked tensors (dense: OpenBLAS sgemm on the unpacked weight; batch_matmul: no library), 2 threads, best of
+// kRounds alternating rounds; and the figure the log itself recorded (another machine: the log's target says which).
 int autotvmMode(const std::string& path, const Context& context)
 {
     auto measurer = [] {
@@ -249,7 +249,7 @@ int autotvmMode(const std::string& path, const Context& context)
         return std::make_unique<measure::Measurer>(options);
     }();
     std::printf("\n%-28s %-22s %-40s %9s %9s %9s %9s %7s %7s\n", "record", "template", "workload", "TVM-tmpl", "plain",
-        "LibTorch", "log", "tmpl/", "tmpl/");
+        "library", "log", "tmpl/", "tmpl/");
     std::printf("%-28s %-22s %-40s %9s %9s %9s %9s %7s %7s\n", "", "", "", "GFLOP/s", "GFLOP/s", "GFLOP/s", "GFLOP/s",
         "lib", "peak");
     std::ifstream in(path, std::ios::binary);
@@ -273,7 +273,19 @@ int autotvmMode(const std::string& path, const Context& context)
         const nlohmann::json args = nlohmann::json::parse(record.autoTvmArgs, nullptr, false);
         std::string workload = "-";
         std::optional<Baseline> library;
-        if (args.is_array() && args.size() >= 5 && args[0].is_array() && args[1].is_array()) {
+        const bool convArgs = args.is_array() && args.size() >= 5 && args[0].is_array() && args[1].is_array()
+            && args[2].is_array() && args[3].is_array() && args[4].is_array();
+        const bool denseArgs = args.is_array() && args.size() >= 2 && record.taskName.rfind("dense_", 0) == 0
+            && args[0].is_array() && args[1].is_array();
+        if (denseArgs) {
+            // dense: data [M, K], weight [N, K]; OpenBLAS sgemm(X, W^T).
+            const std::vector<int64_t> data = args[0][1].get<std::vector<int64_t>>();
+            const std::vector<int64_t> weight = args[1][1].get<std::vector<int64_t>>();
+            library = sgemm(data[0], data[1], weight[0], true, {});
+            workload = args[0][1].dump() + "x" + args[1][1].dump();
+        } else if (record.taskName == "batch_matmul.x86" && args.is_array() && args.size() >= 2) {
+            workload = args[0][1].dump() + "x" + args[1][1].dump();
+        } else if (convArgs) {
             const std::vector<int64_t> data = args[0][1].get<std::vector<int64_t>>();
             const std::vector<int64_t> kernel = args[1][1].get<std::vector<int64_t>>();
             graph::WorkloadArg pad { Kind::IntList, args[3].get<std::vector<int64_t>>() };
@@ -337,7 +349,7 @@ int autotvmMode(const std::string& path, const Context& context)
     double logSum = 0;
     for (double r : ratios)
         logSum += std::log(r);
-    std::printf("\n%s: %d AutoTVM records, %d measured and checked, %d failed; geomean TVM template / LibTorch %.2f\n",
+    std::printf("\n%s: %d AutoTVM records, %d measured and checked, %d failed; geomean TVM template / library %.2f\n",
         path.c_str(), records, measured, failed, ratios.empty() ? 0.0 : std::exp(logSum / ratios.size()));
     return failed == 0 ? 0 : 1;
 }

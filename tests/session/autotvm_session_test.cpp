@@ -10,6 +10,7 @@
 #include "core/session/race.h"
 #include "core/session/tuning_session.h"
 #include "core/store/log_export.h"
+#include "core/store/schedule_source.h"
 #include "core/store/store.h"
 #include "core/store/tvm_log.h"
 
@@ -133,8 +134,11 @@ TEST(AutotvmSession, RecordsCarryTheirConfigAndResumeSkipsMeasuredConfigs)
         EXPECT_TRUE(extra["autotvm"]["config"].contains("entity"));
         EXPECT_TRUE(indices.insert(configIndex(r)).second) << "config " << configIndex(r) << " measured twice";
         EXPECT_TRUE(r.result.ok()) << r.result.message;
-        // The steps are ours: they replay on the task's DAG like an Ansor record's.
-        EXPECT_TRUE(sched::State::replayJson(denseTask().dag, r.steps)) << r.steps;
+        // The steps are ours: they replay like an Ansor record's, on the config's program (TVM's dense_nopack
+        // compute, a partial sum as wide as tile_k's inner size), which the record's extra names; not on the
+        // task's plain dense.
+        EXPECT_TRUE(store::replayStored(denseTask().dag, r.steps, r.extra)) << r.steps;
+        EXPECT_FALSE(sched::State::replayJson(denseTask().dag, r.steps)) << r.steps;
     }
 
     // The same command with a larger budget resumes: 24 restored, 16 new, no config twice.

@@ -125,6 +125,12 @@ std::vector<const Template*> templatesFor(const ir::ComputeDAG& dag)
     for (const Template& t : templates())
         if (!t.ownVariant && t.space(dag))
             out.push_back(&t);
+    if (!out.empty())
+        return out;
+    // No TVM template schedules this anchor: our own that fit it (NHWC convolutions).
+    for (const Template& t : templates())
+        if (t.ownVariant && t.space(dag))
+            out.push_back(&t);
     return out;
 }
 

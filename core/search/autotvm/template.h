@@ -2,20 +2,25 @@
 // config of it into a step list (sched::Step), so an AutoTVM config replays, lowers, compiles and is measured
 // exactly like an Ansor state (State::replay -> lower -> codegen -> measure).
 //
-// Re-created from TVM v0.19.0's topi x86 schedules (python/tvm/topi/x86/dense.py, batch_matmul.py,
-// conv2d.py, conv2d_avx_common.py, conv2d_avx_1x1.py, depthwise_conv2d.py), with TVM's task names and knob
-// names, order and policies, so a config index or entity from a TVM log means the same config here:
+// Re-created from TVM's topi x86 schedules (v0.13.0, checked against v0.19.0: python/tvm/topi/x86/dense.py,
+// batch_matmul.py, conv2d.py, conv2d_avx_common.py, conv2d_avx_1x1.py, depthwise_conv2d.py), with TVM's task
+// names and knob names, order and policies, so a config index or entity from a TVM log means the same config here:
 //   dense_pack.x86 and dense_nopack.x86 (dense), batch_matmul.x86, conv2d_NCHWc.x86 (conv2d NCHW),
-//   depthwise_conv2d_NCHWc.x86 (depthwise NCHW, multiplier 1), conv2d_nhwc.x86 (conv2d NHWC: TVM has no
-//   AutoTVM template for it on x86; ours takes the knobs of TVM's arm_cpu spatial-pack NHWC template).
-// conv2d_NCHWc.x86 and depthwise_conv2d_NCHWc.x86 build TVM's own program: the compute in the NCHW[x]c layout
-// on data and weights packed outside the task, a DAG per config (Template::program, template_nchwc.cpp).
-// TuneScope's earlier variants of them, which keep the plain NCHW DAG and block it with splits (the oc block
-// is then not contiguous, so they vectorise output columns), stay as conv2d_nchw_blocked.tunescope and
-// depthwise_conv2d_nchw_blocked.tunescope, after TVM's in preference order. The other templates receive the
-// plain DAG of core/ops and reach TVM's loop nest with our steps as closely as they allow (dense_nopack's
-// two-stage compute is an rfactor; dense_pack's weight is not packed). Each template's comment
-// (template_dense.cpp, template_conv.cpp, template_nchwc.cpp) says how it differs from TVM's schedule.
+//   depthwise_conv2d_NCHWc.x86 (depthwise NCHW, multiplier 1).
+// Each builds the program TVM's template builds for a config. Where TVM's compute depends on the config, the
+// template has a program of its own, a DAG per config (Template::program): conv2d_NCHWc.x86 and
+// depthwise_conv2d_NCHWc.x86 compute in the NCHW[x]c layout on data and weights packed outside the task
+// (template_nchwc.cpp); dense_pack.x86 on the weight packed by tile_x's inner size; dense_nopack.x86 through a
+// partial sum as wide as tile_k's inner size (template_dense.cpp). batch_matmul.x86 schedules the plain
+// batch_matmul of core/ops, TVM's compute. A task with a fused epilogue is tuned, as TVM tunes it, on the anchor
+// alone where the program is the template's own; batch_matmul.x86 keeps the epilogue, as TVM's schedule does.
+// TuneScope's own templates carry names ending in ".tunescope" (ownVariant): conv2d_nhwc_spatial_pack.tunescope
+// (conv2d NHWC: TVM has no AutoTVM template for it on x86, where "conv2d_nhwc.x86" is a strategy without knobs;
+// ours takes the knobs of TVM's arm_cpu spatial-pack NHWC template; it was registered as conv2d_nhwc.x86 until
+// issue 39), and the earlier variants of the NCHWc templates, which keep the plain NCHW DAG and block it with
+// splits (the oc block is then not contiguous, so they vectorise output columns): conv2d_nchw_blocked.tunescope
+// and depthwise_conv2d_nchw_blocked.tunescope. Each template's comment (template_dense.cpp, template_conv.cpp,
+// template_nchwc.cpp) says how it differs from TVM's.
 //
 // Fused tasks: every template takes a DAG whose anchor op (the tagged op) is followed by an element-wise
 // chain to the single output (bias, residual add, activation) and preceded by injective producers (the pad).
@@ -66,7 +71,8 @@ struct Template {
     // TVM's tuner measures them, the packing outside the task), so each config has a DAG of its own. Empty: the
     // task's DAG.
     std::function<Expected<ir::ComputeDAG>(const ir::ComputeDAG& taskDag, const ConfigSpace&, int64_t index)> program;
-    // A variant of TuneScope's own (not a TVM template): found by name, never by task extraction.
+    // A template of TuneScope's own (not a TVM template; its name ends in ".tunescope"): found by name; task
+    // extraction offers it only for a DAG that no TVM template fits (the NHWC convolution).
     bool ownVariant = false;
 };
 
@@ -84,19 +90,25 @@ Expected<Instance> instantiate(
 // name the template or the config that cannot be read.
 Expected<ir::ComputeDAG> recordDag(const ir::ComputeDAG& taskDag, std::string_view extra);
 
+// The name a template has now for a name it carried before, as records stored earlier name it
+// ("conv2d_nhwc.x86" -> "conv2d_nhwc_spatial_pack.tunescope"); any other name unchanged. recordDag reads it;
+// findTemplate does not, so a TVM log's record under such a name is not taken for a TVM template.
+std::string_view currentTemplateName(std::string_view name);
+
 // Every template, in registration order.
 const std::vector<Template>& templates();
 // The template named `name`, or nullptr.
 const Template* findTemplate(std::string_view name);
 
-// AutoTVM's task extraction for one DAG: TVM's templates (not our own variants) whose anchor op it has and whose
-// space() fits it (the epilogue element-wise, one output), in preference order (registration order, TVM's x86
-// strategy's, except dense_nopack before dense_pack: ours has no packed weight layout; see template.cpp).
+// AutoTVM's task extraction for one DAG: TVM's templates whose anchor op it has and whose space() fits it (the
+// epilogue element-wise, one output), in preference order (registration order, TVM's x86 strategy's, except
+// dense_nopack before dense_pack; see template.cpp); when none fits, our own templates that do (NHWC convolutions:
+// conv2d_nhwc_spatial_pack.tunescope).
 std::vector<const Template*> templatesFor(const ir::ComputeDAG& dag);
 
 // TVM's task args for the DAG's anchor, as a log's "input"[2] spells them (Python's json spacing), e.g. for
 // conv2d_NCHWc.x86 [["TENSOR", [1, 3, 224, 224], "float32"], ["TENSOR", [64, 3, 7, 7], "float32"], [2, 2],
-// [3, 3, 3, 3], [1, 1], "NCHW", "NCHW", "float32"]; dense: [data, weight, null, "float32"]; conv2d_nhwc.x86 as
+// [3, 3, 3, 3], [1, 1], "NCHW", "NCHW", "float32"]; dense: [data, weight, null, "float32"]; our NHWC template as
 // TVM's spatial-pack NHWC task: [data, kernel, strides, padding, dilation, "float32"]. A conv's stride comes from its
 // shapes, its padding is split evenly (odd totals: the extra row at the bottom / right) and its dilation is taken as 1,
 // which holds for every model-zoo convolution (task_args.cpp).

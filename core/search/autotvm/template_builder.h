@@ -1,7 +1,8 @@
 // Private to core/search/autotvm: what the templates (template.h) share. The anchor of a fused task, reading
 // a config's knob values with instantiation errors, and StepBuilder, which builds a step list while replaying
 // it. The templates themselves are in template_dense.cpp (dense_pack, dense_nopack, batch_matmul) and
-// template_conv.cpp (conv2d_NCHWc, depthwise_conv2d_NCHWc, conv2d_nhwc); template.cpp holds the registry.
+// template_conv.cpp (conv2d_NCHWc's and depthwise_conv2d_NCHWc's spaces, our plain NCHW and NHWC templates),
+// template_nchwc.cpp (TVM's NCHWc programs); template.cpp holds the registry.
 #pragma once
 
 #include "core/ir/compute_dag.h"
@@ -123,6 +124,7 @@ Expected<ConvWorkload> convWorkload(const std::string& name, std::string_view ar
 
 // The templates (each a space and an apply function; template.cpp registers them under TVM's task names).
 Expected<ConfigSpace> denseNopackSpace(const ir::ComputeDAG& dag);
+Expected<ir::ComputeDAG> denseNopackProgram(const ir::ComputeDAG& taskDag, const ConfigSpace& space, int64_t index);
 Expected<std::vector<sched::Step>> denseNopackApply(const ir::ComputeDAG& dag, const ConfigSpace& space, int64_t index);
 Expected<ConfigSpace> densePackSpace(const ir::ComputeDAG& dag);
 Expected<ir::ComputeDAG> densePackProgram(const ir::ComputeDAG& taskDag, const ConfigSpace& space, int64_t index);

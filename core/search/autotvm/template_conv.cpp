@@ -1,7 +1,7 @@
 // AutoTVM's x86 convolution templates on our plain NCHW / NHWC DAGs (template.h): the spaces of conv2d_NCHWc and
 // depthwise_conv2d_NCHWc (TVM's knobs, shared with TVM's programs in template_nchwc.cpp), TuneScope's own
 // plain-layout variants of their schedules (conv2d_nchw_blocked.tunescope, depthwise_conv2d_nchw_blocked.tunescope),
-// and conv2d_nhwc.
+// and our NHWC template, conv2d_nhwc_spatial_pack.tunescope.
 #include "core/search/autotvm/template_builder.h"
 
 namespace ts::autotvm::detail {
@@ -279,13 +279,18 @@ Expected<std::vector<sched::Step>> depthwiseNchwcApply(
     return b.take();
 }
 
-// ---- conv2d_nhwc.x86: TVM v0.19.0 has no AutoTVM template for an x86 NHWC convolution ----
+// ---- conv2d_nhwc_spatial_pack.tunescope: TuneScope's own NHWC template (TVM has none for x86) ----
 //
-// Its x86 strategy runs conv2d NHWC as topi.nn.conv2d_nhwc under schedule_conv2d_nhwc (topi/x86/conv2d.py),
-// which declares no knobs and is not a registered AutoTVM task (TVM logs "conv2d NHWC layout is not
-// optimized for x86 with autotvm"). This template keeps the strategy's name and declares the knobs of TVM's
-// spatial-pack NHWC template (topi/arm_cpu/conv2d_spatial_pack.py: conv2d_spatial_pack_nhwc with num_tile 2,
-// task conv2d_nhwc_spatial_pack.arm_cpu), in its order:
+// Decided from TVM's source (v0.13.0 and v0.19.0 alike): "conv2d_nhwc.x86" is only the name of a relay strategy
+// implementation (relay/op/strategy/x86.py) that runs topi.nn.conv2d_nhwc under topi.x86.schedule_conv2d_nhwc;
+// neither is registered as an AutoTVM compute or schedule (register_topi_compute / register_topi_schedule), the
+// schedule takes no config and declares no knobs, and the strategy warns "conv2d NHWC layout is not optimized for
+// x86 with autotvm". So no TVM log holds a record of an AutoTVM task of that name, and this template, which TuneScope
+// registered under it until issue 39, carries a name of our own (ownVariant; records stored under the former name
+// still replay: formerTemplateNames in template.cpp). Task extraction offers it for an NHWC convolution, the one
+// anchor no TVM template schedules. It declares the knobs of TVM's spatial-pack NHWC template
+// (topi/arm_cpu/conv2d_spatial_pack.py: conv2d_spatial_pack_nhwc with num_tile 2, task
+// conv2d_nhwc_spatial_pack.arm_cpu), in its order:
 //   tile_co, tile_oh, tile_ow: define_split(num_outputs=2), policy "factors"
 //   reorder_conv: define_reorder over [n, oho, owo, oco, kh, kw, ic, ohi, owi, oci], policy "candidate":
 //                 that order; ohi after oco; then owi before ic; then ohi before oco as well
@@ -305,7 +310,7 @@ Expected<std::vector<sched::Step>> depthwiseNchwcApply(
 // window (data_vec) at the compat loop.
 Expected<ConfigSpace> conv2dNhwcSpace(const ir::ComputeDAG& dag)
 {
-    const std::string name = "conv2d_nhwc.x86";
+    const std::string name = "conv2d_nhwc_spatial_pack.tunescope";
     TS_TRY(const Anchored a, findAnchor(name, dag, "conv2d_nhwc", 4, 3));
     const ir::Operation& op = dag.op(a.anchor);
     ConfigSpace space;
@@ -338,7 +343,7 @@ Expected<ConfigSpace> conv2dNhwcSpace(const ir::ComputeDAG& dag)
 
 Expected<std::vector<sched::Step>> conv2dNhwcApply(const ir::ComputeDAG& dag, const ConfigSpace& space, int64_t index)
 {
-    const std::string name = "conv2d_nhwc.x86";
+    const std::string name = "conv2d_nhwc_spatial_pack.tunescope";
     constexpr int64_t kMaxUnroll = 16; // TVM's max_unroll for both annotations
     TS_CHECK(checkIndex(name, space, index));
     TS_TRY(const Anchored a, findAnchor(name, dag, "conv2d_nhwc", 4, 3));

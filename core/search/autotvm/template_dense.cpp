@@ -5,33 +5,6 @@
 namespace ts::autotvm::detail {
 
 namespace {
-    // The output of a fused 2-D kernel (dense's epilogue), tiled as the anchor: split y by ty and x by tx,
-    // reorder (yo, xo, yi, xi), fuse (yo, xo), parallel, vectorize xi; the anchor's stage is computed at the
-    // fused loop (TVM's `if C != O` branch of its x86 dense schedules).
-    Expected<void> tileOutput2d(StepBuilder& b, const ir::ComputeDAG& dag, const Anchored& a, int anchorStage,
-        int64_t ty, int64_t tx, int firstAxis)
-    {
-        const ir::Operation& o = dag.op(a.output);
-        const int out = b.stage(o.name());
-        const int y = firstAxis;
-        TS_CHECK(b.add(SplitStep { out, y, o.axes()[static_cast<size_t>(y)].extent, { ty }, true }));
-        TS_CHECK(b.add(SplitStep { out, y + 2, o.axes()[static_cast<size_t>(y) + 1].extent, { tx }, true }));
-        std::vector<int> order;
-        for (int i = 0; i < y; ++i)
-            order.push_back(i);
-        for (int i : { y, y + 2, y + 1, y + 3 })
-            order.push_back(i);
-        TS_CHECK(b.add(ReorderStep { out, order }));
-        std::vector<int> fused;
-        for (int i = 0; i <= y + 1; ++i)
-            fused.push_back(i);
-        TS_CHECK(b.add(FuseStep { out, fused }));
-        TS_CHECK(b.add(AnnotationStep { out, 0, Annotation::Parallel }));
-        TS_CHECK(b.add(AnnotationStep { out, 2, Annotation::Vectorize }));
-        TS_CHECK(b.add(ComputeAtStep { anchorStage, out, 0 }));
-        return {};
-    }
-
     // dense and batch_matmul declare the same knobs: tile_y and tile_x over the output's two last axes (from yAxis)
     // and tile_k over the reduction, each define_split(policy "factors", num_outputs=2).
     Expected<ConfigSpace> yxkSpace(
@@ -71,71 +44,115 @@ namespace {
 
 // ---- dense_nopack.x86 (topi/x86/dense.py: dense_nopack, _schedule_dense_nopack_template) ----
 //
-// Knobs: tile_y (M), tile_x (N), tile_k (K), each define_split(policy "factors", num_outputs=2).
-// TVM computes CC[z, y, x] = sum_k data[z, k*vec + x] * weight[y, k*vec + x] (vec = tile_k's inner size)
-// and C[y, x] = sum_kk CC[y, x, kk]; here that is an rfactor of dense's reduce axis split by vec, with the
-// factored axis last (C.rf = CC). Then, as TVM:
-//   C:  split y by tile_y, x by tile_x; reorder(yo, xo, yi, xi, kk); fuse(yo, xo); parallel; unroll kk
-//   CC: compute_at C's fused loop; fuse(z, y); reorder(k, zy, x); unroll zy; vectorize x
-// With an element-wise epilogue (bias, residual, activation) as the output O, as TVM's `C != O` branch:
-// O is tiled as C (split, reorder, fuse, parallel, vectorize xi) and C is computed at O's fused loop; the
-// epilogue ops before O are inlined.
-// Differences from TVM: the rfactor replaces TVM's hand-written two-stage compute (same loop nest and
-// arithmetic, names dense.rf / k.1.v instead of compute / kk). TVM truncates K // vec; a tile_k that does not
-// divide K is an instantiation error here.
+// Knobs: tile_y (M), tile_x (N), tile_k (K), each define_split(policy "factors", num_outputs=2), on the task's
+// dense. The program is TVM's compute for the config (denseNopackProgram), not the plain dense: with vec = tile_k's
+// inner size, a partial sum vec wide
+//   CC[z, y, x] = sum_k data[z, k*vec + x] * weight[y, k*vec + x]     (shape [M, N, vec], k over K / vec)
+// then C[y, x] = sum_kk CC[y, x, kk], tagged "dense". TVM's schedule, on that program:
+//   C:  split y by tile_y, x by tile_x; reorder(yo, xo, yi, xi) (kk stays innermost); fuse(yo, xo); parallel;
+//       unroll kk
+//   CC: compute_at C's fused loop; fuse(z, y); reorder(k, zy, x); unroll zy; vectorize x (the vec-wide lane axis)
+// As for dense_pack, a task with a fused epilogue (bias, activation) is tuned as TVM's task is, the dense alone:
+// the epilogue is not part of the program (TVM's schedule_dense_nopack leaves a fused output unscheduled at root).
+// Differences from TVM: the stage names (CC is "dense_nopack.CC", C "T_dense"); TVM truncates K // vec, while a
+// tile_k that does not divide K is an instantiation error here (the factors policy never gives one). (Before
+// issue 39 this template scheduled the plain dense, reaching the same loop nest with an rfactor of its K.)
 Expected<ConfigSpace> denseNopackSpace(const ir::ComputeDAG& dag)
 {
     return yxkSpace("dense_nopack.x86", dag, "dense", 2, 0);
 }
 
+Expected<ir::ComputeDAG> denseNopackProgram(const ir::ComputeDAG& taskDag, const ConfigSpace& space, int64_t index)
+{
+    const std::string name = "dense_nopack.x86";
+    TS_TRY(const YxkConfig config, yxkConfig(name, taskDag, "dense", 2, 0, space, index));
+    const ir::Operation& op = taskDag.op(config.anchored.anchor);
+    const std::vector<int64_t> dataShape = op.inputs()[0]->shape();
+    const std::vector<int64_t> weightShape = op.inputs()[1]->shape();
+    const int64_t m = dataShape[0], k = dataShape[1], n = weightShape[0];
+    const int64_t vec = config.tk;
+    ir::Tensor data = ir::placeholder("data", dataShape);
+    ir::Tensor weight = ir::placeholder("weight", weightShape);
+    ir::setNextAxisNames({ "z", "y", "x" }, { "k" });
+    ir::Tensor cc = ir::computeReduce(
+        "dense_nopack.CC", { m, n, vec }, { k / vec }, ir::Reducer::Sum,
+        [&](const std::vector<ir::Expr>& i, const std::vector<ir::Expr>& r) {
+            const ir::Expr kk = r[0] * ir::Expr(vec) + i[2];
+            return ir::load(data, { i[0], kk }) * ir::load(weight, { i[1], kk });
+        },
+        "dense_nopack_partial");
+    ir::setNextAxisNames({ "y", "x" }, { "kk" });
+    ir::Tensor c = ir::computeReduce(
+        "T_dense", { m, n }, { vec }, ir::Reducer::Sum,
+        [&](const std::vector<ir::Expr>& i, const std::vector<ir::Expr>& r) {
+            return ir::load(cc, { i[0], i[1], r[0] });
+        },
+        "dense");
+    return ir::ComputeDAG::create({ data, weight, c });
+}
+
 Expected<std::vector<sched::Step>> denseNopackApply(const ir::ComputeDAG& dag, const ConfigSpace& space, int64_t index)
 {
     const std::string name = "dense_nopack.x86";
-    TS_TRY(const YxkConfig config, yxkConfig(name, dag, "dense", 2, 0, space, index));
-    const Anchored& a = config.anchored;
-    const ir::Operation& op = dag.op(a.anchor);
-    const int64_t ty = config.ty, tx = config.tx, tk = config.tk;
+    TS_CHECK(checkIndex(name, space, index));
+    // The program: data, weight, CC (3 axes, K / vec), C (tagged dense, reducing CC's vec lanes).
+    int c = -1;
+    for (int i = 0; i < dag.numOps(); ++i)
+        if (!dag.op(i).isPlaceholder() && dag.op(i).tag() == "dense")
+            c = i;
+    const ir::Operation* cc = c >= 0 ? dag.op(c).inputs()[0].get() : nullptr;
+    if (cc == nullptr || cc->isPlaceholder() || cc->axes().size() != 3 || dag.op(c).axes().size() != 2
+        || dag.outputs() != std::vector<int> { c })
+        return instantiationError(name,
+            "the DAG is not the template's program (dense over a partial sum CC[M, N, vec]); "
+            "instantiate the config through Template::program");
+    const ir::Operation& op = dag.op(c);
+    const int64_t m = op.axes()[0].extent, n = op.axes()[1].extent;
+    const int64_t vec = op.reduceAxes()[0].extent;
+    TS_TRY(const int64_t ty, innerFactor(name, space, index, "tile_y", m));
+    TS_TRY(const int64_t tx, innerFactor(name, space, index, "tile_x", n));
+    TS_TRY(const int64_t tk, innerFactor(name, space, index, "tile_k", vec * cc->reduceAxes()[0].extent));
+    if (tk != vec)
+        return instantiationError(name,
+            "the program's partial sum is " + std::to_string(vec) + " wide, the config's tile_k " + std::to_string(tk));
 
     StepBuilder b(name, dag);
-    TS_CHECK(inlineFused(b, a, true));
-    const int c = b.stage(op.name());
-    const int64_t k = op.reduceAxes()[0].extent;
-    // C: y, x, k -> y, x, k.0, k.1; rfactor k.1 as CC's last axis: CC = stage c (y, x, k.1.v | k.0),
-    // C = stage c + 1 (y, x | kk).
-    TS_CHECK(b.add(SplitStep { c, 2, k, { tk }, true }));
-    TS_CHECK(b.add(RfactorStep { c, 3, 2 }));
-    const int cc = c;
-    const int out = c + 1;
-    // C: y.0 y.1 x kk -> y.0 y.1 x.0 x.1 kk -> y.0 x.0 y.1 x.1 kk -> (y.0@x.0) y.1 x.1 kk
-    TS_CHECK(b.add(SplitStep { out, 0, op.axes()[0].extent, { ty }, true }));
-    TS_CHECK(b.add(SplitStep { out, 2, op.axes()[1].extent, { tx }, true }));
+    const int out = b.stage(op.name());
+    const int partial = b.stage(cc->name());
+    // C: y x | kk -> y.0 y.1 x.0 x.1 kk -> y.0 x.0 y.1 x.1 kk -> (y.0@x.0) y.1 x.1 kk
+    TS_CHECK(b.add(SplitStep { out, 0, m, { ty }, true }));
+    TS_CHECK(b.add(SplitStep { out, 2, n, { tx }, true }));
     TS_CHECK(b.add(ReorderStep { out, { 0, 2, 1, 3, 4 } }));
     TS_CHECK(b.add(FuseStep { out, { 0, 1 } }));
-    if (a.output == a.anchor)
-        TS_CHECK(b.add(AnnotationStep { out, 0, Annotation::Parallel }));
+    TS_CHECK(b.add(AnnotationStep { out, 0, Annotation::Parallel }));
     TS_CHECK(b.add(AnnotationStep { out, 3, Annotation::Unroll }));
-    // CC: z y x k -> (z@y) x k -> k (z@y) x
-    TS_CHECK(b.add(ComputeAtStep { cc, out, 0 }));
-    TS_CHECK(b.add(FuseStep { cc, { 0, 1 } }));
-    TS_CHECK(b.add(ReorderStep { cc, { 2, 0, 1 } }));
-    TS_CHECK(b.add(AnnotationStep { cc, 1, Annotation::Unroll }));
-    TS_CHECK(b.add(AnnotationStep { cc, 2, Annotation::Vectorize }));
-    if (a.output != a.anchor)
-        TS_CHECK(tileOutput2d(b, dag, a, out, ty, tx, 0));
+    // CC: z y x | k -> (z@y) x k -> k (z@y) x
+    TS_CHECK(b.add(ComputeAtStep { partial, out, 0 }));
+    TS_CHECK(b.add(FuseStep { partial, { 0, 1 } }));
+    TS_CHECK(b.add(ReorderStep { partial, { 2, 0, 1 } }));
+    TS_CHECK(b.add(AnnotationStep { partial, 1, Annotation::Unroll }));
+    TS_CHECK(b.add(AnnotationStep { partial, 2, Annotation::Vectorize }));
     return b.take();
 }
 
-// ---- batch_matmul.x86 (topi/x86/batch_matmul.py: schedule_batch_matmul) ----
+// ---- batch_matmul.x86 (topi/x86/batch_matmul.py: batch_matmul, schedule_batch_matmul) ----
 //
-// Knobs: tile_y (M), tile_x (N), tile_k (K), each define_split(policy "factors", num_outputs=2). As TVM:
+// Checked against TVM v0.13.0 (v0.19.0 has the same compute and schedule). The compute is topi.nn.batch_matmul's,
+// unchanged by the config: C[b, i, j] = sum_k A[b, i, k] * B[b, j, k] (transpose_b, TVM's default; B[b, k, j]
+// without), which is ops::batchMatmul, so the program is the task's DAG (no Template::program). The knobs are
+// declared by the schedule: tile_y (M), tile_x (N), tile_k (K), each define_split(policy "factors",
+// num_outputs=2). As TVM:
 //   CC = cache_write(C, "global")
 //   C:   split y by tile_y, x by tile_x; reorder(b, yo, xo, yi, xi); fuse(b, yo, xo); parallel;
 //        pragma auto_unroll_max_step 16
 //   CC:  compute_at C's fused loop; split k by tile_k; Crf = rfactor(CC, ki) (factor axis 0)
 //   Crf: compute_at CC's b; fuse(y, x); vectorize its axis 0 (ki)
+// Nothing is vectorised but Crf's ki (the output's xi is not), and the only unrolling is the pragma's.
 // Differences from TVM: our rfactor needs a stage computed at root, so CC is split and rfactored before it
-// is computed at C's loop (the same schedule, other step order). With an element-wise epilogue (BERT's
-// scale), the output O takes C's tiling and C is inlined into it, as TVM's template does.
+// is computed at C's loop (the same schedule, other step order); the stage names (T_batch_matmul for TVM's
+// T_batch_matmul_NT). With an element-wise epilogue (BERT's scale), the output O takes C's tiling and C is inlined
+// into it, as TVM's schedule does when C is not an output (TVM's tuning task is the batch_matmul alone). Not built:
+// transpose_a and a batch of 1 broadcast against the other's (task_args.cpp refuses them).
 Expected<ConfigSpace> batchMatmulSpace(const ir::ComputeDAG& dag)
 {
     return yxkSpace("batch_matmul.x86", dag, "batch_matmul", 3, 1);

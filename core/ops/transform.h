@@ -1,0 +1,34 @@
+// Reductions and data-movement operators the model importers need beyond the built-in networks' set:
+// mean over axes (topi.mean: a sum, then a division by the count) and strided slicing (topi.strided_slice).
+// Shapes and attributes are checked first; errors name the operator and the shapes.
+#pragma once
+
+#include "core/ir/operation.h"
+#include "core/support/error.h"
+
+#include <string_view>
+#include <vector>
+
+namespace ts::ops {
+
+// Reductions over axes, as ONNX's Reduce* operators define them: Sum, Mean (sum / count), Max, Min, SumSquare
+// (sum of x*x), L1 (sum of |x|), L2 (sqrt of the sum of squares), LogSum (log of the sum), LogSumExp (log of
+// the sum of exp(x)). Each is one reduction (tag "comm_reduce") and, where the operator needs one, an
+// element-wise step after it.
+enum class ReduceOp { Sum, Mean, Max, Min, SumSquare, L1, L2, LogSum, LogSumExp };
+std::string_view toString(ReduceOp op);
+
+// Reduces x over `axes` (negative counts from the end; each at most once). keepDims keeps them as extent 1; a
+// reduction over every axis without keepDims gives shape [1].
+Expected<ir::Tensor> reduce(const ir::Tensor& x, ReduceOp op, std::vector<int> axes, bool keepDims);
+inline Expected<ir::Tensor> mean(const ir::Tensor& x, std::vector<int> axes, bool keepDims)
+{
+    return reduce(x, ReduceOp::Mean, std::move(axes), keepDims);
+}
+
+// x[begin:end:step] on every axis (already normalised: 0 <= begin, end <= extent for step > 0; for step < 0,
+// -1 <= end < begin < extent). The result's extent is ceil((end - begin) / step), at least 1.
+Expected<ir::Tensor> stridedSlice(const ir::Tensor& x, const std::vector<int64_t>& begin,
+    const std::vector<int64_t>& end, const std::vector<int64_t>& step);
+
+} // namespace ts::ops

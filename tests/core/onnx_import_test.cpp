@@ -1,0 +1,294 @@
+// ONNX models in: torchvision's ResNet-18 and MobileNet-V2 and BERT-shaped encoders exported by PyTorch at test
+// time (tests/fixtures/make_onnx_models.py) import with their weights, give the built-in networks' tasks, and
+// compute PyTorch's output; models TuneScope cannot import fail naming the node, op type, attribute and opset.
+#include "core/graph/graph_evaluator.h"
+#include "core/graph/model_zoo.h"
+#include "core/graph/onnx_import.h"
+#include "core/graph/task_extraction.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <onnx/onnx_pb.h>
+
+using namespace ts;
+using namespace ts::graph;
+
+namespace {
+const std::string kFixtures = TS_ONNX_FIXTURES;
+
+std::string fixture(const std::string& name) { return kFixtures + "/" + name; }
+
+TaskSet tasksOf(const Graph& g)
+{
+    auto tasks = extractTasks(g);
+    EXPECT_TRUE(tasks) << tasks.error().toString();
+    return tasks ? *tasks : TaskSet {};
+}
+
+// workload key -> weight
+std::map<std::string, int> keyWeights(const TaskSet& set)
+{
+    std::map<std::string, int> out;
+    for (const Task& t : set.tasks)
+        out[t.dag.workloadKey()] += t.weight;
+    return out;
+}
+
+std::string names(const TaskSet& set)
+{
+    std::string out;
+    for (const Task& t : set.tasks)
+        out += "  " + t.dag.workloadKey() + " " + t.name + " x" + std::to_string(t.weight) + ": " + t.shapes + "\n";
+    return out;
+}
+
+// The model's output for its saved input, from the reference evaluator, against PyTorch's.
+void expectPyTorchOutput(const std::string& name, double tolerance)
+{
+    auto model = importOnnx(fixture(name + ".onnx"));
+    ASSERT_TRUE(model) << model.error().toString();
+    auto input = readOnnxTensor(fixture(name + ".input_0.pb"));
+    auto expected = readOnnxTensor(fixture(name + ".output_0.pb"));
+    ASSERT_TRUE(input && expected);
+    auto values = evaluateGraph(model->graph, { *input });
+    ASSERT_TRUE(values) << values.error().toString();
+    const ir::Buffer& got = (*values)[static_cast<size_t>(model->outputs.at(0))];
+    ASSERT_EQ(got.shape(), expected->shape());
+    // Relative to the output's scale: a classifier's logits can all be small.
+    double scale = 0.0;
+    for (int64_t i = 0; i < expected->size(); ++i)
+        scale = std::max(scale, static_cast<double>(std::abs((*expected)[i])));
+    const double error = ir::maxRelativeError(got, *expected, tolerance, tolerance * scale);
+    EXPECT_LE(error, 1.0) << name << ": output differs from PyTorch's beyond rtol " << tolerance << ", atol "
+                          << tolerance * scale;
+    // And a different input gives a different output (the check can fail).
+    ir::Buffer other = *input;
+    for (int64_t i = 0; i < other.size(); ++i)
+        other[i] = -other[i];
+    auto changed = evaluateGraph(model->graph, { other });
+    ASSERT_TRUE(changed);
+    EXPECT_GT(ir::maxRelativeError(
+                  (*changed)[static_cast<size_t>(model->outputs.at(0))], *expected, tolerance, tolerance * scale),
+        1.0);
+}
+
+// A one-node model written here, for the error cases.
+std::string writeModel(const std::string& file, const std::function<void(onnx::ModelProto&)>& build)
+{
+    onnx::ModelProto model;
+    model.set_ir_version(8);
+    model.set_producer_name("onnx_import_test");
+    onnx::OperatorSetIdProto* opset = model.add_opset_import();
+    opset->set_version(13);
+    onnx::GraphProto* g = model.mutable_graph();
+    g->set_name("test");
+    onnx::ValueInfoProto* in = g->add_input();
+    in->set_name("x");
+    auto* type = in->mutable_type()->mutable_tensor_type();
+    type->set_elem_type(onnx::TensorProto::FLOAT);
+    for (int64_t d : { 1, 4, 8, 8 })
+        type->mutable_shape()->add_dim()->set_dim_value(d);
+    build(model);
+    const std::string path = (std::filesystem::temp_directory_path() / file).string();
+    std::ofstream out(path, std::ios::binary);
+    model.SerializeToOstream(&out);
+    return path;
+}
+
+onnx::NodeProto* addNode(onnx::ModelProto& m, const std::string& op, const std::string& name,
+    std::vector<std::string> inputs, const std::string& output)
+{
+    onnx::NodeProto* n = m.mutable_graph()->add_node();
+    n->set_op_type(op);
+    n->set_name(name);
+    for (const std::string& i : inputs)
+        n->add_input(i);
+    n->add_output(output);
+    return n;
+}
+
+void addOutput(onnx::ModelProto& m, const std::string& name)
+{
+    onnx::ValueInfoProto* out = m.mutable_graph()->add_output();
+    out->set_name(name);
+    out->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::FLOAT);
+    out->mutable_type()->mutable_tensor_type()->mutable_shape();
+}
+} // namespace
+
+TEST(OnnxImport, TorchvisionResNet18GivesTheBuiltInResNet18sTasks)
+{
+    auto model = importOnnx(fixture("resnet18.onnx"));
+    ASSERT_TRUE(model) << model.error().toString();
+    EXPECT_EQ(model->opset, 13);
+    EXPECT_EQ(model->producer.rfind("pytorch", 0), 0u) << model->producer;
+    ASSERT_EQ(model->inputNames, std::vector<std::string> { "input" });
+    EXPECT_EQ(model->graph.shape(model->inputs[0]), (std::vector<int64_t> { 1, 3, 224, 224 }));
+    EXPECT_EQ(model->graph.shape(model->outputs.at(0)), (std::vector<int64_t> { 1, 1000 }));
+    auto zoo = buildNetwork("resnet-18", 1);
+    ASSERT_TRUE(zoo);
+    const TaskSet imported = tasksOf(model->graph);
+    const TaskSet builtIn = tasksOf(*zoo);
+    // The same layers give the same tasks (so they share records), as often: batch norm folded into the
+    // convolutions' bias, Gemm into dense + bias.
+    EXPECT_EQ(keyWeights(imported), keyWeights(builtIn)) << "imported:\n"
+                                                         << names(imported) << "built-in:\n"
+                                                         << names(builtIn);
+    // Every convolution carries the model's weights.
+    int convs = 0;
+    for (const Node& n : model->graph.nodes())
+        if (n.kind == NodeKind::Conv2d) {
+            ++convs;
+            ASSERT_EQ(n.params.size(), 1u);
+            EXPECT_EQ(n.params[0]->shape(), n.weightShape);
+        }
+    EXPECT_EQ(convs, 20);
+}
+
+TEST(OnnxImport, TheBatchOptionFixesASymbolicBatchDimension)
+{
+    auto model = importOnnx(fixture("resnet18.onnx"), { 4 });
+    ASSERT_TRUE(model) << model.error().toString();
+    EXPECT_EQ(model->graph.shape(model->inputs[0]), (std::vector<int64_t> { 4, 3, 224, 224 }));
+    auto zoo = buildNetwork("resnet-18", 4);
+    ASSERT_TRUE(zoo);
+    EXPECT_EQ(keyWeights(tasksOf(model->graph)), keyWeights(tasksOf(*zoo)));
+}
+
+TEST(OnnxImport, TorchvisionMobileNetV2GivesTheBuiltInMobileNetV2sTasks)
+{
+    auto model = importOnnx(fixture("mobilenet_v2.onnx"));
+    ASSERT_TRUE(model) << model.error().toString();
+    auto zoo = buildNetwork("mobilenet-v2", 1);
+    ASSERT_TRUE(zoo);
+    const TaskSet imported = tasksOf(model->graph);
+    const TaskSet builtIn = tasksOf(*zoo);
+    EXPECT_EQ(keyWeights(imported), keyWeights(builtIn)) << "imported:\n"
+                                                         << names(imported) << "built-in:\n"
+                                                         << names(builtIn);
+}
+
+TEST(OnnxImport, ResNet18ComputesPyTorchsOutput) { expectPyTorchOutput("resnet18_64", 2e-3); }
+
+TEST(OnnxImport, MobileNetV2ComputesPyTorchsOutput) { expectPyTorchOutput("mobilenet_v2_64", 2e-3); }
+
+TEST(OnnxImport, ATransformerEncoderComputesPyTorchsOutput) { expectPyTorchOutput("bert_tiny_encoder", 2e-3); }
+
+TEST(OnnxImport, ABertBaseEncoderHasDenseAndBatchMatmulTasks)
+{
+    auto model = importOnnx(fixture("bert_base_encoder.onnx"));
+    ASSERT_TRUE(model) << model.error().toString();
+    const TaskSet set = tasksOf(model->graph);
+    std::map<std::string, int> anchors;
+    for (const Task& t : set.tasks)
+        anchors[std::string(toString(t.anchor))] += t.weight;
+    // Per layer: the attention's input projection, its output projection and the two feed-forward layers are
+    // dense; scores and context are batch_matmul; softmax; two layer norms (ONNX's decomposed form reduces
+    // twice: mean, then mean of squares).
+    EXPECT_EQ(anchors["dense"], 2 * 4) << names(set);
+    EXPECT_EQ(anchors["batch_matmul"], 2 * 2) << names(set);
+    EXPECT_EQ(anchors["softmax"], 2) << names(set);
+    EXPECT_GT(set.totalMacs(), 2 * 128 * (4.0 * 768 * 768 + 2 * 768 * 3072));
+}
+
+TEST(OnnxImport, AnUnsupportedOperatorIsAnErrorNamingNodeOpAndOpset)
+{
+    const std::string path = writeModel("ts_unsupported.onnx", [](onnx::ModelProto& m) {
+        addNode(m, "Relu", "first", { "x" }, "r");
+        addNode(m, "Hardmax", "mystery", { "r" }, "h");
+        addNode(m, "LpNormalization", "second_mystery", { "h" }, "y");
+        addOutput(m, "y");
+    });
+    auto model = importOnnx(path);
+    ASSERT_FALSE(model);
+    EXPECT_EQ(model.error().kind, ErrorKind::Unsupported);
+    EXPECT_NE(model.error().message.find("node mystery (Hardmax, opset 13)"), std::string::npos)
+        << model.error().message;
+
+    // The check lists the first unsupported node; what only depends on it cannot be checked.
+    auto check = checkOnnx(path);
+    ASSERT_TRUE(check) << check.error().toString();
+    ASSERT_EQ(check->issues.size(), 1u);
+    EXPECT_EQ(check->issues[0].node, "mystery");
+    EXPECT_EQ(check->issues[0].opType, "Hardmax");
+    EXPECT_EQ(check->notChecked, 1);
+}
+
+TEST(OnnxImport, CheckListsEveryUnsupportedNodeAtOnce)
+{
+    const std::string path = writeModel("ts_two_unsupported.onnx", [](onnx::ModelProto& m) {
+        addNode(m, "Hardmax", "a", { "x" }, "h");
+        onnx::NodeProto* pad = addNode(m, "Pad", "b", { "x", "pads" }, "p");
+        auto* mode = pad->add_attribute();
+        mode->set_name("mode");
+        mode->set_type(onnx::AttributeProto::STRING);
+        mode->set_s("reflect");
+        onnx::TensorProto* pads = m.mutable_graph()->add_initializer();
+        pads->set_name("pads");
+        pads->set_data_type(onnx::TensorProto::INT64);
+        pads->add_dims(8);
+        for (int i = 0; i < 8; ++i)
+            pads->add_int64_data(i == 2 ? 1 : 0);
+        addNode(m, "Add", "c", { "h", "p" }, "y");
+        addOutput(m, "y");
+    });
+    auto check = checkOnnx(path);
+    ASSERT_TRUE(check) << check.error().toString();
+    ASSERT_EQ(check->issues.size(), 2u);
+    EXPECT_EQ(check->issues[0].node, "a");
+    EXPECT_EQ(check->issues[1].node, "b");
+    EXPECT_EQ(check->issues[1].attribute, "mode");
+    EXPECT_NE(check->issues[1].message.find("'reflect'"), std::string::npos) << check->issues[1].message;
+    EXPECT_EQ(check->notChecked, 1);
+}
+
+TEST(OnnxImport, AnUnsupportedAttributeValueIsNamed)
+{
+    const std::string path = writeModel("ts_softmax_axis.onnx", [](onnx::ModelProto& m) {
+        onnx::NodeProto* n = addNode(m, "Softmax", "sm", { "x" }, "y");
+        auto* axis = n->add_attribute();
+        axis->set_name("axis");
+        axis->set_type(onnx::AttributeProto::INT);
+        axis->set_i(1);
+        addOutput(m, "y");
+    });
+    auto model = importOnnx(path);
+    ASSERT_FALSE(model);
+    EXPECT_NE(model.error().message.find("node sm (Softmax, opset 13), attribute axis: softmax over axis 1"),
+        std::string::npos)
+        << model.error().message;
+}
+
+TEST(OnnxImport, BadFilesGiveClearErrors)
+{
+    auto missing = importOnnx("/nonexistent/model.onnx");
+    ASSERT_FALSE(missing);
+    EXPECT_EQ(missing.error().kind, ErrorKind::NotFound);
+
+    const std::string garbage = (std::filesystem::temp_directory_path() / "ts_garbage.onnx").string();
+    std::ofstream(garbage) << "this is not a protobuf at all \x01\x02\xff";
+    auto bad = importOnnx(garbage);
+    ASSERT_FALSE(bad);
+    EXPECT_NE(bad.error().message.find("ts_garbage.onnx"), std::string::npos) << bad.error().message;
+
+    // A symbolic dimension other than the batch cannot be guessed.
+    const std::string symbolic = writeModel("ts_symbolic.onnx", [](onnx::ModelProto& m) {
+        auto* dims = m.mutable_graph()->mutable_input(0)->mutable_type()->mutable_tensor_type()->mutable_shape();
+        dims->mutable_dim(2)->set_dim_param("height");
+        addNode(m, "Relu", "r", { "x" }, "y");
+        addOutput(m, "y");
+    });
+    auto sym = importOnnx(symbolic);
+    ASSERT_FALSE(sym);
+    EXPECT_NE(sym.error().message.find("symbolic dimension 'height' at axis 2"), std::string::npos)
+        << sym.error().message;
+
+    auto batch = importOnnx(fixture("resnet18.onnx"), { 0 });
+    ASSERT_FALSE(batch);
+    EXPECT_NE(batch.error().message.find("--batch"), std::string::npos);
+}

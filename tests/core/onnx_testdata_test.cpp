@@ -1,0 +1,195 @@
+// ONNX's own backend test data (Debian's libonnx-testdata) as the oracle for operator semantics: every case
+// whose model TuneScope imports is evaluated on the case's inputs and compared with its expected outputs
+// (rtol 1e-3, atol 1e-5, as ONNX's backend tests compare). A case TuneScope cannot import is skipped with
+// the reason counted; a case it imports but computes wrongly fails the test.
+#include "core/graph/graph_evaluator.h"
+#include "core/graph/onnx_import.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+
+using namespace ts;
+using namespace ts::graph;
+namespace fs = std::filesystem;
+
+namespace {
+const fs::path kTestData = "/usr/share/libonnx-testdata/data";
+
+struct Tally {
+    int ran = 0;
+    int passed = 0;
+    int unsupported = 0;
+    std::vector<std::string> failures;
+    std::map<std::string, int> reasons; // first words of the unsupported message, for the summary
+};
+
+std::vector<fs::path> sortedFiles(const fs::path& dir, const std::string& prefix)
+{
+    std::vector<fs::path> out;
+    for (const auto& e : fs::directory_iterator(dir))
+        if (e.path().filename().string().rfind(prefix, 0) == 0)
+            out.push_back(e.path());
+    std::sort(out.begin(), out.end(), [](const fs::path& a, const fs::path& b) {
+        // input_10 after input_9
+        const std::string x = a.filename().string(), y = b.filename().string();
+        return x.size() != y.size() ? x.size() < y.size() : x < y;
+    });
+    return out;
+}
+
+void skip(Tally& tally, const Error& error)
+{
+    ++tally.unsupported;
+    // "node n (Op, opset 13), attribute a: ..." counts under "Op"; file-level reasons under their first words.
+    std::string reason = error.message;
+    const size_t paren = reason.find(" (");
+    if (reason.find("node ") != std::string::npos && paren != std::string::npos)
+        reason = reason.substr(paren + 2, reason.find(',', paren) - paren - 2);
+    else
+        reason = reason.substr(reason.find(": ") + 2, 40);
+    ++tally.reasons[reason];
+}
+
+void runCase(const fs::path& dir, Tally& tally)
+{
+    const std::string name = dir.filename().string();
+    const std::string modelPath = (dir / "model.onnx").string();
+    auto declared = onnxInputs(modelPath);
+    if (!declared) {
+        skip(tally, declared.error());
+        return;
+    }
+    for (const fs::path& set : sortedFiles(dir, "test_data_set_")) {
+        // Inputs that are not float tensors (shapes, axes, indices) are bound when the model is imported; the
+        // float ones are the graph's inputs.
+        const std::vector<fs::path> files = sortedFiles(set, "input_");
+        OnnxImportOptions options;
+        std::vector<fs::path> floats;
+        for (size_t k = 0; k < files.size() && k < declared->size(); ++k) {
+            if ((*declared)[k].type == "FLOAT")
+                floats.push_back(files[k]);
+            else
+                options.boundInputs[(*declared)[k].name] = files[k].string();
+        }
+        auto model = importOnnx(modelPath, options);
+        if (!model) {
+            skip(tally, model.error());
+            return;
+        }
+        std::vector<ir::Buffer> inputs;
+        for (const fs::path& f : floats) {
+            auto b = readOnnxTensor(f.string());
+            if (!b) {
+                tally.failures.push_back(name + ": " + b.error().message);
+                return;
+            }
+            // ONNX test data writes scalars with rank 0; TuneScope's tensors have rank >= 1.
+            if (b->shape().empty())
+                *b = ir::Buffer({ 1 }, (*b)[0]);
+            inputs.push_back(std::move(*b));
+        }
+        ++tally.ran;
+        auto values = evaluateGraph(model->graph, inputs);
+        if (!values) {
+            tally.failures.push_back(name + ": " + values.error().message);
+            continue;
+        }
+        bool ok = true;
+        const std::vector<fs::path> outputs = sortedFiles(set, "output_");
+        for (size_t o = 0; o < outputs.size() && o < model->outputs.size(); ++o) {
+            auto expected = readOnnxTensor(outputs[o].string());
+            const ir::Buffer& got = (*values)[static_cast<size_t>(model->outputs[o])];
+            if (!expected || expected->size() != got.size()) {
+                tally.failures.push_back(name + ": output " + std::to_string(o) + " has " + std::to_string(got.size())
+                    + " elements, expected "
+                    + (expected ? std::to_string(expected->size()) : expected.error().message));
+                ok = false;
+                break;
+            }
+            const std::vector<int64_t> wantShape
+                = expected->shape().empty() ? std::vector<int64_t> { 1 } : expected->shape();
+            if (got.shape() != wantShape) {
+                tally.failures.push_back(name + ": output " + std::to_string(o) + " has shape "
+                    + std::to_string(got.shape().size()) + "-D, not the expected " + std::to_string(wantShape.size())
+                    + "-D");
+                ok = false;
+                break;
+            }
+            const ir::Buffer reshaped = [&] {
+                ir::Buffer b(expected->shape().empty() ? std::vector<int64_t> { 1 } : expected->shape());
+                std::copy(got.data(), got.data() + got.size(), b.data());
+                return b;
+            }();
+            ir::Buffer want(reshaped.shape());
+            std::copy(expected->data(), expected->data() + expected->size(), want.data());
+            const double error = ir::maxRelativeError(reshaped, want, 1e-3, 1e-5);
+            if (!(error <= 1.0)) {
+                tally.failures.push_back(name + ": output " + std::to_string(o) + " differs (error "
+                    + std::to_string(error) + " of the tolerance)");
+                ok = false;
+                break;
+            }
+        }
+        if (ok)
+            ++tally.passed;
+    }
+}
+
+Tally runFolder(const std::string& folder)
+{
+    Tally tally;
+    std::vector<fs::path> cases;
+    for (const auto& e : fs::directory_iterator(kTestData / folder))
+        if (fs::exists(e.path() / "model.onnx"))
+            cases.push_back(e.path());
+    std::sort(cases.begin(), cases.end());
+    for (const fs::path& dir : cases)
+        runCase(dir, tally);
+    std::printf("ONNX test data, %s: %zu cases; %d imported data sets ran, %d passed, %zu failed; %d cases skipped as "
+                "unsupported\n",
+        folder.c_str(), cases.size(), tally.ran, tally.passed, tally.failures.size(), tally.unsupported);
+    std::vector<std::pair<int, std::string>> reasons;
+    for (const auto& [reason, count] : tally.reasons)
+        reasons.emplace_back(count, reason);
+    std::sort(reasons.rbegin(), reasons.rend());
+    std::string line;
+    for (size_t i = 0; i < reasons.size() && i < 25; ++i)
+        line += reasons[i].second + " " + std::to_string(reasons[i].first) + ", ";
+    std::printf("  most common reasons to skip: %s\n", line.c_str());
+    return tally;
+}
+
+std::string listed(const std::vector<std::string>& lines)
+{
+    std::string out;
+    for (const std::string& l : lines)
+        out += "  " + l + "\n";
+    return out;
+}
+} // namespace
+
+TEST(OnnxTestData, NodeCasesTuneScopeImportsComputeTheExpectedOutputs)
+{
+    ASSERT_TRUE(fs::exists(kTestData / "node")) << "libonnx-testdata is not installed (./setup.sh deps)";
+    const Tally tally = runFolder("node");
+    EXPECT_TRUE(tally.failures.empty()) << tally.failures.size() << " cases fail:\n" << listed(tally.failures);
+    // A floor, so that losing operators is seen (the count printed above is the figure).
+    EXPECT_GE(tally.passed, 150);
+}
+
+TEST(OnnxTestData, PyTorchConvertedModulesComputeTheExpectedOutputs)
+{
+    // Whole PyTorch modules (opset 6 mostly: legacy broadcasting) and small models.
+    Tally all;
+    for (const char* folder : { "pytorch-converted", "pytorch-operator", "simple" }) {
+        const Tally tally = runFolder(folder);
+        all.passed += tally.passed;
+        all.failures.insert(all.failures.end(), tally.failures.begin(), tally.failures.end());
+    }
+    EXPECT_TRUE(all.failures.empty()) << all.failures.size() << " cases fail:\n" << listed(all.failures);
+    EXPECT_GE(all.passed, 40);
+}
