@@ -144,10 +144,12 @@ int main(int argc, char** argv)
         QStringLiteral("id"));
     QCommandLineOption afterTrialsOption(QStringLiteral("screenshot-after-trials"),
         QStringLiteral("With --screenshot: take it once the live session has this many trials."), QStringLiteral("n"));
+    QCommandLineOption modelOption(QStringLiteral("model"),
+        QStringLiteral("Open an ONNX model (as File > Open model); --network PATH selects it."), QStringLiteral("file"));
     QCommandLineOption sizeOption(QStringLiteral("window-size"),
         QStringLiteral("Initial window size, WIDTHxHEIGHT (default 1600x1000)."), QStringLiteral("size"));
     parser.addOptions({ replayRaceOption, networkOption, taskOption, screenshotOption, langOption, headlessOption,
-        workspaceOption, demoOption, afterTrialsOption, sizeOption });
+        workspaceOption, demoOption, afterTrialsOption, sizeOption, modelOption });
     parser.process(app);
 
     QTranslator translator;
@@ -163,6 +165,8 @@ int main(int argc, char** argv)
         window.resize(1600, 1000);
     window.show();
     const bool screenshot = parser.isSet(screenshotOption);
+    if (parser.isSet(modelOption))
+        window.openModel(parser.value(modelOption));
 
     // The workspace: the one asked for, else the last one (if it still exists), else the demo's. The demo
     // workspace gets its short tuning session the first time it is opened, so a new user sees curves,

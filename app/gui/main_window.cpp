@@ -157,6 +157,12 @@ void MainWindow::createActions()
             openWorkspace(path);
     });
     open->setShortcut(QKeySequence::Open);
+    m_fileMenu->addAction(tr("Open &model (ONNX)…"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Open an ONNX model"), QString(), tr("ONNX models (*.onnx);;All files (*)"));
+        if (!path.isEmpty())
+            openModel(path);
+    });
     m_fileMenu->addSeparator();
     QAction* quit = m_fileMenu->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -332,11 +338,20 @@ void MainWindow::openWorkspace(const QString& path)
     setWindowTitle(tr("TuneScope — %1").arg(QFileInfo(path).fileName()));
 }
 
+void MainWindow::openModel(const QString& path)
+{
+    // Imported off the GUI thread with the rest of the catalog; the explorer shows it when it is ready, or its
+    // error (an unsupported node, named) in the tooltip of its row.
+    taskModel()->addModel(QFileInfo(path).absoluteFilePath());
+    statusBar()->showMessage(tr("Importing %1…").arg(QFileInfo(path).fileName()), 5000);
+}
+
 void MainWindow::newSession()
 {
     if (m_sessions->isLive())
         return;
     SessionDialog dialog(this);
+    dialog.addNetworks(taskModel()->models());
     if (const auto& task = m_selection->task(); task && m_selection->network())
         dialog.setTask(m_selection->networkName(), taskModel()->batch(),
             QString::fromLatin1(ops::toString(taskModel()->layout()).data()), task->id);

@@ -48,6 +48,8 @@ public:
     // Opens (or creates) a workspace: its sessions are listed and the newest is shown.
     void openWorkspace(const QString& path);
     // Opens the "New tuning session" dialog (prefilled with the selected task) and starts what it says.
+    // Adds an ONNX model to the explorer (imported off the GUI thread) and to the session dialog's networks.
+    void openModel(const QString& path);
     void newSession();
     // Asked before closing while a session runs; true closes (after the batch in flight). Tests replace it.
     void setCloseQuestion(std::function<bool()> ask) { m_askClose = std::move(ask); }

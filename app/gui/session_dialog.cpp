@@ -235,6 +235,13 @@ void SessionDialog::setTask(const QString& network, int64_t batch, const QString
     m_taskIds->setText(QString::number(taskId));
 }
 
+void SessionDialog::addNetworks(const QStringList& names)
+{
+    for (const QString& name : names)
+        if (m_network->findText(name) < 0)
+            m_network->addItem(name);
+}
+
 void SessionDialog::setWorkspace(const QString& path) { m_workspace->setText(path); }
 
 QString SessionDialog::workspace() const { return m_workspace->text().trimmed(); }

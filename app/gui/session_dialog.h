@@ -24,6 +24,8 @@ class SessionDialog : public QDialog {
     Q_OBJECT
 public:
     explicit SessionDialog(QWidget* parent = nullptr);
+    // ONNX models opened in the workbench, by path, after the built-in networks.
+    void addNetworks(const QStringList& names);
 
     // Fills the "what" fields from a selection: a network's task, or nothing.
     void setTask(const QString& network, int64_t batch, const QString& layout, int taskId);

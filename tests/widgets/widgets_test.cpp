@@ -100,6 +100,31 @@ private Q_SLOTS:
         QCOMPARE(model.taskAt(model.index(0, 0, resnet))->dag.op(0).shape()[0], int64_t(2));
     }
 
+    void modelOpensOnnxModels()
+    {
+        TestedNetworkModel model;
+        QTRY_VERIFY(!model.isLoading());
+        const QString path = QStringLiteral(TS_ONNX_FIXTURES "/resnet18.onnx");
+        model.addModel(path);
+        model.addModel(QStringLiteral("/nonexistent/broken.onnx"));
+        model.addModel(path); // once only
+        QCOMPARE(model.models(), QStringList({ path, QStringLiteral("/nonexistent/broken.onnx") }));
+        QTRY_VERIFY(!model.isLoading());
+        QCOMPARE(model.rowCount(), int(graph::networks().size()) + 2);
+        // Named by its path, shown by its file name, with the built-in ResNet-18's tasks.
+        const QModelIndex onnx = model.networkIndex(path);
+        QVERIFY(onnx.isValid());
+        QCOMPARE(model.data(onnx).toString(), QStringLiteral("resnet18.onnx"));
+        QCOMPARE(model.rowCount(onnx), 18);
+        QCOMPARE(model.data(onnx.siblingAtColumn(models::NetworkTaskModel::WeightColumn)).toInt(), 23);
+        // A model that cannot be imported keeps its row, with the reason.
+        const QModelIndex broken = model.networkIndex(QStringLiteral("/nonexistent/broken.onnx"));
+        QVERIFY(broken.isValid());
+        QCOMPARE(model.rowCount(broken), 0);
+        QVERIFY2(model.errorAt(broken).contains(QLatin1String("cannot open the ONNX model")),
+            qPrintable(model.errorAt(broken)));
+    }
+
     void modelResetsOnConfiguration()
     {
         TestedNetworkModel model;

@@ -4,7 +4,8 @@
 
 namespace ts::models {
 
-NetworkCatalog buildNetworkCatalog(int64_t batch, ops::Layout layout, const std::stop_token& stop)
+NetworkCatalog buildNetworkCatalog(
+    int64_t batch, ops::Layout layout, const std::vector<std::string>& models, const std::stop_token& stop)
 {
     NetworkCatalog catalog;
     catalog.batch = batch;
@@ -16,6 +17,18 @@ NetworkCatalog buildNetworkCatalog(int64_t batch, ops::Layout layout, const std:
             continue;
         NetworkEntry entry { info.name, info.description, {}, {} };
         auto graph = graph::buildNetwork(info.name, batch, layout);
+        Expected<graph::TaskSet> tasks = graph ? graph::extractTasks(*graph) : Expected<graph::TaskSet>(graph.error());
+        if (tasks)
+            entry.tasks = std::move(*tasks);
+        else
+            entry.error = tasks.error().message;
+        catalog.networks.push_back(std::move(entry));
+    }
+    for (const std::string& path : models) {
+        if (stop.stop_requested())
+            break;
+        NetworkEntry entry { path, "ONNX model " + path, {}, {} };
+        auto graph = graph::buildNetwork(path, batch, layout);
         Expected<graph::TaskSet> tasks = graph ? graph::extractTasks(*graph) : Expected<graph::TaskSet>(graph.error());
         if (tasks)
             entry.tasks = std::move(*tasks);

@@ -1,4 +1,5 @@
-// NetworkCatalog: every model-zoo network's tuning tasks for one batch size and layout, as one value.
+// NetworkCatalog: every model-zoo network's tuning tasks for one batch size and layout, and those of the ONNX
+// models the user opened (File > Open model...), as one value.
 //
 // buildNetworkCatalog() builds each network and extracts its tasks; it touches no Qt object, so the
 // explorer runs it as a session job off the GUI thread and hands the finished catalog to the model. A
@@ -31,7 +32,10 @@ struct NetworkCatalog {
     std::vector<NetworkEntry> networks;
 };
 
-// Returns early, with the networks built so far, once `stop` is requested (the result is then dropped).
-NetworkCatalog buildNetworkCatalog(int64_t batch, ops::Layout layout, const std::stop_token& stop = {});
+// The built-in networks, then each ONNX model in `models` (absolute paths; an entry's name is its path, as a
+// session and the store name it). Returns early, with the networks built so far, once `stop` is requested (the
+// result is then dropped).
+NetworkCatalog buildNetworkCatalog(
+    int64_t batch, ops::Layout layout, const std::vector<std::string>& models = {}, const std::stop_token& stop = {});
 
 } // namespace ts::models

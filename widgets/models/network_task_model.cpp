@@ -3,6 +3,8 @@
 #include "core/support/assert.h"
 #include "core/support/strings.h"
 
+#include <algorithm>
+
 namespace ts::models {
 
 namespace {
@@ -27,12 +29,30 @@ void NetworkTaskModel::setConfiguration(int64_t batch, ops::Layout layout)
     startLoading();
 }
 
+void NetworkTaskModel::addModel(const QString& path)
+{
+    const std::string name = path.toStdString();
+    if (std::find(m_models.begin(), m_models.end(), name) != m_models.end())
+        return;
+    m_models.push_back(name);
+    startLoading();
+}
+
+QStringList NetworkTaskModel::models() const
+{
+    QStringList out;
+    for (const std::string& m : m_models)
+        out << QString::fromStdString(m);
+    return out;
+}
+
 void NetworkTaskModel::startLoading()
 {
     const bool wasLoading = isLoading();
     m_loader.start(
-        [batch = m_batch, layout = m_layout](session::JobContext& context) -> Expected<NetworkCatalog> {
-            return buildNetworkCatalog(batch, layout, context.stopToken());
+        [batch = m_batch, layout = m_layout, models = m_models](
+            session::JobContext& context) -> Expected<NetworkCatalog> {
+            return buildNetworkCatalog(batch, layout, models, context.stopToken());
         },
         [this](Expected<NetworkCatalog> catalog) {
             // buildNetworkCatalog reports failures per network; an error here is a job that threw.
@@ -157,7 +177,8 @@ QVariant NetworkTaskModel::data(const QModelIndex& index, int role) const
         if (role == Qt::DisplayRole) {
             switch (index.column()) {
             case NameColumn:
-                return QString::fromStdString(network.name);
+                // An ONNX model shows its file name; its path (its name in sessions and the store) is in the tooltip.
+                return QString::fromStdString(network.name).section(QLatin1Char('/'), -1);
             case GflopColumn:
                 return network.tasks
                     ? QVariant(QString::fromStdString(formatFixed(network.tasks->totalFlops() / 1e9, 2)))

@@ -11,6 +11,7 @@
 #include "widgets/models/network_catalog.h"
 
 #include <QAbstractItemModel>
+#include <QStringList>
 
 #include <memory>
 
@@ -26,6 +27,9 @@ public:
 
     // Loads the catalog for `batch` and `layout` on a worker thread; the model resets when it arrives.
     void setConfiguration(int64_t batch, ops::Layout layout);
+    // Adds an ONNX model (its absolute path) to the catalog and reloads; a model already there is not added twice.
+    void addModel(const QString& path);
+    QStringList models() const;
     // Shows `catalog` now (the loader's hand-off), dropping a load in flight.
     void setCatalog(NetworkCatalog catalog);
     // A catalog is being built; the rows shown are the previous one's.
@@ -64,6 +68,7 @@ private:
 
     std::shared_ptr<const NetworkCatalog> m_catalog;
     int64_t m_batch = 1;
+    std::vector<std::string> m_models;
     ops::Layout m_layout = ops::Layout::NCHW;
     session::JobTracker m_loader;
 };
