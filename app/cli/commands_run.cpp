@@ -5,12 +5,14 @@
 #include "core/graph/model_zoo.h"
 #include "core/graph/onnx_import.h"
 #include "core/runtime/graph_executor.h"
+#include "core/runtime/library_export.h"
 #include "core/runtime/torch_reference.h"
 #include "core/session/machine.h"
 #include "core/store/schedule_source.h"
 #include "core/support/strings.h"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -72,50 +74,60 @@ namespace {
         return fs::exists(file) ? file.string() : std::string();
     }
 
+    // The network of --network/--onnx, partitioned, with the workspace's best records to run it from.
+    struct LoadedNetwork {
+        store::NetworkRef ref;
+        bool onnx = false;
+        std::optional<graph::Graph> graph;
+        std::vector<int> outputs;
+        graph::Partition partition;
+        RecordChooser chooser;
+    };
+
+    Expected<LoadedNetwork> loadNetwork(const Arguments& args)
+    {
+        LoadedNetwork n;
+        TS_TRY(n.ref, networkRef(args));
+        n.onnx = graph::isOnnxPath(n.ref.name);
+        if (n.onnx) {
+            TS_TRY(graph::OnnxModel model, graph::importOnnx(n.ref.name, { n.ref.batch, {} }));
+            n.graph = std::move(model.graph);
+            n.outputs = model.outputs;
+        } else {
+            TS_TRY(graph::Graph g, graph::buildNetwork(n.ref.name, n.ref.batch, n.ref.layout));
+            n.graph = std::move(g);
+        }
+        TS_TRY(n.partition, graph::partitionGraph(*n.graph));
+        if (auto workspace = openWorkspace(args, true)) {
+            n.chooser.workspace.emplace(std::move(*workspace));
+            const store::Device here = store::deviceOf(target::Target::host());
+            if (auto devices = n.chooser.workspace->devices())
+                n.chooser.device = session::hostDevice(*devices, here);
+        } else if (workspace.error().kind != ErrorKind::NotFound)
+            return workspace.error();
+        return n;
+    }
+
     int runRun(const Arguments& args)
     {
-        auto network = networkRef(args);
-        if (!network)
-            return fail(network.error().message);
         auto repeat = args.intValue("repeat", 20);
         auto threads = args.intValue("threads", 0);
         if (!repeat || *repeat < 1 || *repeat > 100000)
             return fail("--repeat must be 1..100000");
         if (!threads || *threads < 0)
             return fail("--threads must be >= 0");
-
-        // The graph, its inputs and outputs.
-        std::optional<graph::Graph> graph;
-        std::vector<int> outputs;
-        const bool onnx = graph::isOnnxPath(network->name);
-        if (onnx) {
-            auto model = graph::importOnnx(network->name, { network->batch, {} });
-            if (!model)
-                return fail(model.error().message);
-            graph = model->graph;
-            outputs = model->outputs;
-        } else {
-            auto built = graph::buildNetwork(network->name, network->batch, network->layout);
-            if (!built)
-                return fail(built.error().message);
-            graph = std::move(*built);
-        }
-        auto partition = graph::partitionGraph(*graph);
-        if (!partition)
-            return fail(partition.error().message);
-
-        RecordChooser chooser;
-        if (auto workspace = openWorkspace(args, true)) {
-            chooser.workspace.emplace(std::move(*workspace));
-            const store::Device here = store::deviceOf(target::Target::host());
-            if (auto devices = chooser.workspace->devices())
-                chooser.device = session::hostDevice(*devices, here);
-        } else if (workspace.error().kind != ErrorKind::NotFound)
-            return fail(workspace.error().message);
+        auto loaded = loadNetwork(args);
+        if (!loaded)
+            return fail(loaded.error().message);
+        const store::NetworkRef* network = &loaded->ref;
+        const bool onnx = loaded->onnx;
+        std::optional<graph::Graph>& graph = loaded->graph;
+        RecordChooser& chooser = loaded->chooser;
+        const graph::Partition* partition = &loaded->partition;
 
         codegen::setKernelThreads(static_cast<int>(*threads));
         runtime::ExecutorOptions options;
-        options.outputs = outputs;
+        options.outputs = loaded->outputs;
         const auto buildStart = std::chrono::steady_clock::now();
         auto executor = runtime::GraphExecutor::build(
             *graph, *partition, [&](const graph::Task& t) { return chooser(t); }, options);
@@ -306,6 +318,48 @@ namespace {
             ms(median).c_str());
         return 0;
     }
+    int runExportLibrary(const Arguments& args)
+    {
+        if (!args.has("out"))
+            return fail("--out DIR is required");
+        auto loaded = loadNetwork(args);
+        if (!loaded)
+            return fail(loaded.error().message);
+        runtime::ExportOptions options;
+        options.directory = args.value("out");
+        const std::string stem = loaded->onnx ? fs::path(loaded->ref.name).stem().string() : loaded->ref.name;
+        std::string name;
+        for (char ch : args.value("name", stem))
+            name += std::isalnum(static_cast<unsigned char>(ch)) ? static_cast<char>(std::tolower(ch)) : '_';
+        if (!name.empty() && std::isdigit(static_cast<unsigned char>(name[0])))
+            name = "m" + name;
+        options.name = name;
+        if (args.has("target")) {
+            auto target = target::fromTvm(args.value("target"));
+            if (!target)
+                return fail("--target: " + target.error().message);
+            options.target = *target;
+        }
+        runtime::ExecutorOptions executor;
+        executor.outputs = loaded->outputs;
+        auto exported = runtime::exportLibrary(
+            *loaded->graph, loaded->partition, [&](const graph::Task& t) { return loaded->chooser(t); }, executor,
+            options);
+        if (!exported)
+            return fail(exported.error().message);
+        int tuned = static_cast<int>(loaded->chooser.bestSeconds.size());
+        std::cout << "exported " << exported->kernels << " kernels (" << tuned << " of "
+                  << loaded->partition.tasks.tasks.size() << " tasks from tuned records, the rest on the default "
+                  << "schedule) for "
+                  << (options.target.cpuName.empty() ? std::string("the generic CPU") : options.target.cpuName) << " ("
+                  << options.target.triple << ")\n"
+                  << "  library  " << exported->library << "\n  header   " << exported->header << "\n  weights  "
+                  << exported->weights << " (" << formatFixed(static_cast<double>(exported->weightBytes) / 1e6, 2)
+                  << " MB)\n  example  " << exported->example << "\n"
+                  << "build the example: cc " << exported->example << " -I" << options.directory << " -L"
+                  << options.directory << " -l" << name << " -Wl,-rpath," << options.directory << " -o example\n";
+        return 0;
+    }
 } // namespace
 
 std::vector<Command> runCommands()
@@ -327,6 +381,17 @@ std::vector<Command> runCommands()
                     "side by side" },
                 kHelpOption },
             runRun },
+        { "export-library", "export the tuned network as a shared library with a C API, its weights and a C example",
+            "tunescope-cli export-library (--network NAME | --onnx FILE) --out DIR [--name N] [--target T] "
+            "[--batch N] [--layout L] [--workspace W]",
+            { kNetworkOption, kOnnxOption, kBatchOption, kLayoutOption, kWorkspaceOption,
+                { "out", "DIR", "the folder to write (created if missing)" },
+                { "name", "N", "the library's name and C prefix (default: the network's, as [a-z0-9_])" },
+                { "target", "T",
+                    "compile the kernels for this target, e.g. 'llvm -mcpu=x86-64-v3' (default: this "
+                    "machine)" },
+                kHelpOption },
+            runExportLibrary },
     };
 }
 

@@ -73,6 +73,9 @@ namespace {
         builder.setCPU(target.cpuName);
         builder.getFeatures() = features;
         builder.setCodeGenOptLevel(llvm::CodeGenOpt::Aggressive);
+        // Position-independent code, so that an object (compileToObject) links into a shared library as well as
+        // into a JIT: what export-library builds (core/runtime/library_export.h). Local data stays RIP-relative.
+        builder.setRelocationModel(llvm::Reloc::PIC_);
         builder.getOptions().AllowFPOpFusion = llvm::FPOpFusion::Fast; // a*b+c -> fma, as TVM compiles
         return builder;
     }

@@ -3,6 +3,7 @@
 #include "core/codegen/runtime.h"
 #include "core/lower/lower.h"
 #include "core/ops/shape_check.h"
+#include "core/runtime/network_plan.h"
 
 #include <algorithm>
 #include <chrono>
@@ -61,43 +62,7 @@ namespace {
             n *= d;
         return n;
     }
-} // namespace
 
-struct GraphExecutor::Impl {
-    const graph::Graph graph;
-    const graph::Partition partition;
-    std::vector<std::unique_ptr<Storage>> storage;
-    std::vector<int> nodeStorage; // node -> storage index, -1 where the node has no buffer of its own
-    std::vector<int> outputs;
-    std::vector<StepInfo> steps;
-    struct Compiled {
-        std::shared_ptr<codegen::CompiledKernel> kernel;
-        std::vector<void*> args;
-        std::vector<int> argStorage; // storage index of each argument
-        ir::ComputeDAG dag; // what the kernel computes (the group's DAG)
-        std::vector<int> placeholderStorage; // storage of each of dag.placeholders()
-        int outputStorage = -1;
-    };
-    std::vector<Compiled> compiled; // one per step; kernel null for views
-    int64_t planned = 0;
-    int64_t unplanned = 0;
-
-    Impl(graph::Graph g, graph::Partition p)
-        : graph(std::move(g))
-        , partition(std::move(p))
-    {
-    }
-};
-
-GraphExecutor::GraphExecutor(std::unique_ptr<Impl> impl)
-    : m_impl(std::move(impl))
-{
-}
-GraphExecutor::GraphExecutor(GraphExecutor&&) noexcept = default;
-GraphExecutor& GraphExecutor::operator=(GraphExecutor&&) noexcept = default;
-GraphExecutor::~GraphExecutor() = default;
-
-namespace {
     // The storage a node's value lives in, following reshape views to what they view.
     int rootOf(const graph::Graph& g, int node)
     {
@@ -107,24 +72,22 @@ namespace {
     }
 } // namespace
 
-Expected<GraphExecutor> GraphExecutor::build(const graph::Graph& graph, const graph::Partition& partition,
+Expected<NetworkPlan> planNetwork(const graph::Graph& g, const graph::Partition& partition,
     const ScheduleChooser& choose, const ExecutorOptions& options)
 {
-    if (graph.error())
-        return *graph.error();
-    auto impl = std::make_unique<Impl>(graph, partition);
-    Impl& x = *impl;
-    const graph::Graph& g = x.graph;
+    if (g.error())
+        return *g.error();
+    NetworkPlan plan;
     const size_t numNodes = g.nodes().size();
-    const auto& groups = x.partition.groups;
+    const auto& groups = partition.groups;
 
     // Outputs: given, or every computed node that nothing reads.
-    x.outputs = options.outputs;
-    if (x.outputs.empty())
+    plan.outputs = options.outputs;
+    if (plan.outputs.empty())
         for (size_t i = 0; i < numNodes; ++i)
             if (!graph::isSource(g.nodes()[i].kind) && g.consumers(static_cast<int>(i)).empty())
-                x.outputs.push_back(static_cast<int>(i));
-    for (int o : x.outputs)
+                plan.outputs.push_back(static_cast<int>(i));
+    for (int o : plan.outputs)
         if (o < 0 || static_cast<size_t>(o) >= numNodes)
             return makeError(ErrorKind::InvalidArgument, "output node " + std::to_string(o) + " does not exist");
 
@@ -137,39 +100,49 @@ Expected<GraphExecutor> GraphExecutor::build(const graph::Graph& graph, const gr
                 const int root = rootOf(g, s.node);
                 lastUse[static_cast<size_t>(root)] = std::max(lastUse[static_cast<size_t>(root)], static_cast<int>(gi));
             }
-    for (int o : x.outputs)
+    for (int o : plan.outputs)
         lastUse[static_cast<size_t>(rootOf(g, o))] = never;
 
-    // Inputs and constants: a buffer each, for the whole run.
-    x.nodeStorage.assign(numNodes, -1);
+    // Inputs and constants: a slot each, for the whole run.
+    plan.nodeSlot.assign(numNodes, -1);
     for (size_t i = 0; i < numNodes; ++i) {
         const graph::Node& n = g.nodes()[i];
         if (!graph::isSource(n.kind))
             continue;
-        x.storage.push_back(std::make_unique<Storage>(elements(n.shape)));
-        x.nodeStorage[i] = static_cast<int>(x.storage.size() - 1);
-        if (n.kind == graph::NodeKind::Constant)
-            std::memcpy(x.storage.back()->data, n.params[0]->data(), static_cast<size_t>(n.params[0]->size()) * 4);
+        Slot slot;
+        slot.elements = elements(n.shape);
+        slot.node = static_cast<int>(i);
+        if (n.kind == graph::NodeKind::Constant) {
+            slot.kind = SlotKind::Constant;
+            slot.value = n.params[0];
+        } else {
+            slot.kind = SlotKind::Input;
+            plan.inputs.push_back(static_cast<int>(i));
+        }
+        plan.slots.push_back(std::move(slot));
+        plan.nodeSlot[i] = static_cast<int>(plan.slots.size() - 1);
     }
 
-    // Activations: best fit from the buffers no later group reads.
+    // Activations: best fit from the slots no later group reads.
     std::vector<int> freeList;
-    std::vector<int> storageRoot; // root node held by each activation storage, per storage index (-1: none)
-    storageRoot.assign(x.storage.size(), -1);
+    std::vector<int> slotRoot(plan.slots.size(), -1); // the root node an activation slot holds now
     auto allocate = [&](int64_t n) {
         int best = -1;
         for (int s : freeList)
-            if (x.storage[static_cast<size_t>(s)]->size >= n
-                && (best < 0 || x.storage[static_cast<size_t>(s)]->size < x.storage[static_cast<size_t>(best)]->size))
+            if (plan.slots[static_cast<size_t>(s)].elements >= n
+                && (best < 0
+                    || plan.slots[static_cast<size_t>(s)].elements < plan.slots[static_cast<size_t>(best)].elements))
                 best = s;
         if (best >= 0) {
             freeList.erase(std::find(freeList.begin(), freeList.end(), best));
             return best;
         }
-        x.storage.push_back(std::make_unique<Storage>(n));
-        x.planned += n * 4;
-        storageRoot.push_back(-1);
-        return static_cast<int>(x.storage.size() - 1);
+        Slot slot;
+        slot.elements = n;
+        plan.slots.push_back(slot);
+        plan.plannedBytes += n * 4;
+        slotRoot.push_back(-1);
+        return static_cast<int>(plan.slots.size() - 1);
     };
 
     std::map<int, std::optional<GroupSchedule>> chosen; // per task
@@ -179,18 +152,16 @@ Expected<GraphExecutor> GraphExecutor::build(const graph::Graph& graph, const gr
         const graph::Group& group = groups[gi];
         const int outNode = group.nodes.back();
         const graph::Node& out = g.node(outNode);
-        StepInfo info;
-        info.task = group.task;
-        info.flops = group.dag.flopCount();
-        Impl::Compiled step;
+        PlannedStep step;
+        step.info.task = group.task;
+        step.info.flops = group.dag.flopCount();
         step.dag = group.dag;
-        x.unplanned += elements(out.shape) * 4;
+        plan.unplannedBytes += elements(out.shape) * 4;
         if (group.task < 0 && group.nodes.size() == 1 && out.kind == graph::NodeKind::Reshape) {
-            info.name = "reshape (a view)";
-            info.view = true;
-            x.nodeStorage[static_cast<size_t>(outNode)] = x.nodeStorage[static_cast<size_t>(rootOf(g, outNode))];
-            x.steps.push_back(std::move(info));
-            x.compiled.push_back(std::move(step));
+            step.info.name = "reshape (a view)";
+            step.info.view = true;
+            plan.nodeSlot[static_cast<size_t>(outNode)] = plan.nodeSlot[static_cast<size_t>(rootOf(g, outNode))];
+            plan.steps.push_back(std::move(step));
             continue;
         }
         // The parameters this group owns: the graph's values or seeded random ones.
@@ -201,46 +172,48 @@ Expected<GraphExecutor> GraphExecutor::build(const graph::Graph& graph, const gr
                 for (int input : owner.inputs)
                     placeholders.push_back(ir::placeholder("x", g.shape(input)));
                 std::vector<ir::Tensor> params;
-                TS_TRY(ir::Tensor unused, graph::lowerNode(owner, placeholders, params));
-                (void)unused;
+                TS_TRY(ir::Tensor lowered, graph::lowerNode(owner, placeholders, params));
+                (void)lowered;
+                Slot slot;
+                slot.kind = SlotKind::Parameter;
                 const std::vector<int64_t> shape = params.at(static_cast<size_t>(s.param))->shape();
-                x.storage.push_back(std::make_unique<Storage>(elements(shape)));
-                storageRoot.push_back(-1);
-                Storage& st = *x.storage.back();
+                slot.elements = elements(shape);
                 if (static_cast<size_t>(s.param) < owner.params.size())
-                    std::memcpy(
-                        st.data, owner.params[static_cast<size_t>(s.param)]->data(), static_cast<size_t>(st.size) * 4);
-                else
-                    ir::fillRandomInput(st.data, st.size, options.seed, s.node * 16 + s.param);
-                step.placeholderStorage.push_back(static_cast<int>(x.storage.size() - 1));
+                    slot.value = owner.params[static_cast<size_t>(s.param)];
+                else {
+                    auto value = std::make_shared<ir::Buffer>(shape);
+                    ir::fillRandomInput(value->data(), value->size(), options.seed, s.node * 16 + s.param);
+                    slot.value = std::move(value);
+                }
+                plan.slots.push_back(std::move(slot));
+                slotRoot.push_back(-1);
+                step.placeholderSlots.push_back(static_cast<int>(plan.slots.size() - 1));
             } else {
-                const int root = rootOf(g, s.node);
-                const int st = x.nodeStorage[static_cast<size_t>(root)];
-                if (st < 0)
+                const int slot = plan.nodeSlot[static_cast<size_t>(rootOf(g, s.node))];
+                if (slot < 0)
                     return makeError(ErrorKind::Internal,
                         "graph executor: group " + std::to_string(gi) + " reads node " + std::to_string(s.node)
                             + " before it is computed");
-                step.placeholderStorage.push_back(st);
+                step.placeholderSlots.push_back(slot);
             }
         }
-        // The output's buffer, then free what no later group reads.
-        const int outStorage = allocate(elements(out.shape));
-        x.nodeStorage[static_cast<size_t>(outNode)] = outStorage;
-        step.outputStorage = outStorage;
-        storageRoot[static_cast<size_t>(outStorage)] = outNode;
+        // The output's slot (later groups overwrite what this one read only after it has run).
+        step.outputSlot = allocate(elements(out.shape));
+        plan.nodeSlot[static_cast<size_t>(outNode)] = step.outputSlot;
+        slotRoot[static_cast<size_t>(step.outputSlot)] = outNode;
 
-        // The schedule.
+        // The schedule: the chooser's record, replayed on this group's own DAG (whose placeholders are bound to
+        // the group's values), else the default.
         std::optional<GroupSchedule> schedule;
         if (group.task >= 0) {
             auto it = chosen.find(group.task);
             if (it == chosen.end())
                 it = chosen
                          .emplace(group.task,
-                             choose ? choose(x.partition.tasks.tasks[static_cast<size_t>(group.task)]) : std::nullopt)
+                             choose ? choose(partition.tasks.tasks[static_cast<size_t>(group.task)]) : std::nullopt)
                          .first;
             schedule = it->second;
         }
-        // A record's steps, replayed on this group's own DAG (whose placeholders are bound to the group's values).
         sched::State state = defaultSchedule(group.dag);
         std::string source = "default schedule";
         if (schedule) {
@@ -253,86 +226,129 @@ Expected<GraphExecutor> GraphExecutor::build(const graph::Graph& graph, const gr
                     = "default schedule (" + schedule->source + " does not replay: " + replayed.error().message + ")";
         } else if (group.task >= 0)
             source = "default schedule (no record)";
-        info.name = group.task >= 0 ? x.partition.tasks.tasks[static_cast<size_t>(group.task)].name
-                                    : std::string(graph::toString(out.kind));
-        info.schedule = source;
-        lowerOptions.functionName = "step" + std::to_string(gi);
+        step.info.name = group.task >= 0 ? partition.tasks.tasks[static_cast<size_t>(group.task)].name
+                                         : std::string(graph::toString(out.kind));
+        step.info.schedule = source;
+        lowerOptions.functionName = "ts_step" + std::to_string(gi);
         // Weights packed once (option 2) only where the packed operand is a parameter: a batch_matmul's or
         // matmul's second operand is an activation here, which option 1 packs inside the kernel on every run.
         const graph::NodeKind anchor = g.node(group.nodes.front()).kind;
         const bool activationOperand = anchor == graph::NodeKind::BatchMatMul || anchor == graph::NodeKind::MatMul;
         lowerOptions.layoutRewrite = options.target.isGpu() ? 0 : activationOperand ? 1 : 2;
         auto lowered = lower::lower(state, lowerOptions);
-        if (!lowered && schedule) {
-            info.schedule
+        if (!lowered && schedule && source == schedule->source) {
+            step.info.schedule
                 = "default schedule (" + schedule->source + " does not lower: " + lowered.error().message + ")";
             state = defaultSchedule(group.dag);
             lowered = lower::lower(state, lowerOptions);
         }
         if (!lowered)
             return makeError(lowered.error().kind,
-                "step " + std::to_string(gi) + " (" + info.name + "): " + lowered.error().message);
-        auto kernel = codegen::compile(*lowered, options.target);
-        if (!kernel)
-            return makeError(
-                kernel.error().kind, "step " + std::to_string(gi) + " (" + info.name + "): " + kernel.error().message);
-        step.kernel = *kernel;
+                "step " + std::to_string(gi) + " (" + step.info.name + "): " + lowered.error().message);
         const ir::ComputeDAG current = state.currentDag();
         const std::vector<int> placeholders = current.placeholders();
         for (size_t a = 0; a < lowered->args.size(); ++a) {
             const int stage = lowered->argStages[a];
             auto p = std::find(placeholders.begin(), placeholders.end(), stage);
-            int st = -1;
+            int slot = -1;
             if (p != placeholders.end())
-                st = step.placeholderStorage.at(static_cast<size_t>(p - placeholders.begin()));
+                slot = step.placeholderSlots.at(static_cast<size_t>(p - placeholders.begin()));
             else if (current.op(stage).name() == group.dag.op(group.dag.numOps() - 1).name())
-                st = outStorage;
-            if (st < 0)
+                slot = step.outputSlot;
+            if (slot < 0)
                 return makeError(ErrorKind::Internal,
                     "step " + std::to_string(gi) + ": argument " + std::to_string(a) + " (stage "
                         + current.op(stage).name() + ") is neither an input nor the output");
-            step.argStorage.push_back(st);
-            step.args.push_back(x.storage[static_cast<size_t>(st)]->data);
+            step.argSlots.push_back(slot);
         }
-        // Weights packed once (layout_rewrite_option 2).
-        step.kernel->runSetup(step.args.data());
-        x.steps.push_back(std::move(info));
-        x.compiled.push_back(std::move(step));
+        step.func = std::move(*lowered);
+        plan.steps.push_back(std::move(step));
 
         // Values whose last reader this group was can be overwritten by later groups.
-        for (size_t s = 0; s < storageRoot.size(); ++s) {
-            const int root = storageRoot[s];
-            if (root >= 0 && lastUse[static_cast<size_t>(root)] <= static_cast<int>(gi)
-                && std::find(freeList.begin(), freeList.end(), static_cast<int>(s)) == freeList.end()) {
+        for (size_t s = 0; s < slotRoot.size(); ++s) {
+            const int root = slotRoot[s];
+            if (root >= 0 && lastUse[static_cast<size_t>(root)] <= static_cast<int>(gi)) {
                 freeList.push_back(static_cast<int>(s));
-                storageRoot[s] = -1;
+                slotRoot[s] = -1;
             }
         }
+    }
+    return plan;
+}
+
+struct GraphExecutor::Impl {
+    NetworkPlan plan;
+    std::vector<std::unique_ptr<Storage>> storage; // one per slot
+    struct Compiled {
+        std::shared_ptr<codegen::CompiledKernel> kernel; // null for views
+        std::vector<void*> args;
+    };
+    std::vector<Compiled> compiled; // one per step
+    std::vector<StepInfo> steps;
+    std::vector<std::vector<int64_t>> shapes; // per graph node
+};
+
+GraphExecutor::GraphExecutor(std::unique_ptr<Impl> impl)
+    : m_impl(std::move(impl))
+{
+}
+GraphExecutor::GraphExecutor(GraphExecutor&&) noexcept = default;
+GraphExecutor& GraphExecutor::operator=(GraphExecutor&&) noexcept = default;
+GraphExecutor::~GraphExecutor() = default;
+
+Expected<GraphExecutor> GraphExecutor::build(const graph::Graph& graph, const graph::Partition& partition,
+    const ScheduleChooser& choose, const ExecutorOptions& options)
+{
+    auto impl = std::make_unique<Impl>();
+    TS_TRY(impl->plan, planNetwork(graph, partition, choose, options));
+    Impl& x = *impl;
+    for (const graph::Node& n : graph.nodes())
+        x.shapes.push_back(n.shape);
+    for (const PlannedStep& step : x.plan.steps)
+        x.steps.push_back(step.info);
+    for (const Slot& slot : x.plan.slots) {
+        x.storage.push_back(std::make_unique<Storage>(slot.elements));
+        if (slot.value)
+            std::memcpy(x.storage.back()->data, slot.value->data(), static_cast<size_t>(slot.elements) * 4);
+    }
+    for (size_t i = 0; i < x.plan.steps.size(); ++i) {
+        const PlannedStep& step = x.plan.steps[i];
+        Impl::Compiled compiled;
+        if (step.func) {
+            auto kernel = codegen::compile(*step.func, options.target);
+            if (!kernel)
+                return makeError(kernel.error().kind,
+                    "step " + std::to_string(i) + " (" + step.info.name + "): " + kernel.error().message);
+            compiled.kernel = *kernel;
+            for (int slot : step.argSlots)
+                compiled.args.push_back(x.storage[static_cast<size_t>(slot)]->data);
+            compiled.kernel->runSetup(compiled.args.data()); // weights packed once (layout_rewrite_option 2)
+        }
+        x.compiled.push_back(std::move(compiled));
     }
     return GraphExecutor(std::move(impl));
 }
 
 Expected<void> GraphExecutor::setInputs(const std::vector<ir::Buffer>& inputs)
 {
-    const graph::Graph& g = m_impl->graph;
-    size_t next = 0;
-    for (size_t i = 0; i < g.nodes().size(); ++i) {
-        const graph::Node& n = g.nodes()[i];
-        if (n.kind != graph::NodeKind::Input)
-            continue;
-        if (next >= inputs.size())
-            return makeError(ErrorKind::InvalidArgument, "no value for input " + n.name);
-        const ir::Buffer& b = inputs[next++];
-        if (elements(b.shape()) != elements(n.shape))
+    const size_t count = m_impl->plan.inputs.size();
+    for (size_t k = 0; k < count; ++k) {
+        const int node = m_impl->plan.inputs[k];
+        const std::vector<int64_t>& shape = m_impl->shapes[static_cast<size_t>(node)];
+        if (k >= inputs.size())
+            return makeError(ErrorKind::InvalidArgument, "no value for input " + std::to_string(k));
+        const ir::Buffer& b = inputs[k];
+        if (elements(b.shape()) != elements(shape))
             return makeError(ErrorKind::InvalidArgument,
-                "input " + n.name + " has shape " + ops::shapeText(n.shape) + ", its value "
+                "input " + std::to_string(k) + " has shape " + ops::shapeText(shape) + ", its value "
                     + ops::shapeText(b.shape()));
-        Storage& st = *m_impl->storage[static_cast<size_t>(m_impl->nodeStorage[i])];
+        const int slot = m_impl->plan.nodeSlot[static_cast<size_t>(node)];
+        Storage& st = *m_impl->storage[static_cast<size_t>(slot)];
         std::memcpy(st.data, b.data(), static_cast<size_t>(st.size) * 4);
     }
-    if (next != inputs.size())
+    if (inputs.size() != count)
         return makeError(ErrorKind::InvalidArgument,
-            std::to_string(inputs.size()) + " input values for " + std::to_string(next) + " inputs");
+            std::to_string(inputs.size()) + " input values for " + std::to_string(count) + " inputs");
     return {};
 }
 
@@ -358,36 +374,38 @@ void GraphExecutor::runTimed(std::vector<double>& perStep)
 
 Expected<ir::Buffer> GraphExecutor::value(int node) const
 {
-    const graph::Graph& g = m_impl->graph;
-    if (node < 0 || static_cast<size_t>(node) >= g.nodes().size())
+    const NetworkPlan& plan = m_impl->plan;
+    if (node < 0 || static_cast<size_t>(node) >= plan.nodeSlot.size())
         return makeError(ErrorKind::InvalidArgument, "node " + std::to_string(node) + " does not exist");
-    const bool kept = g.node(node).kind == graph::NodeKind::Input
-        || std::find(m_impl->outputs.begin(), m_impl->outputs.end(), node) != m_impl->outputs.end();
-    const int st = m_impl->nodeStorage[static_cast<size_t>(node)];
+    const bool kept = std::find(plan.inputs.begin(), plan.inputs.end(), node) != plan.inputs.end()
+        || std::find(plan.outputs.begin(), plan.outputs.end(), node) != plan.outputs.end();
+    const int st = plan.nodeSlot[static_cast<size_t>(node)];
     if (!kept || st < 0)
-        return makeError(ErrorKind::InvalidArgument, "node " + g.node(node).name + " is not an input or kept output");
-    ir::Buffer b(g.shape(node));
+        return makeError(
+            ErrorKind::InvalidArgument, "node " + std::to_string(node) + " is not an input or kept output");
+    ir::Buffer b(m_impl->shapes[static_cast<size_t>(node)]);
     std::memcpy(b.data(), m_impl->storage[static_cast<size_t>(st)]->data, static_cast<size_t>(b.size()) * 4);
     return b;
 }
 
-const std::vector<int>& GraphExecutor::outputs() const { return m_impl->outputs; }
+const std::vector<int>& GraphExecutor::outputs() const { return m_impl->plan.outputs; }
 const std::vector<StepInfo>& GraphExecutor::steps() const { return m_impl->steps; }
-int64_t GraphExecutor::plannedBytes() const { return m_impl->planned; }
-int64_t GraphExecutor::unplannedBytes() const { return m_impl->unplanned; }
+int64_t GraphExecutor::plannedBytes() const { return m_impl->plan.plannedBytes; }
+int64_t GraphExecutor::unplannedBytes() const { return m_impl->plan.unplannedBytes; }
 
 Expected<std::vector<StepCheck>> GraphExecutor::checkSteps(int samples, double rtol, double atol)
 {
     std::vector<StepCheck> out;
     for (size_t i = 0; i < m_impl->compiled.size(); ++i) {
-        Impl::Compiled& step = m_impl->compiled[i];
-        if (!step.kernel)
+        Impl::Compiled& compiled = m_impl->compiled[i];
+        const PlannedStep& step = m_impl->plan.steps[i];
+        if (!compiled.kernel)
             continue;
-        step.kernel->run(step.args.data()); // the planned buffers hold this step's inputs now
+        compiled.kernel->run(compiled.args.data()); // the planned buffers hold this step's inputs now
         std::vector<ir::Buffer> inputs;
         const std::vector<int> placeholders = step.dag.placeholders();
         for (size_t p = 0; p < placeholders.size(); ++p) {
-            const Storage& st = *m_impl->storage[static_cast<size_t>(step.placeholderStorage[p])];
+            const Storage& st = *m_impl->storage[static_cast<size_t>(step.placeholderSlots[p])];
             ir::Buffer b(step.dag.op(placeholders[p]).shape());
             std::memcpy(b.data(), st.data, static_cast<size_t>(b.size()) * 4);
             inputs.push_back(std::move(b));
@@ -400,7 +418,7 @@ Expected<std::vector<StepCheck>> GraphExecutor::checkSteps(int samples, double r
         auto want = ir::evaluateAt(step.dag, inputs, outStage, offsets);
         if (!want)
             return makeError(want.error().kind, "step " + std::to_string(i) + ": " + want.error().message);
-        const float* got = m_impl->storage[static_cast<size_t>(step.outputStorage)]->data;
+        const float* got = m_impl->storage[static_cast<size_t>(step.outputSlot)]->data;
         StepCheck check;
         check.step = static_cast<int>(i);
         for (size_t k = 0; k < offsets.size(); ++k) {

@@ -1,14 +1,20 @@
 // The graph executor: whole networks compiled and run, checked step by step against the reference evaluator
-// and, for ONNX models exported by PyTorch, against PyTorch's own output.
+// and, for ONNX models exported by PyTorch, against PyTorch's own output; and the same network exported as a
+// shared library with a C API, built and run by the system C compiler.
 #include "core/graph/model_zoo.h"
 #include "core/graph/onnx_import.h"
 #include "core/runtime/graph_executor.h"
+#include "core/runtime/library_export.h"
 #include "core/schedule/step.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 
 using namespace ts;
 using namespace ts::runtime;
@@ -133,4 +139,90 @@ TEST(GraphExecutor, WrongInputsAreRefused)
     EXPECT_NE(wrong.error().message.find("[1, 3, 224, 224]"), std::string::npos) << wrong.error().message;
     EXPECT_FALSE(executor->setInputs({}));
     EXPECT_FALSE(executor->value(-1));
+}
+
+namespace {
+// Runs `command`, returning its exit status.
+int shell(const std::string& command) { return std::system(command.c_str()); }
+
+void writeRaw(const ir::Buffer& b, const std::string& path)
+{
+    std::ofstream out(path, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(b.data()), b.size() * 4);
+}
+
+std::vector<float> readRaw(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary | std::ios::ate);
+    std::vector<float> v(static_cast<size_t>(in.tellg()) / sizeof(float));
+    in.seekg(0);
+    in.read(reinterpret_cast<char*>(v.data()), static_cast<std::streamsize>(v.size() * sizeof(float)));
+    return v;
+}
+} // namespace
+
+TEST(LibraryExport, AnExportedModelRunsFromCWithPyTorchsOutput)
+{
+    auto model = graph::importOnnx(kFixtures + "/mobilenet_v2_64.onnx");
+    ASSERT_TRUE(model) << model.error().toString();
+    auto partition = graph::partitionGraph(model->graph);
+    ASSERT_TRUE(partition);
+    ExecutorOptions executor;
+    executor.outputs = model->outputs;
+    for (const std::string level : { "", "x86-64-v3" }) {
+        ExportOptions options;
+        options.directory = (std::filesystem::temp_directory_path() / ("ts_export_test" + level)).string();
+        std::filesystem::remove_all(options.directory);
+        options.name = "mobilenet";
+        if (!level.empty()) {
+            // Object code for an older x86 level than this machine's: what a library for other machines is.
+            auto target = target::fromTvm("llvm -mcpu=" + level);
+            ASSERT_TRUE(target) << target.error().toString();
+            options.target = *target;
+        }
+        auto exported = exportLibrary(model->graph, *partition, nullptr, executor, options);
+        ASSERT_TRUE(exported) << exported.error().toString();
+        EXPECT_EQ(exported->kernels, 54);
+        EXPECT_EQ(exported->inputShapes, (std::vector<std::vector<int64_t>> { { 1, 3, 64, 64 } }));
+        EXPECT_EQ(exported->outputShapes, (std::vector<std::vector<int64_t>> { { 1, 1000 } }));
+        // The example, built with the system compiler against the library alone, computes PyTorch's output.
+        const std::string dir = options.directory;
+        ASSERT_EQ(shell("cc " + dir + "/example.c -I" + dir + " -L" + dir + " -lmobilenet -Wl,-rpath," + dir + " -o "
+                      + dir + "/example"),
+            0);
+        auto input = graph::readOnnxTensor(kFixtures + "/mobilenet_v2_64.input_0.pb");
+        auto expected = graph::readOnnxTensor(kFixtures + "/mobilenet_v2_64.output_0.pb");
+        ASSERT_TRUE(input && expected);
+        writeRaw(*input, dir + "/in.raw");
+        ASSERT_EQ(shell(dir + "/example " + exported->weights + " " + dir + "/in.raw " + dir + "/out.raw > " + dir
+                      + "/stdout.txt"),
+            0);
+        const std::vector<float> got = readRaw(dir + "/out.raw");
+        ASSERT_EQ(static_cast<int64_t>(got.size()), expected->size());
+        ir::Buffer gotBuffer(expected->shape());
+        std::copy(got.begin(), got.end(), gotBuffer.data());
+        double scale = 0.0;
+        for (int64_t i = 0; i < expected->size(); ++i)
+            scale = std::max(scale, static_cast<double>(std::abs((*expected)[i])));
+        EXPECT_LE(ir::maxRelativeError(gotBuffer, *expected, 2e-3, 2e-3 * scale), 1.0) << level;
+        // A wrong weights file is refused by name.
+        EXPECT_NE(shell(dir + "/example " + dir + "/in.raw > /dev/null 2> " + dir + "/err.txt"), 0);
+        std::ifstream err(dir + "/err.txt");
+        std::string message((std::istreambuf_iterator<char>(err)), std::istreambuf_iterator<char>());
+        EXPECT_NE(message.find("not this model's weights file"), std::string::npos) << message;
+    }
+}
+
+TEST(LibraryExport, ABadNameIsRefused)
+{
+    auto g = graph::buildNetwork("bert-tiny", 1);
+    ASSERT_TRUE(g);
+    auto partition = graph::partitionGraph(*g);
+    ASSERT_TRUE(partition);
+    ExportOptions options;
+    options.directory = (std::filesystem::temp_directory_path() / "ts_export_bad").string();
+    options.name = "My Model";
+    auto exported = exportLibrary(*g, *partition, nullptr, {}, options);
+    ASSERT_FALSE(exported);
+    EXPECT_NE(exported.error().message.find("lower-case letters"), std::string::npos);
 }
