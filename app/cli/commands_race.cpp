@@ -187,7 +187,8 @@ std::vector<Command> raceCommands()
             "tunescope-cli race (--network NAME [--batch N] [--layout L] --task ID | --op OP --shape S [--layout L]) "
             "--trials T [--policies P,P] [--measures-per-round B] [--model M] [--seed S] [--threads K] "
             "[--workspace PATH] | race --list | race --replay ID",
-            { kNetworkOption, kOnnxOption, kBatchOption, kLayoutOption, { "task", "ID", "task id from 'tunescope-cli tasks'" },
+            { kNetworkOption, kOnnxOption, kBatchOption, kLayoutOption,
+                { "task", "ID", "task id from 'tunescope-cli tasks'" },
                 { "op", "OP", "one operator instead of a network's task" },
                 { "shape", "S", "the operator's shape values (see 'tunescope-cli tune --help')" },
                 { "trials", "T", "measurements per policy" },

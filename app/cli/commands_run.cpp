@@ -66,6 +66,30 @@ namespace {
 
     std::string ms(double seconds) { return formatFixed(seconds * 1e3, 3); }
 
+    // The network's first output against a reference (PyTorch's saved output, LibTorch's): the worst element's
+    // error as a share of rtol 2e-3, atol 2e-3 x the reference's largest magnitude (<= 1 is equal), and that scale.
+    struct OutputMatch {
+        double error = 0.0;
+        double scale = 0.0;
+    };
+
+    Expected<OutputMatch> matchOutput(
+        const runtime::GraphExecutor& executor, const ir::Buffer& reference, const std::string& what)
+    {
+        TS_TRY(const ir::Buffer got, executor.value(executor.outputs().front()));
+        if (reference.size() != got.size())
+            return makeError(ErrorKind::InvalidArgument,
+                "the network's output has " + std::to_string(got.size()) + " values, " + what + " "
+                    + std::to_string(reference.size()));
+        OutputMatch match;
+        for (int64_t i = 0; i < reference.size(); ++i)
+            match.scale = std::max(match.scale, static_cast<double>(std::abs(reference[i])));
+        ir::Buffer want(got.shape());
+        std::copy(reference.data(), reference.data() + reference.size(), want.data());
+        match.error = ir::maxRelativeError(got, want, 2e-3, 2e-3 * match.scale);
+        return match;
+    }
+
     // A .pb beside an ONNX model, as tests/fixtures/make_onnx_models.py writes them: NAME.input_0.pb.
     std::string besideModel(const std::string& model, const std::string& suffix)
     {
@@ -194,21 +218,15 @@ namespace {
         }
         if (!expectedFile.empty()) {
             auto expected = graph::readOnnxTensor(expectedFile);
-            auto got = executor->value(executor->outputs().front());
-            if (!expected || !got)
-                return fail(!expected ? expected.error().message : got.error().message);
-            double scale = 0.0;
-            for (int64_t i = 0; i < expected->size(); ++i)
-                scale = std::max(scale, static_cast<double>(std::abs((*expected)[i])));
-            if (expected->size() != got->size())
-                return fail("the output has " + std::to_string(got->size()) + " values, " + expectedFile + " "
-                    + std::to_string(expected->size()));
-            ir::Buffer want(got->shape());
-            std::copy(expected->data(), expected->data() + expected->size(), want.data());
-            const double error = ir::maxRelativeError(*got, want, 2e-3, 2e-3 * scale);
+            if (!expected)
+                return fail(expected.error().message);
+            auto match = matchOutput(*executor, *expected, expectedFile);
+            if (!match)
+                return fail(match.error().message);
+            const double error = match->error;
             std::cout << "output vs " << fs::path(expectedFile).filename().string() << ": "
                       << (error <= 1.0 ? "equal" : "DIFFERENT") << " within rtol 2e-3, atol 2e-3 x "
-                      << formatFixed(scale, 3) << " (worst " << formatFixed(error, 3) << " of the tolerance)\n";
+                      << formatFixed(match->scale, 3) << " (worst " << formatFixed(error, 3) << " of the tolerance)\n";
             if (error > 1.0)
                 return fail("the network's output differs from " + expectedFile);
         }
@@ -262,18 +280,10 @@ namespace {
             auto torch = runtime::runTorchScript(file, inputs, static_cast<int>(*repeat), static_cast<int>(*threads));
             if (!torch)
                 return fail(torch.error().message);
-            auto got = executor->value(executor->outputs().front());
-            if (!got)
-                return fail(got.error().message);
-            if (torch->output.size() != got->size())
-                return fail(file + " gives " + std::to_string(torch->output.size()) + " output values, the network "
-                    + std::to_string(got->size()));
-            double scale = 0.0;
-            for (int64_t i = 0; i < torch->output.size(); ++i)
-                scale = std::max(scale, static_cast<double>(std::abs(torch->output[i])));
-            ir::Buffer want(got->shape());
-            std::copy(torch->output.data(), torch->output.data() + torch->output.size(), want.data());
-            const double error = ir::maxRelativeError(*got, want, 2e-3, 2e-3 * scale);
+            auto match = matchOutput(*executor, torch->output, file);
+            if (!match)
+                return fail(match.error().message);
+            const double error = match->error;
             const double torchMedian = percentile(torch->seconds, 0.5);
             std::cout << "LibTorch (" << fs::path(file).filename().string() << ", " << torch->threads << " threads, "
                       << torch->backends << "): median " << ms(torchMedian) << " ms, p90 "

@@ -320,11 +320,11 @@ namespace {
 
     std::vector<OptionSpec> scheduleOptions(std::vector<OptionSpec> extra)
     {
-        std::vector<OptionSpec> options
-            = { kNetworkOption, kOnnxOption, kBatchOption, kLayoutOption, { "task", "ID", "task id from 'tunescope-cli tasks'" },
-                  { "workload", "NAME:ARGS", "a registered workload instead, e.g. matmul_add:1024,1024,1024" },
-                  { "record", "FILE:LINE", "a TVM auto_scheduler log line: its workload and steps" },
-                  { "steps", "FILE", "a JSON list of steps to replay, as in TVM records (default: none)" } };
+        std::vector<OptionSpec> options = { kNetworkOption, kOnnxOption, kBatchOption, kLayoutOption,
+            { "task", "ID", "task id from 'tunescope-cli tasks'" },
+            { "workload", "NAME:ARGS", "a registered workload instead, e.g. matmul_add:1024,1024,1024" },
+            { "record", "FILE:LINE", "a TVM auto_scheduler log line: its workload and steps" },
+            { "steps", "FILE", "a JSON list of steps to replay, as in TVM records (default: none)" } };
         options.insert(options.end(), extra.begin(), extra.end());
         options.push_back(kHelpOption);
         return options;

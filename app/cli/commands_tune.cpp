@@ -501,8 +501,9 @@ std::vector<Command> tuneCommands()
         { "best", "print the best schedule stored for each task on this machine",
             "tunescope-cli best (--network NAME [--batch N] [--layout L] [--task ID] | --op OP --shape S "
             "[--layout L]) [--workspace PATH]",
-            { kNetworkOption, kOnnxOption, kBatchOption, kLayoutOption, { "task", "ID", "only this task (default: every task)" },
-                kOpOption, kShapeOption, kWorkspaceOption, kHelpOption },
+            { kNetworkOption, kOnnxOption, kBatchOption, kLayoutOption,
+                { "task", "ID", "only this task (default: every task)" }, kOpOption, kShapeOption, kWorkspaceOption,
+                kHelpOption },
             runBest },
         { "tune", "tune a network's tasks or one operator on this machine (Ansor or AutoTVM); resumes where it stopped",
             "tunescope-cli tune (--network NAME [--batch N] [--layout L] [--tasks IDS] | --op OP --shape S "

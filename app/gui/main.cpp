@@ -145,7 +145,8 @@ int main(int argc, char** argv)
     QCommandLineOption afterTrialsOption(QStringLiteral("screenshot-after-trials"),
         QStringLiteral("With --screenshot: take it once the live session has this many trials."), QStringLiteral("n"));
     QCommandLineOption modelOption(QStringLiteral("model"),
-        QStringLiteral("Open an ONNX model (as File > Open model); --network PATH selects it."), QStringLiteral("file"));
+        QStringLiteral("Open an ONNX model (as File > Open model); --network PATH selects it."),
+        QStringLiteral("file"));
     QCommandLineOption sizeOption(QStringLiteral("window-size"),
         QStringLiteral("Initial window size, WIDTHxHEIGHT (default 1600x1000)."), QStringLiteral("size"));
     parser.addOptions({ replayRaceOption, networkOption, taskOption, screenshotOption, langOption, headlessOption,

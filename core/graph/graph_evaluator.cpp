@@ -5,6 +5,45 @@
 
 namespace ts::graph {
 
+Expected<ir::Buffer> evaluateNode(
+    const Node& node, const std::vector<const ir::Buffer*>& inputs, std::optional<uint64_t> seed, int id)
+{
+    std::vector<ir::Tensor> placeholders;
+    for (const ir::Buffer* b : inputs)
+        placeholders.push_back(ir::placeholder("x", b->shape()));
+    std::vector<ir::Tensor> params;
+    TS_TRY(ir::Tensor out, lowerNode(node, placeholders, params));
+    std::vector<ir::Buffer> paramValues;
+    for (size_t p = 0; p < params.size(); ++p) {
+        if (p < node.params.size()) {
+            paramValues.push_back(*node.params[p]);
+            continue;
+        }
+        if (!seed)
+            return makeError(ErrorKind::Unsupported, "parameter " + params[p]->name() + " has no value");
+        ir::Buffer b(params[p]->shape());
+        ir::fillRandomInput(b.data(), b.size(), *seed, parameterOrdinal(id, static_cast<int>(p)));
+        paramValues.push_back(std::move(b));
+    }
+    std::vector<ir::Tensor> tensors = placeholders;
+    tensors.insert(tensors.end(), params.begin(), params.end());
+    tensors.push_back(out);
+    const ir::ComputeDAG dag = ir::ComputeDAG::create(tensors);
+    // The evaluator takes the placeholders in the DAG's stage order.
+    std::vector<ir::Buffer> ordered;
+    for (int stage : dag.placeholders()) {
+        const ir::Tensor& t = dag.ops()[static_cast<size_t>(stage)];
+        for (size_t i = 0; i < placeholders.size(); ++i)
+            if (placeholders[i] == t)
+                ordered.push_back(*inputs[i]);
+        for (size_t i = 0; i < params.size(); ++i)
+            if (params[i] == t)
+                ordered.push_back(paramValues[i]);
+    }
+    TS_TRY(std::vector<ir::Buffer> values, ir::evaluate(dag, ordered));
+    return std::move(values.back());
+}
+
 Expected<std::vector<ir::Buffer>> evaluateGraph(
     const Graph& graph, const std::vector<ir::Buffer>& inputs, uint64_t seed)
 {
@@ -30,48 +69,14 @@ Expected<std::vector<ir::Buffer>> evaluateGraph(
             values[id] = *node.params.at(0);
             continue;
         }
-        std::vector<ir::Tensor> placeholders;
         std::vector<const ir::Buffer*> buffers;
-        for (int input : node.inputs) {
-            placeholders.push_back(ir::placeholder("x", graph.shape(input)));
+        for (int input : node.inputs)
             buffers.push_back(&values[static_cast<size_t>(input)]);
-        }
-        std::vector<ir::Tensor> params;
-        TS_TRY(ir::Tensor out, lowerNode(node, placeholders, params));
-        std::vector<ir::Buffer> paramValues;
-        for (size_t p = 0; p < params.size(); ++p) {
-            if (p < node.params.size()) {
-                paramValues.push_back(*node.params[p]);
-                continue;
-            }
-            ir::Buffer b(params[p]->shape());
-            ir::fillRandomInput(b.data(), b.size(), seed, static_cast<int>(id * 16 + p));
-            paramValues.push_back(std::move(b));
-        }
-        std::vector<ir::Tensor> tensors = placeholders;
-        tensors.insert(tensors.end(), params.begin(), params.end());
-        tensors.push_back(out);
-        const ir::ComputeDAG dag = ir::ComputeDAG::create(tensors);
-        std::vector<ir::Buffer> ordered;
-        for (int stage : dag.placeholders()) {
-            const ir::Tensor& t = dag.ops()[static_cast<size_t>(stage)];
-            bool found = false;
-            for (size_t i = 0; i < placeholders.size() && !found; ++i)
-                if (placeholders[i] == t) {
-                    ordered.push_back(*buffers[i]);
-                    found = true;
-                }
-            for (size_t i = 0; i < params.size() && !found; ++i)
-                if (params[i] == t) {
-                    ordered.push_back(paramValues[i]);
-                    found = true;
-                }
-        }
-        auto evaluated = ir::evaluate(dag, ordered);
+        auto evaluated = evaluateNode(node, buffers, seed, static_cast<int>(id));
         if (!evaluated)
             return makeError(
                 evaluated.error().kind, graph.name() + ", node " + node.name + ": " + evaluated.error().message);
-        values[id] = std::move(evaluated->back());
+        values[id] = std::move(*evaluated);
     }
     return values;
 }

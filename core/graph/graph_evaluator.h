@@ -7,12 +7,23 @@
 #include "core/graph/graph.h"
 #include "core/ir/reference_evaluator.h"
 
+#include <optional>
 #include <vector>
 
 namespace ts::graph {
 
+// The ordinal for ir::fillRandomInput of parameter `param` of node `node`, where the graph gives no value: every
+// runner of a graph (this evaluator, the graph executor, an exported library) fills the same values.
+inline int parameterOrdinal(int node, int param) { return node * 16 + param; }
+
+// One node on known values, one buffer per node input. Parameters come from Node::params; those it has no value
+// for are filled with ir::fillRandomInput(*seed, parameterOrdinal(id, p)) when a seed is given, and are an
+// Unsupported error without one.
+Expected<ir::Buffer> evaluateNode(const Node& node, const std::vector<const ir::Buffer*>& inputs,
+    std::optional<uint64_t> seed = std::nullopt, int id = 0);
+
 // `inputs`: one buffer per Input node, in node order. Returns one buffer per node (inputs and constants
-// included). Parameters without values are filled with ir::fillRandomInput(seed, node id * 16 + parameter).
+// included). Parameters without values are seeded random values (evaluateNode).
 Expected<std::vector<ir::Buffer>> evaluateGraph(
     const Graph& graph, const std::vector<ir::Buffer>& inputs, uint64_t seed = 1);
 

@@ -1,6 +1,6 @@
 #include "core/graph/onnx_convert.h"
 
-#include "core/ir/compute_dag.h"
+#include "core/graph/graph_evaluator.h"
 #include "core/ops/shape_check.h"
 
 #include <cmath>
@@ -20,8 +20,14 @@ std::vector<int64_t> HostTensor::ints() const
 }
 
 namespace {
-    template <typename T> void appendRaw(const std::string& raw, std::vector<double>& out)
+    // A tensor's values, from its raw bytes (little-endian T) or from its typed field.
+    template <typename T, typename Field>
+    void readValues(bool hasRaw, const std::string& raw, const Field& field, std::vector<double>& out)
     {
+        if (!hasRaw) {
+            out.assign(field.begin(), field.end());
+            return;
+        }
         const size_t n = raw.size() / sizeof(T);
         out.reserve(n);
         for (size_t i = 0; i < n; ++i) {
@@ -83,53 +89,30 @@ Expected<HostTensor> hostTensor(const onnx::TensorProto& proto, const std::strin
     using P = onnx::TensorProto;
     switch (proto.data_type()) {
     case P::FLOAT:
-        if (hasRaw)
-            appendRaw<float>(raw, t.values);
-        else
-            t.values.assign(proto.float_data().begin(), proto.float_data().end());
+        readValues<float>(hasRaw, raw, proto.float_data(), t.values);
         break;
     case P::DOUBLE:
-        if (hasRaw)
-            appendRaw<double>(raw, t.values);
-        else
-            t.values.assign(proto.double_data().begin(), proto.double_data().end());
+        readValues<double>(hasRaw, raw, proto.double_data(), t.values);
         break;
     case P::INT64:
-        t.integer = true;
-        if (hasRaw)
-            appendRaw<int64_t>(raw, t.values);
-        else
-            for (int64_t v : proto.int64_data())
-                t.values.push_back(static_cast<double>(v));
+        readValues<int64_t>(hasRaw, raw, proto.int64_data(), t.values);
         break;
+    // The narrower integer types are stored in int32_data when not raw.
     case P::INT32:
+        readValues<int32_t>(hasRaw, raw, proto.int32_data(), t.values);
+        break;
     case P::INT16:
+        readValues<int16_t>(hasRaw, raw, proto.int32_data(), t.values);
+        break;
     case P::INT8:
-    case P::UINT8:
+        readValues<int8_t>(hasRaw, raw, proto.int32_data(), t.values);
+        break;
     case P::UINT16:
+        readValues<uint16_t>(hasRaw, raw, proto.int32_data(), t.values);
+        break;
+    case P::UINT8:
     case P::BOOL:
-        t.integer = true;
-        if (hasRaw) {
-            switch (proto.data_type()) {
-            case P::INT32:
-                appendRaw<int32_t>(raw, t.values);
-                break;
-            case P::INT16:
-                appendRaw<int16_t>(raw, t.values);
-                break;
-            case P::INT8:
-                appendRaw<int8_t>(raw, t.values);
-                break;
-            case P::UINT16:
-                appendRaw<uint16_t>(raw, t.values);
-                break;
-            default:
-                appendRaw<uint8_t>(raw, t.values);
-                break;
-            }
-        } else
-            for (int32_t v : proto.int32_data())
-                t.values.push_back(static_cast<double>(v));
+        readValues<uint8_t>(hasRaw, raw, proto.int32_data(), t.values);
         break;
     default:
         return makeError(ErrorKind::Unsupported,
@@ -137,11 +120,23 @@ Expected<HostTensor> hostTensor(const onnx::TensorProto& proto, const std::strin
                 + onnx::TensorProto::DataType_Name(static_cast<onnx::TensorProto::DataType>(proto.data_type()))
                 + " (TuneScope computes in float32 and reads float, double and integer tensors)");
     }
+    t.integer = proto.data_type() != P::FLOAT && proto.data_type() != P::DOUBLE;
     if (static_cast<int64_t>(t.values.size()) != count)
         return makeError(ErrorKind::InvalidArgument,
             "tensor " + proto.name() + " holds " + std::to_string(t.values.size()) + " values for shape "
                 + ops::shapeText(t.shape));
     return t;
+}
+
+Expected<HostTensor> readTensorFile(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        return makeError(ErrorKind::NotFound, path + ": cannot open the tensor file");
+    onnx::TensorProto proto;
+    if (!proto.ParseFromIstream(&in))
+        return makeError(ErrorKind::InvalidArgument, path + ": not a serialized ONNX TensorProto");
+    return hostTensor(proto, std::filesystem::path(path).parent_path().string());
 }
 
 ir::Buffer toBuffer(const HostTensor& t)
@@ -190,11 +185,6 @@ std::vector<int64_t> OnnxConverter::inputShape(int k) const
 {
     const Value& v = input(k);
     return v.constant ? v.constant->shape : m_graph.shape(v.node);
-}
-
-Expected<OnnxConverter::Value> OnnxConverter::constantValue(const HostTensor& t)
-{
-    return Value { m_graph.constant("const", sharedBuffer(t)), std::nullopt };
 }
 
 int OnnxConverter::inputNode(int k)
@@ -319,11 +309,7 @@ Expected<OnnxConverter::Value> OnnxConverter::emitOver(Node node, const std::vec
     if (!allConstant) {
         node.inputs.clear();
         for (const Value& v : inputs) {
-            if (v.constant) {
-                TS_TRY(Value c, constantValue(*v.constant));
-                node.inputs.push_back(c.node);
-            } else
-                node.inputs.push_back(v.node);
+            node.inputs.push_back(v.constant ? m_graph.constant("const", sharedBuffer(*v.constant)) : v.node);
         }
         const int id = m_graph.addNode(std::move(node));
         if (id < 0)
@@ -332,32 +318,18 @@ Expected<OnnxConverter::Value> OnnxConverter::emitOver(Node node, const std::vec
     }
     if (std::optional<HostTensor> exact = foldExactly(node, inputs))
         return Value { -1, std::move(*exact) };
-    // Fold: the node's own lowering, evaluated on the known values.
-    std::vector<ir::Tensor> placeholders;
+    // Fold: the node evaluated on the known values, as the reference evaluator computes it.
     std::vector<ir::Buffer> buffers;
-    for (const Value& v : inputs) {
+    for (const Value& v : inputs)
         buffers.push_back(toBuffer(*v.constant));
-        placeholders.push_back(ir::placeholder("x", buffers.back().shape()));
-    }
-    std::vector<ir::Tensor> params;
-    auto out = lowerNode(node, placeholders, params);
-    if (!out)
-        return invalid(out.error().message);
-    if (!params.empty())
-        return unsupported("", "a node with parameters on constant inputs");
-    std::vector<ir::Tensor> tensors = placeholders;
-    tensors.push_back(*out);
-    const ir::ComputeDAG dag = ir::ComputeDAG::create(tensors);
-    std::vector<ir::Buffer> ordered;
-    for (int stage : dag.placeholders()) {
-        for (size_t i = 0; i < placeholders.size(); ++i)
-            if (dag.ops()[static_cast<size_t>(stage)] == placeholders[i]) {
-                ordered.push_back(buffers[i]);
-                break;
-            }
-    }
-    TS_TRY(std::vector<ir::Buffer> values, ir::evaluate(dag, ordered));
-    const ir::Buffer& result = values.back();
+    std::vector<const ir::Buffer*> pointers;
+    for (const ir::Buffer& b : buffers)
+        pointers.push_back(&b);
+    auto folded = evaluateNode(node, pointers);
+    if (!folded)
+        return folded.error().kind == ErrorKind::Unsupported ? unsupported("", folded.error().message)
+                                                             : invalid(folded.error().message);
+    const ir::Buffer& result = *folded;
     HostTensor t;
     t.shape = result.shape();
     t.integer = allInteger;
@@ -448,9 +420,8 @@ Expected<void> OnnxConverter::convertNode(int index)
         if (!n.input(k).empty() && !m_values.count(n.input(k)))
             return invalid("input '" + n.input(k) + "' is not produced before this node");
     TS_CHECK(it->second(*this));
-    for (int k = 0; k < n.output_size(); ++k)
-        if (!n.output(k).empty() && !m_values.count(n.output(k)) && k == 0)
-            return makeError(ErrorKind::Internal, m_nodeName + ": the conversion produced no output");
+    if (n.output_size() > 0 && !n.output(0).empty() && !m_values.count(n.output(0)))
+        return makeError(ErrorKind::Internal, m_nodeName + ": the conversion produced no output");
     return {};
 }
 
@@ -470,14 +441,9 @@ Expected<OnnxModel> OnnxConverter::run(const std::string& path)
     out.producer
         = m_model.producer_name() + (m_model.producer_version().empty() ? "" : " " + m_model.producer_version());
     for (const auto& [name, file] : m_options.boundInputs) {
-        std::ifstream in(file, std::ios::binary);
-        onnx::TensorProto proto;
-        if (!in || !proto.ParseFromIstream(&in))
-            return makeError(ErrorKind::InvalidArgument,
-                path + ": input " + name + " is bound to " + file + ", which is not a readable TensorProto file");
-        auto t = hostTensor(proto, m_directory);
+        auto t = readTensorFile(file);
         if (!t)
-            return makeError(t.error().kind, path + ": input " + name + ": " + t.error().message);
+            return makeError(t.error().kind, path + ": input " + name + " is bound to " + t.error().message);
         m_values[name] = Value { -1, std::move(*t) };
     }
     for (const onnx::ValueInfoProto& in : g.input()) {

@@ -25,6 +25,8 @@ struct HostTensor {
 };
 
 Expected<HostTensor> hostTensor(const onnx::TensorProto& proto, const std::string& directory);
+// A serialized TensorProto file (ONNX test data's input_0.pb); errors name the file.
+Expected<HostTensor> readTensorFile(const std::string& path);
 // As float32; a scalar (rank 0) becomes shape [1].
 ir::Buffer toBuffer(const HostTensor& t);
 std::shared_ptr<const ir::Buffer> sharedBuffer(const HostTensor& t);
@@ -86,7 +88,6 @@ public:
 
 private:
     Expected<void> convertNode(int index);
-    Expected<Value> constantValue(const HostTensor& t);
 
     const onnx::ModelProto& m_model;
     int64_t m_opset;

@@ -117,13 +117,7 @@ Expected<OnnxCheck> checkOnnx(const std::string& path, const OnnxImportOptions& 
 
 Expected<ir::Buffer> readOnnxTensor(const std::string& path)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return makeError(ErrorKind::NotFound, path + ": cannot open the tensor file");
-    onnx::TensorProto proto;
-    if (!proto.ParseFromIstream(&in))
-        return fileError(path, "not a serialized ONNX TensorProto");
-    TS_TRY(HostTensor t, hostTensor(proto, std::filesystem::path(path).parent_path().string()));
+    TS_TRY(HostTensor t, readTensorFile(path));
     return toBuffer(t);
 }
 

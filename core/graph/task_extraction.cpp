@@ -131,55 +131,63 @@ int TaskSet::totalWeight() const
     return total;
 }
 
+namespace {
+    // The tasks, and with `everyGroup` also the groups that are no task (each built into its DAG, which task
+    // extraction alone does not need).
+    Expected<Partition> partition(const Graph& graph, bool everyGroup)
+    {
+        if (graph.error())
+            return *graph.error();
+        Partition result;
+        TaskSet& set = result.tasks;
+        set.network = graph.name();
+        const size_t n = graph.nodes().size();
+        std::vector<bool> claimed(n, false);
+        std::map<std::string, size_t> byKey;
+        for (size_t i = 0; i < n; ++i) {
+            if (!isAnchor(graph.nodes()[i].kind))
+                continue;
+            Group group;
+            group.nodes = fuseChain(graph, static_cast<int>(i), claimed);
+            TS_TRY(Task task, buildTask(graph, group.nodes, &group.sources));
+            group.dag = task.dag;
+            auto it = byKey.find(task.dag.workloadKey());
+            if (it != byKey.end()) {
+                ++set.tasks[it->second].weight;
+                group.task = static_cast<int>(it->second);
+            } else {
+                task.id = static_cast<int>(set.tasks.size());
+                group.task = task.id;
+                byKey[task.dag.workloadKey()] = set.tasks.size();
+                set.tasks.push_back(std::move(task));
+            }
+            result.groups.push_back(std::move(group));
+        }
+        for (size_t i = 0; i < n; ++i)
+            if (!claimed[i] && !isSource(graph.nodes()[i].kind)) {
+                ++set.leftOutNodes;
+                if (!everyGroup)
+                    continue;
+                Group group;
+                group.nodes = { static_cast<int>(i) };
+                TS_TRY(Task single, buildTask(graph, group.nodes, &group.sources));
+                group.dag = std::move(single.dag);
+                result.groups.push_back(std::move(group));
+            }
+        // A group reads only the last nodes of other groups (a chain's inner links have one consumer, inside it), and
+        // every node reads nodes before it, so ordering by the last node runs producers first.
+        std::stable_sort(result.groups.begin(), result.groups.end(),
+            [](const Group& a, const Group& b) { return a.nodes.back() < b.nodes.back(); });
+        return result;
+    }
+} // namespace
+
 Expected<TaskSet> extractTasks(const Graph& graph)
 {
-    TS_TRY(Partition partition, partitionGraph(graph));
-    return std::move(partition.tasks);
+    TS_TRY(Partition tasksOnly, partition(graph, false));
+    return std::move(tasksOnly.tasks);
 }
 
-Expected<Partition> partitionGraph(const Graph& graph)
-{
-    if (graph.error())
-        return *graph.error();
-    Partition partition;
-    TaskSet& set = partition.tasks;
-    set.network = graph.name();
-    const size_t n = graph.nodes().size();
-    std::vector<bool> claimed(n, false);
-    std::map<std::string, size_t> byKey;
-    for (size_t i = 0; i < n; ++i) {
-        if (!isAnchor(graph.nodes()[i].kind))
-            continue;
-        Group group;
-        group.nodes = fuseChain(graph, static_cast<int>(i), claimed);
-        TS_TRY(Task task, buildTask(graph, group.nodes, &group.sources));
-        group.dag = task.dag;
-        auto it = byKey.find(task.dag.workloadKey());
-        if (it != byKey.end()) {
-            ++set.tasks[it->second].weight;
-            group.task = static_cast<int>(it->second);
-        } else {
-            task.id = static_cast<int>(set.tasks.size());
-            group.task = task.id;
-            byKey[task.dag.workloadKey()] = set.tasks.size();
-            set.tasks.push_back(std::move(task));
-        }
-        partition.groups.push_back(std::move(group));
-    }
-    for (size_t i = 0; i < n; ++i)
-        if (!claimed[i] && !isSource(graph.nodes()[i].kind)) {
-            ++set.leftOutNodes;
-            Group group;
-            group.nodes = { static_cast<int>(i) };
-            TS_TRY(Task single, buildTask(graph, group.nodes, &group.sources));
-            group.dag = std::move(single.dag);
-            partition.groups.push_back(std::move(group));
-        }
-    // A group reads only the last nodes of other groups (a chain's inner links have one consumer, inside it), and
-    // every node reads nodes before it, so ordering by the last node runs producers first.
-    std::stable_sort(partition.groups.begin(), partition.groups.end(),
-        [](const Group& a, const Group& b) { return a.nodes.back() < b.nodes.back(); });
-    return partition;
-}
+Expected<Partition> partitionGraph(const Graph& graph) { return partition(graph, true); }
 
 } // namespace ts::graph

@@ -1,6 +1,7 @@
 #include "core/runtime/graph_executor.h"
 
 #include "core/codegen/runtime.h"
+#include "core/graph/graph_evaluator.h"
 #include "core/lower/lower.h"
 #include "core/ops/shape_check.h"
 #include "core/runtime/network_plan.h"
@@ -164,25 +165,23 @@ Expected<NetworkPlan> planNetwork(const graph::Graph& g, const graph::Partition&
             plan.steps.push_back(std::move(step));
             continue;
         }
-        // The parameters this group owns: the graph's values or seeded random ones.
-        for (const graph::ArgumentSource& s : group.sources) {
+        // The parameters this group owns: the graph's values or seeded random ones. Sources are in the order of
+        // the DAG's placeholders, whose shapes are the parameters'.
+        const std::vector<int> groupPlaceholders = group.dag.placeholders();
+        for (size_t k = 0; k < group.sources.size(); ++k) {
+            const graph::ArgumentSource& s = group.sources[k];
             if (s.param >= 0) {
                 const graph::Node& owner = g.node(s.node);
-                std::vector<ir::Tensor> placeholders;
-                for (int input : owner.inputs)
-                    placeholders.push_back(ir::placeholder("x", g.shape(input)));
-                std::vector<ir::Tensor> params;
-                TS_TRY(ir::Tensor lowered, graph::lowerNode(owner, placeholders, params));
-                (void)lowered;
+                const std::vector<int64_t> shape = group.dag.op(groupPlaceholders[k]).shape();
                 Slot slot;
                 slot.kind = SlotKind::Parameter;
-                const std::vector<int64_t> shape = params.at(static_cast<size_t>(s.param))->shape();
                 slot.elements = elements(shape);
                 if (static_cast<size_t>(s.param) < owner.params.size())
                     slot.value = owner.params[static_cast<size_t>(s.param)];
                 else {
                     auto value = std::make_shared<ir::Buffer>(shape);
-                    ir::fillRandomInput(value->data(), value->size(), options.seed, s.node * 16 + s.param);
+                    ir::fillRandomInput(
+                        value->data(), value->size(), options.seed, graph::parameterOrdinal(s.node, s.param));
                     slot.value = std::move(value);
                 }
                 plan.slots.push_back(std::move(slot));

@@ -50,10 +50,8 @@ void NetworkTaskModel::startLoading()
 {
     const bool wasLoading = isLoading();
     m_loader.start(
-        [batch = m_batch, layout = m_layout, models = m_models](
-            session::JobContext& context) -> Expected<NetworkCatalog> {
-            return buildNetworkCatalog(batch, layout, models, context.stopToken());
-        },
+        [batch = m_batch, layout = m_layout, models = m_models](session::JobContext& context)
+            -> Expected<NetworkCatalog> { return buildNetworkCatalog(batch, layout, models, context.stopToken()); },
         [this](Expected<NetworkCatalog> catalog) {
             // buildNetworkCatalog reports failures per network; an error here is a job that threw.
             TS_ASSERT(catalog) << catalog.error().toString();
