@@ -329,12 +329,22 @@
         <translation>Andere Sitzungen des Arbeitsbereichs über die Tuning-Kurven legen</translation>
     </message>
     <message>
-        <location filename="../app/gui/curves_view.cpp" line="96"/>
+        <location filename="../app/gui/curves_view.cpp" line="81"/>
+        <source>measured %1 ms (Run network; estimate %2 ms)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/curves_view.cpp" line="84"/>
+        <source>measured %1 ms (Run network; %2 of %3 tasks tuned)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/curves_view.cpp" line="118"/>
         <source>#%1 %2 + %3, seed %4 (%5)</source>
         <translation>#%1 %2 + %3, Seed %4 (%5)</translation>
     </message>
     <message>
-        <location filename="../app/gui/curves_view.cpp" line="108"/>
+        <location filename="../app/gui/curves_view.cpp" line="130"/>
         <source>No other session in this workspace</source>
         <translation>Keine andere Sitzung in diesem Arbeitsbereich</translation>
     </message>
@@ -375,67 +385,72 @@
         <translation>&amp;Ansicht</translation>
     </message>
     <message>
-        <location filename="../app/gui/view_registry.cpp" line="24"/>
+        <location filename="../app/gui/view_registry.cpp" line="25"/>
         <source>Explorer</source>
         <translation>Explorer</translation>
     </message>
     <message>
-        <location filename="../app/gui/view_registry.cpp" line="29"/>
+        <location filename="../app/gui/view_registry.cpp" line="30"/>
         <source>Sketches</source>
         <translation>Sketches</translation>
     </message>
     <message>
-        <location filename="../app/gui/view_registry.cpp" line="32"/>
+        <location filename="../app/gui/view_registry.cpp" line="33"/>
         <source>Sessions</source>
         <translation>Sitzungen</translation>
     </message>
     <message>
-        <location filename="../app/gui/view_registry.cpp" line="34"/>
+        <location filename="../app/gui/view_registry.cpp" line="35"/>
         <source>Compute DAG</source>
         <translation>Berechnungsgraph</translation>
     </message>
     <message>
-        <location filename="../app/gui/view_registry.cpp" line="38"/>
+        <location filename="../app/gui/view_registry.cpp" line="39"/>
         <source>Task details</source>
         <translation>Aufgabendetails</translation>
     </message>
     <message>
-        <location filename="../app/gui/view_registry.cpp" line="43"/>
+        <location filename="../app/gui/view_registry.cpp" line="44"/>
         <source>Tuning curves</source>
         <translation>Tuning-Kurven</translation>
     </message>
     <message>
-        <location filename="../app/gui/view_registry.cpp" line="45"/>
+        <location filename="../app/gui/view_registry.cpp" line="46"/>
         <source>Predicted vs measured</source>
         <translation>Vorhersage vs. Messung</translation>
     </message>
     <message>
-        <location filename="../app/gui/view_registry.cpp" line="47"/>
+        <location filename="../app/gui/view_registry.cpp" line="48"/>
         <source>Task scheduler</source>
         <translation>Aufgaben-Scheduler</translation>
     </message>
     <message>
-        <location filename="../app/gui/view_registry.cpp" line="49"/>
+        <location filename="../app/gui/view_registry.cpp" line="50"/>
+        <source>Network run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/view_registry.cpp" line="53"/>
         <source>Race</source>
         <translation>Rennen</translation>
     </message>
     <message>
-        <location filename="../app/gui/view_registry.cpp" line="52"/>
+        <location filename="../app/gui/view_registry.cpp" line="56"/>
         <source>Model comparison</source>
         <translation>Modellvergleich</translation>
     </message>
     <message>
-        <location filename="../app/gui/view_registry.cpp" line="55"/>
+        <location filename="../app/gui/view_registry.cpp" line="59"/>
         <source>Roofline</source>
         <translation>Roofline</translation>
     </message>
     <message>
-        <location filename="../app/gui/view_registry.cpp" line="58"/>
+        <location filename="../app/gui/view_registry.cpp" line="62"/>
         <source>Code</source>
         <translation>Code</translation>
     </message>
     <message>
-        <location filename="../app/gui/view_registry.cpp" line="60"/>
+        <location filename="../app/gui/view_registry.cpp" line="64"/>
         <source>Records</source>
         <translation>Datensätze</translation>
     </message>
@@ -475,174 +490,194 @@
         <translation>TuneScope-Arbeitsbereiche (*.tunescope);;Alle Dateien (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="161"/>
+        <location filename="../app/gui/main_window.cpp" line="160"/>
+        <source>Open &amp;model (ONNX)…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="162"/>
+        <source>Open an ONNX model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="162"/>
+        <source>ONNX models (*.onnx);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="167"/>
         <source>&amp;Quit</source>
         <translation>&amp;Beenden</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="165"/>
+        <location filename="../app/gui/main_window.cpp" line="171"/>
         <source>View</source>
         <translation>Ansicht</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="173"/>
+        <location filename="../app/gui/main_window.cpp" line="179"/>
         <source>&amp;Help</source>
         <translation>&amp;Hilfe</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="174"/>
+        <location filename="../app/gui/main_window.cpp" line="180"/>
         <source>&amp;About TuneScope</source>
         <translation>Über &amp;TuneScope</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="175"/>
+        <location filename="../app/gui/main_window.cpp" line="181"/>
         <source>About TuneScope</source>
         <translation>Über TuneScope</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="176"/>
+        <location filename="../app/gui/main_window.cpp" line="182"/>
         <source>TuneScope %1
 A workbench for tuning tensor programs.</source>
         <translation>TuneScope %1
 Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="182"/>
+        <location filename="../app/gui/main_window.cpp" line="188"/>
         <source>Session</source>
         <translation>Sitzung</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="192"/>
+        <location filename="../app/gui/main_window.cpp" line="198"/>
         <source>&amp;New session…</source>
         <translation>&amp;Neue Sitzung…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="194"/>
+        <location filename="../app/gui/main_window.cpp" line="200"/>
         <source>&amp;Pause</source>
         <translation>&amp;Pausieren</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="195"/>
+        <location filename="../app/gui/main_window.cpp" line="201"/>
         <source>&amp;Resume</source>
         <translation>&amp;Fortsetzen</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="196"/>
+        <location filename="../app/gui/main_window.cpp" line="202"/>
         <source>&amp;Cancel after this batch</source>
         <translation>Nach diesem Batch a&amp;bbrechen</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="200"/>
+        <location filename="../app/gui/main_window.cpp" line="212"/>
         <source> Model: </source>
         <translation> Modell: </translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="203"/>
+        <location filename="../app/gui/main_window.cpp" line="215"/>
         <source>The running session&apos;s cost model. Choose another to switch: it learns from every record of the session&apos;s tasks, then ranks the following rounds.</source>
         <translation>Das Kostenmodell der laufenden Sitzung. Ein anderes wählen, um zu wechseln: Es lernt aus jedem Datensatz der Aufgaben der Sitzung und bewertet dann die folgenden Runden.</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="217"/>
+        <location filename="../app/gui/main_window.cpp" line="229"/>
         <source>Switching the cost model to %1 before the next round…</source>
         <translation>Wechsle das Kostenmodell vor der nächsten Runde zu %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="227"/>
+        <location filename="../app/gui/main_window.cpp" line="239"/>
         <source>The session now ranks with %1 (was %2).</source>
         <translation>Die Sitzung bewertet jetzt mit %1 (vorher %2).</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="228"/>
+        <location filename="../app/gui/main_window.cpp" line="240"/>
         <source>The session keeps %1: switching to %2 failed: %3</source>
         <translation>Die Sitzung behält %1: Der Wechsel zu %2 ist fehlgeschlagen: %3</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="285"/>
+        <location filename="../app/gui/main_window.cpp" line="297"/>
         <source>%1 of %2 trials</source>
         <translation>%1 von %2 Versuchen</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="289"/>
+        <location filename="../app/gui/main_window.cpp" line="301"/>
         <source>paused</source>
         <translation>pausiert</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="290"/>
+        <location filename="../app/gui/main_window.cpp" line="302"/>
         <source>cancelling after the batch in flight…</source>
         <translation>Abbruch nach dem laufenden Batch…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="291"/>
+        <location filename="../app/gui/main_window.cpp" line="303"/>
         <source>starting: restoring the workspace…</source>
         <translation>Start: Arbeitsbereich wird wiederhergestellt…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="293"/>
+        <location filename="../app/gui/main_window.cpp" line="305"/>
         <source>measuring %1: built %2, measured %3 of %4</source>
         <translation>Messung %1: %2 gebaut, %3 von %4 gemessen</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="299"/>
+        <location filename="../app/gui/main_window.cpp" line="311"/>
         <source>searching %1</source>
         <translation>Suche für %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="302"/>
+        <location filename="../app/gui/main_window.cpp" line="314"/>
         <source>updating the cost model</source>
         <translation>Kostenmodell wird aktualisiert</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="304"/>
+        <location filename="../app/gui/main_window.cpp" line="316"/>
         <source>training the new cost model on the session&apos;s records</source>
         <translation>trainiere das neue Kostenmodell mit den Datensätzen der Sitzung</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="306"/>
+        <location filename="../app/gui/main_window.cpp" line="318"/>
         <source>re-measuring the best candidates</source>
         <translation>beste Kandidaten werden neu gemessen</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="308"/>
+        <location filename="../app/gui/main_window.cpp" line="320"/>
         <source>running</source>
         <translation>läuft</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="311"/>
+        <location filename="../app/gui/main_window.cpp" line="323"/>
         <source> — ETA %1</source>
         <translation> — Restzeit %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="312"/>
+        <location filename="../app/gui/main_window.cpp" line="324"/>
         <source>%1 s</source>
         <translation>%1 s</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="312"/>
+        <location filename="../app/gui/main_window.cpp" line="324"/>
         <source>%1 min</source>
         <translation>%1 min</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="320"/>
+        <location filename="../app/gui/main_window.cpp" line="332"/>
         <source>Session %1 %2.</source>
         <translation>Sitzung %1: %2.</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="321"/>
+        <location filename="../app/gui/main_window.cpp" line="333"/>
         <source>Session %1 %2: %3</source>
         <translation>Sitzung %1: %2 (%3)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="332"/>
+        <location filename="../app/gui/main_window.cpp" line="344"/>
         <source>TuneScope — %1</source>
         <translation>TuneScope — %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="384"/>
+        <location filename="../app/gui/main_window.cpp" line="352"/>
+        <source>Importing %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="405"/>
         <source>%1task %2: %3 ops, %4 GFLOP, weight %5, key %6</source>
         <translation>%1Aufgabe %2: %3 Operationen, %4 GFLOP, Gewicht %5, Schlüssel %6</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="415"/>
+        <location filename="../app/gui/main_window.cpp" line="436"/>
         <source>Closing after the batch in flight…</source>
         <translation>Wird nach dem laufenden Batch geschlossen…</translation>
     </message>
@@ -766,6 +801,104 @@ Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
     </message>
 </context>
 <context>
+    <name>ts::app::NetworkRunView</name>
+    <message>
+        <location filename="../app/gui/network_run_view.cpp" line="28"/>
+        <source>Run &amp;network</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/network_run_view.cpp" line="29"/>
+        <source>beside LibTorch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/network_run_view.cpp" line="30"/>
+        <source>Cancel</source>
+        <translation type="unfinished">Abbrechen</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/network_run_view.cpp" line="38"/>
+        <source>Run the shown session&apos;s network whole from the workspace&apos;s best records: every kernel built and checked, whole runs timed, beside Ansor&apos;s estimate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/network_run_view.cpp" line="40"/>
+        <source>Also run the network in LibTorch on the same weights and input, and compare</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/network_run_view.cpp" line="98"/>
+        <source>building…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/network_run_view.cpp" line="101"/>
+        <source>Running %1 from the workspace&apos;s best records…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/network_run_view.cpp" line="109"/>
+        <source>The run of %1 failed: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/network_run_view.cpp" line="130"/>
+        <source>The network run was cancelled.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/network_run_view.cpp" line="132"/>
+        <source>cancelled</source>
+        <translation type="unfinished">abgebrochen</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/network_run_view.cpp" line="143"/>
+        <source>Show a network&apos;s session to run the network whole from its best records.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/network_run_view.cpp" line="147"/>
+        <source>%1 has not been run whole in this window yet: Run network builds every kernel from the workspace&apos;s best records, checks it and times whole runs.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/network_run_view.cpp" line="152"/>
+        <source>&lt;b&gt;%1 ms&lt;/b&gt; measured (median of %2 runs, p90 %3 ms) on %4, %5 kernels, all checked against the reference evaluator</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/network_run_view.cpp" line="160"/>
+        <source>; Ansor&apos;s estimate %1 ms, measured / estimate &lt;b&gt;%2&lt;/b&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/network_run_view.cpp" line="164"/>
+        <source>; Ansor&apos;s estimate %1 ms for the %2 of %3 tasks tuned, which measured %4 ms of it (%5x); the others ran their default schedule</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/network_run_view.cpp" line="172"/>
+        <source>; no task has a record on this machine, so every kernel ran its default schedule</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/network_run_view.cpp" line="174"/>
+        <source>&lt;br&gt;%1: %2 ms, outputs %3; TuneScope is &lt;b&gt;%4x&lt;/b&gt; its speed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/network_run_view.cpp" line="177"/>
+        <source>equal</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/network_run_view.cpp" line="177"/>
+        <source>DIFFERENT</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>ts::app::PredictionView</name>
     <message>
         <location filename="../app/gui/prediction_view.cpp" line="42"/>
@@ -881,240 +1014,240 @@ Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
 <context>
     <name>ts::app::RaceView</name>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="47"/>
+        <location filename="../app/gui/race_view.cpp" line="48"/>
         <source>New race</source>
         <translation>Neues Rennen</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="50"/>
+        <location filename="../app/gui/race_view.cpp" line="51"/>
         <source>Selected task: %1</source>
         <translation>Ausgewählte Aufgabe: %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="51"/>
+        <location filename="../app/gui/race_view.cpp" line="52"/>
         <source>Selected task (none selected)</source>
         <translation>Ausgewählte Aufgabe (keine ausgewählt)</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="53"/>
+        <location filename="../app/gui/race_view.cpp" line="54"/>
         <source>Operator:</source>
         <translation>Operator:</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="73"/>
+        <location filename="../app/gui/race_view.cpp" line="74"/>
         <source>Policy 1:</source>
         <translation>Strategie 1:</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="74"/>
+        <location filename="../app/gui/race_view.cpp" line="75"/>
         <source>Policy 2:</source>
         <translation>Strategie 2:</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="78"/>
+        <location filename="../app/gui/race_view.cpp" line="79"/>
         <source>Trials per policy:</source>
         <translation>Versuche je Strategie:</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="82"/>
+        <location filename="../app/gui/race_view.cpp" line="83"/>
         <source>Measures per round:</source>
         <translation>Messungen je Runde:</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="86"/>
+        <location filename="../app/gui/race_view.cpp" line="87"/>
         <source>Seed:</source>
         <translation>Startwert:</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="92"/>
+        <location filename="../app/gui/race_view.cpp" line="93"/>
         <source>Start race</source>
         <translation>Rennen starten</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="110"/>
+        <location filename="../app/gui/race_view.cpp" line="111"/>
         <source>Shape: %1 takes %2.</source>
         <translation>Form: %1 erwartet %2.</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="119"/>
+        <location filename="../app/gui/race_view.cpp" line="120"/>
         <source>Select a task in the explorer, or give an operator and its shape.</source>
         <translation>Wählen Sie eine Aufgabe im Explorer oder geben Sie einen Operator und seine Form an.</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="126"/>
+        <location filename="../app/gui/race_view.cpp" line="127"/>
         <source>%1: %2</source>
         <translation>%1: %2</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="131"/>
+        <location filename="../app/gui/race_view.cpp" line="132"/>
         <source>Choose two different policies.</source>
         <translation>Wählen Sie zwei verschiedene Strategien.</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="164"/>
+        <location filename="../app/gui/race_view.cpp" line="165"/>
         <source>New race…</source>
         <translation>Neues Rennen…</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="165"/>
+        <location filename="../app/gui/race_view.cpp" line="166"/>
         <source>Cancel race</source>
         <translation>Rennen abbrechen</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="168"/>
+        <location filename="../app/gui/race_view.cpp" line="169"/>
         <source>Stored races</source>
         <translation>Gespeicherte Rennen</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="170"/>
+        <location filename="../app/gui/race_view.cpp" line="171"/>
         <source>Replay</source>
         <translation>Wiedergeben</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="171"/>
-        <location filename="../app/gui/race_view.cpp" line="236"/>
-        <location filename="../app/gui/race_view.cpp" line="268"/>
+        <location filename="../app/gui/race_view.cpp" line="172"/>
+        <location filename="../app/gui/race_view.cpp" line="237"/>
+        <location filename="../app/gui/race_view.cpp" line="269"/>
         <source>Pause</source>
         <translation>Pause</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="183"/>
+        <location filename="../app/gui/race_view.cpp" line="184"/>
         <source>No race yet: start one (New race…) or replay a stored one.</source>
         <translation>Noch kein Rennen: starten Sie eines (Neues Rennen…) oder geben Sie ein gespeichertes wieder.</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="190"/>
+        <location filename="../app/gui/race_view.cpp" line="191"/>
         <source>Trials</source>
         <translation>Versuche</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="191"/>
+        <location filename="../app/gui/race_view.cpp" line="192"/>
         <source>Best GFLOP/s</source>
         <translation>Beste GFLOP/s</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="206"/>
+        <location filename="../app/gui/race_view.cpp" line="207"/>
         <source>Show best program</source>
         <translation>Bestes Programm zeigen</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="231"/>
-        <location filename="../app/gui/race_view.cpp" line="317"/>
+        <location filename="../app/gui/race_view.cpp" line="232"/>
+        <location filename="../app/gui/race_view.cpp" line="318"/>
         <source>Play</source>
         <translation>Abspielen</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="272"/>
+        <location filename="../app/gui/race_view.cpp" line="273"/>
         <source>Race: %1</source>
         <translation>Rennen: %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="290"/>
+        <location filename="../app/gui/race_view.cpp" line="291"/>
         <source>Starting the race…</source>
         <translation>Das Rennen startet…</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="340"/>
+        <location filename="../app/gui/race_view.cpp" line="341"/>
         <source>Done.</source>
         <translation>Fertig.</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="342"/>
+        <location filename="../app/gui/race_view.cpp" line="343"/>
         <source>Waiting for its turn: rounds alternate, so that each measures alone.</source>
         <translation>Wartet, bis es an der Reihe ist: Die Runden wechseln sich ab, damit jede allein misst.</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="344"/>
+        <location filename="../app/gui/race_view.cpp" line="345"/>
         <source>Measuring configs of the template: each is compiled and timed; its GFLOP/s goes back to the tuner.</source>
         <translation>Misst Konfigurationen der Vorlage: Jede wird kompiliert und gemessen; ihre GFLOP/s gehen an den Tuner zurück.</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="346"/>
+        <location filename="../app/gui/race_view.cpp" line="347"/>
         <source>Measuring the programs the evolutionary search ranked best (and a few random ones).</source>
         <translation>Misst die Programme, die die evolutionäre Suche am besten bewertet hat (und einige zufällige).</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="348"/>
+        <location filename="../app/gui/race_view.cpp" line="349"/>
         <source>Updating the cost model with the measured programs.</source>
         <translation>Aktualisiert das Kostenmodell mit den gemessenen Programmen.</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="351"/>
+        <location filename="../app/gui/race_view.cpp" line="352"/>
         <source>Searching: random tile sizes and annotations of the sketches, evolved over generations and ranked by the cost model; nobody wrote this search space by hand.</source>
         <translation>Sucht: zufällige Kachelgrößen und Annotationen der Skizzen, über Generationen entwickelt und vom Kostenmodell bewertet; diesen Suchraum hat niemand von Hand geschrieben.</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="354"/>
+        <location filename="../app/gui/race_view.cpp" line="355"/>
         <source>Searching: drawing random programs from the sketches (no model).</source>
         <translation>Sucht: zieht zufällige Programme aus den Skizzen (ohne Modell).</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="356"/>
+        <location filename="../app/gui/race_view.cpp" line="357"/>
         <source>Searching: simulated annealing walks the template&apos;s configs under the XGBoost model, refit every 64 measurements; the plan&apos;s last 5% are random configs.</source>
         <translation>Sucht: Simulated Annealing durchläuft die Konfigurationen der Vorlage unter dem XGBoost-Modell, das alle 64 Messungen neu trainiert wird; die letzten 5 % des Plans sind zufällige Konfigurationen.</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="359"/>
+        <location filename="../app/gui/race_view.cpp" line="360"/>
         <source>Searching: a new generation of configs from roulette selection, single-point crossover and mutation of knob values.</source>
         <translation>Sucht: eine neue Generation von Konfigurationen durch Roulette-Auswahl, Ein-Punkt-Kreuzung und Mutation von Knopfwerten.</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="362"/>
+        <location filename="../app/gui/race_view.cpp" line="363"/>
         <source>Searching: drawing configs of the template uniformly, never the same twice.</source>
         <translation>Sucht: zieht Konfigurationen der Vorlage gleichverteilt, nie zweimal dieselbe.</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="364"/>
+        <location filename="../app/gui/race_view.cpp" line="365"/>
         <source>Searching: taking the template&apos;s configs in index order.</source>
         <translation>Sucht: nimmt die Konfigurationen der Vorlage in Indexreihenfolge.</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="382"/>
+        <location filename="../app/gui/race_view.cpp" line="383"/>
         <source>The race failed: %1</source>
         <translation>Das Rennen ist fehlgeschlagen: %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="384"/>
+        <location filename="../app/gui/race_view.cpp" line="385"/>
         <source>&lt;b&gt;%1&lt;/b&gt;: %2 trials per policy, seed %3 — %4</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;: %2 Versuche je Strategie, Startwert %3 — %4</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="388"/>
+        <location filename="../app/gui/race_view.cpp" line="389"/>
         <source>racing</source>
         <translation>läuft</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="389"/>
+        <location filename="../app/gui/race_view.cpp" line="390"/>
         <source>replay from the workspace</source>
         <translation>Wiedergabe aus dem Arbeitsbereich</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="390"/>
+        <location filename="../app/gui/race_view.cpp" line="391"/>
         <source>finished</source>
         <translation>beendet</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="414"/>
+        <location filename="../app/gui/race_view.cpp" line="415"/>
         <source>&lt;span style=&apos;color:%1&apos;&gt;&lt;b&gt;%2&lt;/b&gt;&lt;/span&gt; — %3&lt;br&gt;%4 trials, best &lt;b&gt;%5&lt;/b&gt; GFLOP/s, %6 failed&lt;br&gt;&lt;i&gt;%7&lt;/i&gt;&lt;br&gt;&lt;small&gt;%8&lt;/small&gt;</source>
         <translation>&lt;span style=&apos;color:%1&apos;&gt;&lt;b&gt;%2&lt;/b&gt;&lt;/span&gt; — %3&lt;br&gt;%4 Versuche, beste &lt;b&gt;%5&lt;/b&gt; GFLOP/s, %6 fehlgeschlagen&lt;br&gt;&lt;i&gt;%7&lt;/i&gt;&lt;br&gt;&lt;small&gt;%8&lt;/small&gt;</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="431"/>
+        <location filename="../app/gui/race_view.cpp" line="432"/>
         <source>%1 reached %2&apos;s best (%3 GFLOP/s): %4&lt;br&gt;</source>
         <translation>%1 erreichte das Beste von %2 (%3 GFLOP/s): %4&lt;br&gt;</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="434"/>
+        <location filename="../app/gui/race_view.cpp" line="435"/>
         <source>after %1 trials</source>
         <translation>nach %1 Versuchen</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="434"/>
+        <location filename="../app/gui/race_view.cpp" line="435"/>
         <source>not within the budget</source>
         <translation>nicht innerhalb des Budgets</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="465"/>
+        <location filename="../app/gui/race_view.cpp" line="466"/>
         <source>Cannot show the program: %1</source>
         <translation>Das Programm kann nicht gezeigt werden: %1</translation>
     </message>
@@ -1622,42 +1755,42 @@ Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
         <translation>&amp;Starten</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="299"/>
+        <location filename="../app/gui/session_dialog.cpp" line="306"/>
         <source>Target: %1</source>
         <translation>Ziel: %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="302"/>
+        <location filename="../app/gui/session_dialog.cpp" line="309"/>
         <source>Policy: AutoTVM&apos;s templates here are CPU templates; tune a GPU target with Ansor or random sampling.</source>
         <translation>Strategie: AutoTVMs Vorlagen sind hier CPU-Vorlagen; eine GPU mit Ansor oder Zufallsauswahl tunen.</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="306"/>
+        <location filename="../app/gui/session_dialog.cpp" line="313"/>
         <source>Measurement: a folder for a GPU elsewhere needs a GPU target.</source>
         <translation>Messung: Ein Ordner für eine GPU anderswo braucht ein GPU-Ziel.</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="308"/>
+        <location filename="../app/gui/session_dialog.cpp" line="315"/>
         <source>Measurement: cannot make the folder %1.</source>
         <translation>Messung: Der Ordner %1 kann nicht angelegt werden.</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="312"/>
+        <location filename="../app/gui/session_dialog.cpp" line="319"/>
         <source>Tasks: give task ids separated by commas (such as 0,3,5), or nothing for all tasks.</source>
         <translation>Aufgaben: Geben Sie durch Kommas getrennte Aufgaben-IDs an (etwa 0,3,5) oder nichts für alle Aufgaben.</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="316"/>
+        <location filename="../app/gui/session_dialog.cpp" line="323"/>
         <source>Shape: %1 takes %2.</source>
         <translation>Shape: %1 erwartet %2.</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="324"/>
+        <location filename="../app/gui/session_dialog.cpp" line="331"/>
         <source>Policy: %1</source>
         <translation>Strategie: %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="327"/>
+        <location filename="../app/gui/session_dialog.cpp" line="334"/>
         <source>Choose a workspace file.</source>
         <translation>Wählen Sie eine Arbeitsbereichsdatei.</translation>
     </message>
@@ -1778,17 +1911,17 @@ Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
 <context>
     <name>ts::models::NetworkTaskModel</name>
     <message>
-        <location filename="../widgets/models/network_task_model.cpp" line="199"/>
+        <location filename="../widgets/models/network_task_model.cpp" line="218"/>
         <source>Network / task</source>
         <translation>Netz / Aufgabe</translation>
     </message>
     <message>
-        <location filename="../widgets/models/network_task_model.cpp" line="201"/>
+        <location filename="../widgets/models/network_task_model.cpp" line="220"/>
         <source>GFLOP</source>
         <translation>GFLOP</translation>
     </message>
     <message>
-        <location filename="../widgets/models/network_task_model.cpp" line="203"/>
+        <location filename="../widgets/models/network_task_model.cpp" line="222"/>
         <source>Weight</source>
         <translation>Gewicht</translation>
     </message>
@@ -2251,6 +2384,34 @@ Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
     </message>
 </context>
 <context>
+    <name>ts::widgets::NetworkRunPlot</name>
+    <message>
+        <location filename="../widgets/network_run_plot.cpp" line="19"/>
+        <source>Time per run (ms)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/network_run_plot.cpp" line="20"/>
+        <source>measured</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/network_run_plot.cpp" line="23"/>
+        <source>estimate (weight × record)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/network_run_plot.cpp" line="59"/>
+        <source>#%1 %2 ×%3 · %4%</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/network_run_plot.cpp" line="67"/>
+        <source>other steps (%1, not tasks) · %2%</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>ts::widgets::PredictionScatter</name>
     <message>
         <location filename="../widgets/prediction_scatter.cpp" line="21"/>
@@ -2357,47 +2518,47 @@ Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
 <context>
     <name>ts::widgets::SessionHub</name>
     <message>
-        <location filename="../widgets/session_hub.cpp" line="106"/>
+        <location filename="../widgets/session_hub.cpp" line="120"/>
         <source>Cannot open the workspace %1: %2</source>
         <translation>Arbeitsbereich %1 kann nicht geöffnet werden: %2</translation>
     </message>
     <message>
-        <location filename="../widgets/session_hub.cpp" line="140"/>
+        <location filename="../widgets/session_hub.cpp" line="154"/>
         <source>Cannot load session %1: %2</source>
         <translation>Sitzung %1 kann nicht geladen werden: %2</translation>
     </message>
     <message>
-        <location filename="../widgets/session_hub.cpp" line="187"/>
+        <location filename="../widgets/session_hub.cpp" line="201"/>
         <source>1 record measured with layout rewrite %1</source>
         <translation>1 Messung mit Layout-Umschreibung %1</translation>
     </message>
     <message>
-        <location filename="../widgets/session_hub.cpp" line="188"/>
+        <location filename="../widgets/session_hub.cpp" line="202"/>
         <source>%1 records measured with layout rewrite %2</source>
         <translation>%1 Messungen mit Layout-Umschreibung %2</translation>
     </message>
     <message>
-        <location filename="../widgets/session_hub.cpp" line="191"/>
+        <location filename="../widgets/session_hub.cpp" line="205"/>
         <source>Not resumed: %1 of these tasks. They time another kernel; a session with that layout rewrite resumes them.</source>
         <translation>Nicht fortgesetzt: %1 dieser Aufgaben. Sie messen einen anderen Kernel; eine Sitzung mit dieser Layout-Umschreibung setzt sie fort.</translation>
     </message>
     <message>
-        <location filename="../widgets/session_hub.cpp" line="307"/>
+        <location filename="../widgets/session_hub.cpp" line="321"/>
         <source>Session %1 did not record what it tuned, so it cannot be resumed.</source>
         <translation>Sitzung %1 hat nicht gespeichert, was sie getunt hat, und kann daher nicht fortgesetzt werden.</translation>
     </message>
     <message>
-        <location filename="../widgets/session_hub.cpp" line="314"/>
+        <location filename="../widgets/session_hub.cpp" line="328"/>
         <source>Session %1 cannot be resumed: %2</source>
         <translation>Sitzung %1 kann nicht fortgesetzt werden: %2</translation>
     </message>
     <message>
-        <location filename="../widgets/session_hub.cpp" line="399"/>
+        <location filename="../widgets/session_hub.cpp" line="413"/>
         <source>No session is running, so there is no model to switch.</source>
         <translation>Es läuft keine Sitzung, also gibt es kein Modell zu wechseln.</translation>
     </message>
     <message>
-        <location filename="../widgets/session_hub.cpp" line="416"/>
+        <location filename="../widgets/session_hub.cpp" line="430"/>
         <source>Cannot switch the model to %1: %2</source>
         <translation>Das Modell kann nicht zu %1 gewechselt werden: %2</translation>
     </message>
@@ -2435,22 +2596,22 @@ Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
         <translation>%1: %2</translation>
     </message>
     <message>
-        <location filename="../widgets/tuning_curve_plot.cpp" line="441"/>
+        <location filename="../widgets/tuning_curve_plot.cpp" line="477"/>
         <source>Task %1: %2</source>
         <translation>Aufgabe %1: %2</translation>
     </message>
     <message>
-        <location filename="../widgets/tuning_curve_plot.cpp" line="444"/>
+        <location filename="../widgets/tuning_curve_plot.cpp" line="480"/>
         <source>Trial %1 (the task&apos;s %2)</source>
         <translation>Versuch %1 (%2. der Aufgabe)</translation>
     </message>
     <message>
-        <location filename="../widgets/tuning_curve_plot.cpp" line="445"/>
+        <location filename="../widgets/tuning_curve_plot.cpp" line="481"/>
         <source>%1 GFLOP/s, %2 µs</source>
         <translation>%1 GFLOP/s, %2 µs</translation>
     </message>
     <message>
-        <location filename="../widgets/tuning_curve_plot.cpp" line="446"/>
+        <location filename="../widgets/tuning_curve_plot.cpp" line="482"/>
         <source>Record %1</source>
         <translation>Datensatz %1</translation>
     </message>

@@ -87,10 +87,24 @@ void SessionHub::openWorkspace(const QString& path)
     m_sessions.clear();
     m_loaded.clear();
     m_loading.clear();
+    m_networkRuns.clear();
     if (!m_live)
         setCurrent(nullptr);
     Q_EMIT workspaceChanged();
+    Q_EMIT networkRunChanged();
     refreshSessions();
+}
+
+void SessionHub::setNetworkRun(const std::string& title, std::shared_ptr<const runtime::NetworkRun> run)
+{
+    m_networkRuns[title] = std::move(run);
+    Q_EMIT networkRunChanged();
+}
+
+std::shared_ptr<const runtime::NetworkRun> SessionHub::networkRun(const models::SessionSnapshot& snapshot) const
+{
+    auto it = m_networkRuns.find(snapshot.title);
+    return it != m_networkRuns.end() ? it->second : nullptr;
 }
 
 void SessionHub::refreshSessions()

@@ -10,6 +10,7 @@
 // except where a function says otherwise.
 #pragma once
 
+#include "core/runtime/network_run.h"
 #include "core/session/tune_origin.h"
 #include "core/session/tuning_session.h"
 #include "core/store/records.h"
@@ -73,6 +74,13 @@ public:
     // The live session's newest snapshot (null when none is live).
     std::shared_ptr<const models::SessionSnapshot> live() const { return m_liveSnapshot; }
 
+    // ----- whole-network runs (Session > Run network), the newest per session title ("resnet-18, batch 1, layout
+    // NCHW"): a run uses the workspace's best records of the network, whichever session measured them. Kept until
+    // another workspace is opened.
+    void setNetworkRun(const std::string& title, std::shared_ptr<const runtime::NetworkRun> run);
+    // The newest run of the snapshot's network (null: none run in this window yet).
+    std::shared_ptr<const runtime::NetworkRun> networkRun(const models::SessionSnapshot& snapshot) const;
+
 Q_SIGNALS:
     void workspaceChanged();
     void sessionsChanged();
@@ -89,6 +97,7 @@ Q_SIGNALS:
     void noticed(const QString& message);
     // A failure worth telling the user (a workspace that cannot be opened, a session that cannot load).
     void errorOccurred(const QString& message);
+    void networkRunChanged();
 
 private:
     struct Live;
@@ -109,6 +118,7 @@ private:
     std::unique_ptr<session::JobTracker> m_listJob;
     std::unique_ptr<session::JobTracker> m_showJob;
     std::vector<std::unique_ptr<session::JobTracker>> m_loadJobs;
+    std::map<std::string, std::shared_ptr<const runtime::NetworkRun>> m_networkRuns;
 };
 
 } // namespace ts::widgets

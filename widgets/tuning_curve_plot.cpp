@@ -312,6 +312,10 @@ void TuningCurvePlot::updateRanges()
     visit(m_main.get());
     for (const auto& overlay : m_overlays)
         visit(overlay.get());
+    if (m_measuredMs) {
+        latencyMax = std::max(latencyMax, *m_measuredMs);
+        latencyMin = latencyMin > 0.0 ? std::min(latencyMin, *m_measuredMs) : *m_measuredMs;
+    }
     const QCPRange keys(0.0, xMax > 0.0 ? xMax * 1.02 : 1.0);
     xAxis->setRange(keys);
     m_latencyRect->axis(QCPAxis::atBottom)->setRange(keys);
@@ -322,6 +326,38 @@ void TuningCurvePlot::updateRanges()
         m_latencyRect->axis(QCPAxis::atLeft)->setRange(latencyMin - spread * 0.15, latencyMax + spread * 0.15);
     else
         m_latencyRect->axis(QCPAxis::atLeft)->setRange(0.0, 1.0);
+}
+
+void TuningCurvePlot::setMeasuredLatency(std::optional<double> ms, const QString& label)
+{
+    if (!m_measuredLine) {
+        m_measuredLine = new QCPItemStraightLine(this);
+        m_measuredLine->setClipAxisRect(m_latencyRect);
+        m_measuredLine->point1->setAxisRect(m_latencyRect);
+        m_measuredLine->point2->setAxisRect(m_latencyRect);
+        m_measuredLine->point1->setAxes(m_latencyRect->axis(QCPAxis::atBottom), m_latencyRect->axis(QCPAxis::atLeft));
+        m_measuredLine->point2->setAxes(m_latencyRect->axis(QCPAxis::atBottom), m_latencyRect->axis(QCPAxis::atLeft));
+        m_measuredLine->setPen(QPen(plotstyle::seriesColour(3), 2.0, Qt::DashLine));
+        m_measuredLabel = new QCPItemText(this);
+        m_measuredLabel->setClipAxisRect(m_latencyRect);
+        m_measuredLabel->position->setAxisRect(m_latencyRect);
+        m_measuredLabel->position->setAxes(
+            m_latencyRect->axis(QCPAxis::atBottom), m_latencyRect->axis(QCPAxis::atLeft));
+        m_measuredLabel->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
+        m_measuredLabel->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+        m_measuredLabel->setColor(plotstyle::seriesColour(3).darker(130));
+    }
+    m_measuredMs = ms;
+    m_measuredLine->setVisible(ms.has_value());
+    m_measuredLabel->setVisible(ms.has_value());
+    if (ms) {
+        m_measuredLine->point1->setCoords(0.0, *ms);
+        m_measuredLine->point2->setCoords(1.0, *ms);
+        m_measuredLabel->position->setCoords(0.99, *ms);
+        m_measuredLabel->setText(label);
+    }
+    updateRanges();
+    replot(QCustomPlot::rpQueuedReplot);
 }
 
 void TuningCurvePlot::updateHighlight()

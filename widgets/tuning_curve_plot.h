@@ -38,6 +38,10 @@ public:
     void setSession(std::shared_ptr<const models::SessionSnapshot> snapshot);
     // The sessions drawn dashed, replacing the previous ones (those kept are not redrawn).
     void setOverlays(std::vector<std::shared_ptr<const models::SessionSnapshot>> overlays);
+    // A dashed line across the latency plot at a measured latency (ms) of the whole network (Run network), with
+    // its label; nullopt removes it.
+    void setMeasuredLatency(std::optional<double> ms, const QString& label = {});
+    std::optional<double> measuredLatency() const { return m_measuredMs; }
     // Rings the record on the curves (or, for a trial of the shown session off its curve, where it was measured).
     void setHighlightedRecord(std::optional<int64_t> recordId);
 
@@ -91,6 +95,9 @@ private:
     QCPGraph* m_highlight;
     std::optional<int64_t> m_highlightedRecord;
     std::vector<QCPAbstractItem*> m_switchMarks;
+    std::optional<double> m_measuredMs;
+    QCPItemStraightLine* m_measuredLine = nullptr;
+    QCPItemText* m_measuredLabel = nullptr;
     std::pair<size_t, XAxis> m_switchMarksFor { 0, XAxis::Trials }; // what m_switchMarks were drawn for
 };
 

@@ -6,6 +6,7 @@
 #include "core/graph/onnx_import.h"
 #include "core/runtime/graph_executor.h"
 #include "core/runtime/library_export.h"
+#include "core/runtime/network_run.h"
 #include "core/runtime/torch_reference.h"
 #include "core/session/machine.h"
 #include "core/store/schedule_source.h"
@@ -17,6 +18,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <map>
 
@@ -25,70 +27,7 @@ namespace ts::cli {
 namespace {
     namespace fs = std::filesystem;
 
-    // The best stored record of each task on this machine that runs on the task's own DAG (an AutoTVM program
-    // with a layout of its own, such as conv2d_NCHWc's packed data, needs packing steps the executor does not
-    // insert yet, so the next best record is taken).
-    struct RecordChooser {
-        std::optional<store::Store> workspace;
-        std::optional<store::Device> device;
-        std::map<int, double> bestSeconds; // task id -> the chosen record's time
-
-        std::optional<runtime::GroupSchedule> operator()(const graph::Task& task)
-        {
-            if (!workspace || !device)
-                return std::nullopt;
-            auto row = workspace->findTask(task.dag.workloadKey());
-            if (!row || !*row)
-                return std::nullopt;
-            auto best = workspace->bestRecords((*row)->id, device->id, 16);
-            if (!best)
-                return std::nullopt;
-            for (const store::Record& record : *best) {
-                auto state = store::replayStored(task.dag, record.steps, record.extra);
-                if (!state)
-                    continue;
-                if (ir::ComputeDAG::create(state->originTensors()).workloadKey() != task.dag.workloadKey())
-                    continue;
-                bestSeconds[task.id] = record.result.meanCost();
-                return runtime::GroupSchedule { std::move(*state), "record " + std::to_string(record.id),
-                    record.result.meanCost() };
-            }
-            return std::nullopt;
-        }
-    };
-
-    double percentile(std::vector<double> v, double q)
-    {
-        std::sort(v.begin(), v.end());
-        const size_t i = std::min(v.size() - 1, static_cast<size_t>(std::ceil(q * static_cast<double>(v.size())) - 1));
-        return v[i];
-    }
-
     std::string ms(double seconds) { return formatFixed(seconds * 1e3, 3); }
-
-    // The network's first output against a reference (PyTorch's saved output, LibTorch's): the worst element's
-    // error as a share of rtol 2e-3, atol 2e-3 x the reference's largest magnitude (<= 1 is equal), and that scale.
-    struct OutputMatch {
-        double error = 0.0;
-        double scale = 0.0;
-    };
-
-    Expected<OutputMatch> matchOutput(
-        const runtime::GraphExecutor& executor, const ir::Buffer& reference, const std::string& what)
-    {
-        TS_TRY(const ir::Buffer got, executor.value(executor.outputs().front()));
-        if (reference.size() != got.size())
-            return makeError(ErrorKind::InvalidArgument,
-                "the network's output has " + std::to_string(got.size()) + " values, " + what + " "
-                    + std::to_string(reference.size()));
-        OutputMatch match;
-        for (int64_t i = 0; i < reference.size(); ++i)
-            match.scale = std::max(match.scale, static_cast<double>(std::abs(reference[i])));
-        ir::Buffer want(got.shape());
-        std::copy(reference.data(), reference.data() + reference.size(), want.data());
-        match.error = ir::maxRelativeError(got, want, 2e-3, 2e-3 * match.scale);
-        return match;
-    }
 
     // A .pb beside an ONNX model, as tests/fixtures/make_onnx_models.py writes them: NAME.input_0.pb.
     std::string besideModel(const std::string& model, const std::string& suffix)
@@ -105,7 +44,8 @@ namespace {
         std::optional<graph::Graph> graph;
         std::vector<int> outputs;
         graph::Partition partition;
-        RecordChooser chooser;
+        std::unique_ptr<store::Store> workspace; // on the heap: the chooser points into it
+        runtime::StoreScheduleChooser chooser;
     };
 
     Expected<LoadedNetwork> loadNetwork(const Arguments& args)
@@ -123,13 +63,93 @@ namespace {
         }
         TS_TRY(n.partition, graph::partitionGraph(*n.graph));
         if (auto workspace = openWorkspace(args, true)) {
-            n.chooser.workspace.emplace(std::move(*workspace));
+            n.workspace = std::make_unique<store::Store>(std::move(*workspace));
             const store::Device here = store::deviceOf(target::Target::host());
-            if (auto devices = n.chooser.workspace->devices())
-                n.chooser.device = session::hostDevice(*devices, here);
+            if (auto devices = n.workspace->devices())
+                if (auto device = session::hostDevice(*devices, here))
+                    n.chooser = runtime::StoreScheduleChooser(*n.workspace, *device);
         } else if (workspace.error().kind != ErrorKind::NotFound)
             return workspace.error();
         return n;
+    }
+
+    void printRun(const runtime::NetworkRun& run, const std::string& shownName)
+    {
+        std::cout << "# " << shownName << ", batch " << run.batch << ", on " << run.cpu << ", "
+                  << (run.threads ? std::to_string(run.threads) : std::string("all")) << " threads\n";
+        std::cout << "built " << run.kernels << " kernels (" << run.views << " reshapes are views) in "
+                  << formatFixed(run.buildSeconds, 2) << " s; activations "
+                  << formatFixed(static_cast<double>(run.plannedBytes) / 1e6, 2) << " MB planned ("
+                  << formatFixed(static_cast<double>(run.unplannedBytes) / 1e6, 2) << " MB with a buffer per value)\n";
+        std::cout << "check: " << run.checkedSteps << " kernels against the reference evaluator (32 sampled outputs "
+                  << "each): " << (run.wrongSteps.empty() ? "all right" : "WRONG") << ", worst "
+                  << formatFixed(run.worstCheck, 3) << " of the tolerance"
+                  << (run.worstStep >= 0 ? " (step " + std::to_string(run.worstStep) + ")" : "") << "\n";
+        if (!run.expectedName.empty() && run.wrongSteps.empty())
+            std::cout << "output vs " << run.expectedName << ": " << (run.expected.error <= 1.0 ? "equal" : "DIFFERENT")
+                      << " within rtol 2e-3, atol 2e-3 x " << formatFixed(run.expected.scale, 3) << " (worst "
+                      << formatFixed(run.expected.error, 3) << " of the tolerance)\n";
+        if (run.wrong())
+            return;
+        std::cout << "latency: median " << ms(run.medianSeconds) << " ms, p90 " << ms(run.p90Seconds) << " ms over "
+                  << run.runSeconds.size() << " runs\n";
+        if (run.estimatedTasks)
+            std::cout << "estimate: " << ms(run.estimateSeconds) << " ms (Σ weight x best record time, "
+                      << run.estimatedTasks << " of " << run.tasks.size() << " tasks tuned); measured / estimate "
+                      << (run.allEstimated() ? formatFixed(run.medianSeconds / run.estimateSeconds, 2)
+                                             : formatFixed(run.estimatedTasksMeasuredSeconds() / run.estimateSeconds, 2)
+                                     + " over the tuned tasks (timed step by step)")
+                      << "\n";
+        else
+            std::cout << "estimate: none (no task has a record on this machine)\n";
+    }
+
+    void printTasks(const runtime::NetworkRun& run)
+    {
+        double total = run.otherSeconds;
+        for (const runtime::TaskRun& t : run.tasks)
+            total += t.measuredSeconds;
+        auto share = [&](double s) { return total > 0 ? 100.0 * s / total : 0.0; };
+        std::printf("\n  %3s  %-32s %6s %12s %12s %7s  %s\n", "id", "task", "weight", "estimate ms", "measured ms",
+            "share", "schedule");
+        for (const runtime::TaskRun& t : run.tasks)
+            std::printf("  %3d  %-32s %6d %12s %12s %6.1f%%  %s\n", t.task, t.name.substr(0, 32).c_str(), t.weight,
+                t.estimateSeconds >= 0 ? ms(t.estimateSeconds).c_str() : "-", ms(t.measuredSeconds).c_str(),
+                share(t.measuredSeconds), t.schedule.c_str());
+        std::printf("  %3s  %-32s %6d %12s %12s %6.1f%%  %s\n", "-", "other steps (not tasks)", run.otherSteps, "-",
+            ms(run.otherSeconds).c_str(), share(run.otherSeconds), "default schedule");
+        std::printf("  sum of steps %s ms; a whole run %s ms (the difference: timing each step)\n",
+            ms(run.stepSumSeconds).c_str(), ms(run.medianSeconds).c_str());
+    }
+
+    // --compare: the same network in LibTorch on the same input. A TorchScript file when one is named (or lies
+    // beside an ONNX model), else the graph built op by op in LibTorch on the same weights.
+    Expected<runtime::LibraryRun> compareWithLibTorch(const Arguments& args, const LoadedNetwork& loaded,
+        const std::vector<ir::Buffer>& inputs, const runtime::NetworkRun& run, int repeat, int threads)
+    {
+        const std::string what = args.value("compare");
+        std::string file;
+        if (what == "libtorch")
+            file = loaded.onnx ? besideModel(loaded.ref.name, ".pt") : "";
+        else if (what.rfind("libtorch:", 0) == 0)
+            file = what.substr(9);
+        else
+            return makeError(
+                ErrorKind::InvalidArgument, "--compare takes libtorch or libtorch:FILE.pt, got '" + what + "'");
+        const int output = loaded.outputs.empty() ? -1 : loaded.outputs.front();
+        TS_TRY(runtime::TorchRun torch,
+            file.empty() ? runtime::runGraphInTorch(*loaded.graph, inputs, repeat, threads, 1, output)
+                         : runtime::runTorchScript(file, inputs, repeat, threads));
+        runtime::LibraryRun library;
+        library.what = file.empty() ? "LibTorch (the graph op by op, same weights)"
+                                    : "LibTorch (" + fs::path(file).filename().string() + ")";
+        library.threads = torch.threads;
+        library.backends = torch.backends;
+        library.medianSeconds = runtime::percentile(torch.seconds, 0.5);
+        library.p90Seconds = runtime::percentile(torch.seconds, 0.9);
+        TS_TRY(const runtime::OutputMatch match, runtime::matchOutput(run.output, torch.output, library.what));
+        library.outputError = match.error;
+        return library;
     }
 
     int runRun(const Arguments& args)
@@ -140,192 +160,72 @@ namespace {
             return fail("--repeat must be 1..100000");
         if (!threads || *threads < 0)
             return fail("--threads must be >= 0");
+        if (args.has("compare")) {
+            const std::string what = args.value("compare");
+            if (what != "libtorch" && what.rfind("libtorch:", 0) != 0)
+                return fail("--compare takes libtorch or libtorch:FILE.pt, got '" + what + "'");
+        }
         auto loaded = loadNetwork(args);
         if (!loaded)
             return fail(loaded.error().message);
-        const store::NetworkRef* network = &loaded->ref;
         const bool onnx = loaded->onnx;
-        std::optional<graph::Graph>& graph = loaded->graph;
-        RecordChooser& chooser = loaded->chooser;
-        const graph::Partition* partition = &loaded->partition;
+        const std::string& name = loaded->ref.name;
 
-        codegen::setKernelThreads(static_cast<int>(*threads));
-        runtime::ExecutorOptions options;
-        options.outputs = loaded->outputs;
-        const auto buildStart = std::chrono::steady_clock::now();
-        auto executor = runtime::GraphExecutor::build(
-            *graph, *partition, [&](const graph::Task& t) { return chooser(t); }, options);
-        if (!executor)
-            return fail(executor.error().message);
-        const double buildSeconds
-            = std::chrono::duration<double>(std::chrono::steady_clock::now() - buildStart).count();
-
+        runtime::NetworkRunOptions options;
+        options.repeat = static_cast<int>(*repeat);
+        options.threads = static_cast<int>(*threads);
         // Inputs: given, the ones saved beside an ONNX model, or seeded random values.
-        std::vector<ir::Buffer> inputs;
-        std::string inputFile = args.value("input", onnx ? besideModel(network->name, ".input_0.pb") : "");
-        std::string expectedFile = args.value("expected", onnx ? besideModel(network->name, ".output_0.pb") : "");
-        for (const graph::Node& n : graph->nodes())
-            if (n.kind == graph::NodeKind::Input) {
-                if (!inputFile.empty() && inputs.empty()) {
-                    auto b = graph::readOnnxTensor(inputFile);
-                    if (!b)
-                        return fail(b.error().message);
-                    inputs.push_back(std::move(*b));
-                    continue;
-                }
-                ir::Buffer b(n.shape);
-                ir::fillRandomInput(b.data(), b.size(), 7, static_cast<int>(inputs.size()));
-                inputs.push_back(std::move(b));
-            }
-        if (auto set = executor->setInputs(inputs); !set)
-            return fail(set.error().message);
-
-        const std::vector<runtime::StepInfo>& steps = executor->steps();
-        int kernels = 0;
-        for (const runtime::StepInfo& s : steps)
-            kernels += s.view ? 0 : 1;
-        std::cout << "# " << (onnx ? fs::path(network->name).filename().string() : network->name) << ", batch "
-                  << network->batch << ", on " << codegen::hostCpuName() << ", "
-                  << (*threads ? std::to_string(*threads) : std::string("all")) << " threads\n";
-        std::cout << "built " << kernels << " kernels (" << steps.size() - static_cast<size_t>(kernels)
-                  << " reshapes are views) in " << formatFixed(buildSeconds, 2) << " s; activations "
-                  << formatFixed(static_cast<double>(executor->plannedBytes()) / 1e6, 2) << " MB planned ("
-                  << formatFixed(static_cast<double>(executor->unplannedBytes()) / 1e6, 2)
-                  << " MB with a buffer per value)\n";
-
-        // Correctness: every step against the reference evaluator, then the output against the saved one.
-        executor->run();
-        auto checks = executor->checkSteps(32);
-        if (!checks)
-            return fail(checks.error().message);
-        double worst = 0.0;
-        int worstStep = -1;
-        for (const runtime::StepCheck& c : *checks)
-            if (c.error > worst) {
-                worst = c.error;
-                worstStep = c.step;
-            }
-        std::cout << "check: " << checks->size() << " kernels against the reference evaluator (32 sampled outputs "
-                  << "each): " << (worst <= 1.0 ? "all right" : "WRONG") << ", worst " << formatFixed(worst, 3)
-                  << " of the tolerance" << (worstStep >= 0 ? " (step " + std::to_string(worstStep) + ")" : "") << "\n";
-        if (worst > 1.0) {
-            std::string wrong;
-            for (const runtime::StepCheck& c : *checks)
-                if (c.error > 1.0)
-                    wrong += (wrong.empty() ? "" : ", ") + std::to_string(c.step) + " ("
-                        + steps[static_cast<size_t>(c.step)].name + ", " + formatFixed(c.error, 1) + ")";
-            return fail("wrong results from steps " + wrong);
+        options.inputs = runtime::seededInputs(*loaded->graph);
+        if (std::string input = args.value("input", onnx ? besideModel(name, ".input_0.pb") : ""); !input.empty()) {
+            auto b = graph::readOnnxTensor(input);
+            if (!b)
+                return fail(b.error().message);
+            if (options.inputs.empty())
+                return fail("the network has no input to give " + input + " to");
+            options.inputs.front() = std::move(*b);
         }
-        if (!expectedFile.empty()) {
-            auto expected = graph::readOnnxTensor(expectedFile);
-            if (!expected)
-                return fail(expected.error().message);
-            auto match = matchOutput(*executor, *expected, expectedFile);
-            if (!match)
-                return fail(match.error().message);
-            const double error = match->error;
-            std::cout << "output vs " << fs::path(expectedFile).filename().string() << ": "
-                      << (error <= 1.0 ? "equal" : "DIFFERENT") << " within rtol 2e-3, atol 2e-3 x "
-                      << formatFixed(match->scale, 3) << " (worst " << formatFixed(error, 3) << " of the tolerance)\n";
-            if (error > 1.0)
-                return fail("the network's output differs from " + expectedFile);
+        if (std::string expected = args.value("expected", onnx ? besideModel(name, ".output_0.pb") : "");
+            !expected.empty()) {
+            auto b = graph::readOnnxTensor(expected);
+            if (!b)
+                return fail(b.error().message);
+            options.expected = std::move(*b);
+            options.expectedName = fs::path(expected).filename().string();
         }
-
-        // Latency: whole runs, then runs timed step by step.
-        for (int i = 0; i < 3; ++i)
-            executor->run();
-        std::vector<double> runs;
-        for (int64_t i = 0; i < *repeat; ++i) {
-            const auto start = std::chrono::steady_clock::now();
-            executor->run();
-            runs.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-        }
-        std::vector<double> perStep;
-        for (int64_t i = 0; i < *repeat; ++i)
-            executor->runTimed(perStep);
-        for (double& s : perStep)
-            s /= static_cast<double>(*repeat);
-
-        const graph::TaskSet& tasks = partition->tasks;
-        double estimate = 0.0;
-        int estimated = 0;
-        for (const graph::Task& t : tasks.tasks)
-            if (auto it = chooser.bestSeconds.find(t.id); it != chooser.bestSeconds.end()) {
-                estimate += it->second * t.weight;
-                ++estimated;
-            }
-        const double median = percentile(runs, 0.5);
-        std::cout << "latency: median " << ms(median) << " ms, p90 " << ms(percentile(runs, 0.9)) << " ms over "
-                  << *repeat << " runs\n";
-        if (estimated)
-            std::cout << "estimate: " << ms(estimate) << " ms (Σ weight x best record time, " << estimated << " of "
-                      << tasks.tasks.size() << " tasks tuned); measured / estimate "
-                      << formatFixed(median / estimate, 2) << "\n";
-        else
-            std::cout << "estimate: none (no task has a record on this machine"
-                      << (chooser.workspace ? "" : "; no workspace") << ")\n";
+        runtime::ExecutorOptions executor;
+        executor.outputs = loaded->outputs;
+        auto run = runtime::runNetwork(*loaded->graph, loaded->partition, loaded->chooser, executor, options);
+        if (!run)
+            return fail(run.error().message);
+        run->network = onnx ? fs::path(name).filename().string() : name;
+        printRun(*run, run->network);
+        if (!run->wrongSteps.empty())
+            return fail("wrong results from steps " + run->wrongSteps);
+        if (run->wrong())
+            return fail("the network's output differs from " + run->expectedName);
+        if (!loaded->chooser.hasStore() && !run->estimatedTasks)
+            std::cout << "  (no workspace with records on this machine: every task ran its default schedule)\n";
 
         if (args.has("compare")) {
-            const std::string what = args.value("compare");
-            std::string file;
-            if (what == "libtorch")
-                file = onnx ? besideModel(network->name, ".pt") : "";
-            else if (what.rfind("libtorch:", 0) == 0)
-                file = what.substr(9);
-            else
-                return fail("--compare takes libtorch or libtorch:FILE.pt, got '" + what + "'");
-            if (file.empty())
-                return fail(
-                    "--compare libtorch needs the model as TorchScript: libtorch:FILE.pt (torch.jit.trace of it)");
-            auto torch = runtime::runTorchScript(file, inputs, static_cast<int>(*repeat), static_cast<int>(*threads));
-            if (!torch)
-                return fail(torch.error().message);
-            auto match = matchOutput(*executor, torch->output, file);
-            if (!match)
-                return fail(match.error().message);
-            const double error = match->error;
-            const double torchMedian = percentile(torch->seconds, 0.5);
-            std::cout << "LibTorch (" << fs::path(file).filename().string() << ", " << torch->threads << " threads, "
-                      << torch->backends << "): median " << ms(torchMedian) << " ms, p90 "
-                      << ms(percentile(torch->seconds, 0.9)) << " ms; outputs "
-                      << (error <= 1.0 ? "equal" : "DIFFERENT") << " (worst " << formatFixed(error, 3)
-                      << " of the tolerance); TuneScope is " << formatFixed(torchMedian / median, 2)
-                      << "x LibTorch's speed\n";
-            if (error > 1.0)
+            auto library = compareWithLibTorch(args, *loaded, options.inputs, *run, options.repeat, options.threads);
+            if (!library)
+                return fail(library.error().message);
+            run->library = *library;
+            std::cout << library->what << ", " << library->threads << " threads, " << library->backends << ": median "
+                      << ms(library->medianSeconds) << " ms, p90 " << ms(library->p90Seconds) << " ms; outputs "
+                      << (library->outputError <= 1.0 ? "equal" : "DIFFERENT") << " (worst "
+                      << formatFixed(library->outputError, 3) << " of the tolerance); TuneScope is "
+                      << formatFixed(library->medianSeconds / run->medianSeconds, 2) << "x LibTorch's speed\n";
+            if (library->outputError > 1.0)
                 return fail("the network's output differs from LibTorch's");
         }
-
-        // Per task: measured (all occurrences) against the estimate.
-        std::vector<double> taskSeconds(tasks.tasks.size(), 0.0);
-        std::vector<std::string> taskSchedule(tasks.tasks.size());
-        double other = 0.0;
-        int otherSteps = 0;
-        for (size_t i = 0; i < steps.size(); ++i) {
-            if (steps[i].task >= 0) {
-                taskSeconds[static_cast<size_t>(steps[i].task)] += perStep[i];
-                taskSchedule[static_cast<size_t>(steps[i].task)] = steps[i].schedule;
-            } else if (!steps[i].view) {
-                other += perStep[i];
-                ++otherSteps;
-            }
+        printTasks(*run);
+        if (args.has("json")) {
+            std::ofstream out(args.value("json"));
+            out << runtime::networkRunToJson(*run) << "\n";
+            if (!out)
+                return fail("cannot write " + args.value("json"));
         }
-        double total = other;
-        for (double s : taskSeconds)
-            total += s;
-        std::printf("\n  %3s  %-32s %6s %12s %12s %7s  %s\n", "id", "task", "weight", "estimate ms", "measured ms",
-            "share", "schedule");
-        for (const graph::Task& t : tasks.tasks) {
-            auto it = chooser.bestSeconds.find(t.id);
-            const std::string est = it != chooser.bestSeconds.end() ? ms(it->second * t.weight) : "-";
-            const double measured = taskSeconds[static_cast<size_t>(t.id)];
-            std::printf("  %3d  %-32s %6d %12s %12s %6.1f%%  %s\n", t.id, t.name.substr(0, 32).c_str(), t.weight,
-                est.c_str(), ms(measured).c_str(), total > 0 ? 100.0 * measured / total : 0.0,
-                taskSchedule[static_cast<size_t>(t.id)].c_str());
-        }
-        std::printf("  %3s  %-32s %6d %12s %12s %6.1f%%  %s\n", "-", "other steps (not tasks)", otherSteps, "-",
-            ms(other).c_str(), total > 0 ? 100.0 * other / total : 0.0, "default schedule");
-        std::printf("  sum of steps %s ms; a whole run %s ms (the difference: timing each step)\n", ms(total).c_str(),
-            ms(median).c_str());
         return 0;
     }
     int runExportLibrary(const Arguments& args)
@@ -357,7 +257,7 @@ namespace {
             options);
         if (!exported)
             return fail(exported.error().message);
-        int tuned = static_cast<int>(loaded->chooser.bestSeconds.size());
+        int tuned = static_cast<int>(loaded->chooser.chosenSeconds().size());
         std::cout << "exported " << exported->kernels << " kernels (" << tuned << " of "
                   << loaded->partition.tasks.tasks.size() << " tasks from tuned records, the rest on the default "
                   << "schedule) for "
@@ -377,7 +277,7 @@ std::vector<Command> runCommands()
     return {
         { "run", "run a whole network from its tasks' best records: checked, timed, beside Ansor's estimate",
             "tunescope-cli run (--network NAME | --onnx FILE) [--batch N] [--layout L] [--workspace W] [--threads K] "
-            "[--repeat R] [--input FILE.pb] [--expected FILE.pb] [--compare libtorch[:FILE.pt]]",
+            "[--repeat R] [--input FILE.pb] [--expected FILE.pb] [--compare libtorch[:FILE.pt]] [--json FILE]",
             { kNetworkOption, kOnnxOption, kBatchOption, kLayoutOption, kWorkspaceOption,
                 { "threads", "K", "threads of the kernels' parallel loops (default all cores)" },
                 { "repeat", "R", "timed runs (default 20); the median and p90 are printed" },
@@ -386,9 +286,10 @@ std::vector<Command> runCommands()
                     "it, if there is one; else seeded random values)" },
                 { "expected", "FILE", "the expected output as a TensorProto file (default M.output_0.pb beside it)" },
                 { "compare", "libtorch[:FILE]",
-                    "also run the model in LibTorch from a TorchScript file (default for --onnx "
-                    "M.onnx: M.pt beside it) on the same input: outputs compared, latency "
-                    "side by side" },
+                    "also run the model in LibTorch on the same input, outputs compared, latency side by side: "
+                    "from a TorchScript file (libtorch:FILE.pt; for --onnx M.onnx, M.pt beside it), else the "
+                    "graph built op by op in LibTorch on the same weights" },
+                { "json", "FILE", "also write the run (checks, latency, estimate, per-task times) as JSON" },
                 kHelpOption },
             runRun },
         { "export-library", "export the tuned network as a shared library with a C API, its weights and a C example",

@@ -57,6 +57,7 @@ CurvesView::CurvesView(ViewContext& context, QWidget* parent)
         [this](qint64 sessionId, int task, qint64 recordId) { activatePoint(sessionId, task, recordId); });
     connect(&m_selection, &widgets::SelectionContext::recordChanged, this,
         [this] { m_plot->setHighlightedRecord(m_selection.recordId()); });
+    connect(&m_hub, &widgets::SessionHub::networkRunChanged, this, &CurvesView::updateMeasuredLatency);
     onCurrentChanged();
 }
 
@@ -64,6 +65,27 @@ void CurvesView::onCurrentChanged()
 {
     m_plot->setSession(m_hub.current());
     m_plot->setHighlightedRecord(m_selection.recordId());
+    updateMeasuredLatency();
+}
+
+void CurvesView::updateMeasuredLatency()
+{
+    const auto current = m_hub.current();
+    const auto run = current ? m_hub.networkRun(*current) : nullptr;
+    const std::optional<double> ms
+        = run && run->medianSeconds > 0 ? std::optional<double>(run->medianSeconds * 1e3) : std::nullopt;
+    if (ms == m_plot->measuredLatency())
+        return;
+    QString label;
+    if (run)
+        label = run->allEstimated() ? tr("measured %1 ms (Run network; estimate %2 ms)")
+                                          .arg(run->medianSeconds * 1e3, 0, 'f', 2)
+                                          .arg(run->estimateSeconds * 1e3, 0, 'f', 2)
+                                    : tr("measured %1 ms (Run network; %2 of %3 tasks tuned)")
+                                          .arg(run->medianSeconds * 1e3, 0, 'f', 2)
+                                          .arg(run->estimatedTasks)
+                                          .arg(run->tasks.size());
+    m_plot->setMeasuredLatency(ms, label);
 }
 
 void CurvesView::compareWith(int64_t sessionId, bool on)

@@ -3,7 +3,8 @@
 // publishes snapshots (at most 10 Hz, only what is new). "Compare with" overlays other sessions of the
 // workspace, dashed, to compare search policies or cost models on the same tasks; they load in the hub's
 // jobs (snapshotReady). A click on a marker selects its record, with its replayed state, in the selection;
-// the selected record is ringed on the curves.
+// the selected record is ringed on the curves. The network's measured latency, once Session > Run network ran it, is
+// a dashed line across the latency plot.
 #pragma once
 
 #include <QList>
@@ -44,6 +45,8 @@ public:
 
 private:
     void onCurrentChanged();
+    // The shown session's network as last run whole (Session > Run network), across the latency plot.
+    void updateMeasuredLatency();
     void updateOverlays();
     void fillCompareMenu();
 

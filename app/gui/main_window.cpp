@@ -201,6 +201,12 @@ void MainWindow::createSessionActions()
     add(QStringLiteral("resumeSession"), tr("&Resume"), QKeySequence(Qt::Key_F8), [this] { m_sessions->resumeLive(); });
     add(QStringLiteral("cancelSession"), tr("&Cancel after this batch"), QKeySequence(Qt::SHIFT | Qt::Key_F5),
         [this] { m_sessions->cancel(); });
+    // Views' commands that belong to the session (the Network run view's Run network) are in this menu too.
+    m_sessionMenu->addSeparator();
+    for (QWidget* view : std::as_const(m_views))
+        for (QAction* action : view->actions())
+            if (action->objectName() == QStringLiteral("runNetwork"))
+                m_sessionMenu->addAction(action);
     // The live session's cost model; choosing another retrains it on the session's records and switches.
     toolbar->addSeparator();
     auto* modelLabel = new QLabel(tr(" Model: "), this);

@@ -4,6 +4,7 @@
 #include "app/gui/curves_view.h"
 #include "app/gui/explorer_view.h"
 #include "app/gui/model_comparison_view.h"
+#include "app/gui/network_run_view.h"
 #include "app/gui/prediction_view.h"
 #include "app/gui/race_view.h"
 #include "app/gui/records_view.h"
@@ -46,6 +47,9 @@ const std::vector<ViewInfo>& viewRegistry()
             [](ViewContext& context, QWidget* parent) -> QWidget* { return new PredictionView(context, parent); }, 1 },
         { "SchedulerDock", QT_TRANSLATE_NOOP("ts::app::MainWindow", "Task scheduler"), ViewArea::Bottom, 270,
             [](ViewContext& context, QWidget* parent) -> QWidget* { return new SchedulerView(context, parent); }, 1 },
+        { "NetworkRunDock", QT_TRANSLATE_NOOP("ts::app::MainWindow", "Network run"), ViewArea::Bottom, 270,
+            [](ViewContext& context, QWidget* parent) -> QWidget* { return new NetworkRunView(context, parent); }, 1,
+            "SchedulerDock" },
         { "RaceDock", QT_TRANSLATE_NOOP("ts::app::MainWindow", "Race"), ViewArea::Bottom, 270,
             [](ViewContext& context, QWidget* parent) -> QWidget* { return new RaceView(context, parent); }, 1,
             "SchedulerDock" },

@@ -209,8 +209,12 @@ Expected<Tensor> lowerNode(const Node& node, const std::vector<Tensor>& in, std:
     case NodeKind::Softmax:
         return ops::softmax(in[0]);
     case NodeKind::LayerNorm: {
+        // beta is the node's first parameter, gamma its second: the order GCC gave when both were made inside the
+        // call's argument list, which the built-in networks' task keys and seeded values have kept since.
         const int64_t n = in[0]->shape().back();
-        return ops::layerNorm(in[0], param("gamma", { n }), param("beta", { n }), node.epsilon);
+        Tensor beta = param("beta", { n });
+        Tensor gamma = param("gamma", { n });
+        return ops::layerNorm(in[0], gamma, beta, node.epsilon);
     }
     case NodeKind::BiasAdd:
         return ops::biasAdd(in[0], param("bias", { in[0]->shape()[static_cast<size_t>(node.axis)] }), node.axis);

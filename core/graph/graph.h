@@ -91,7 +91,7 @@ struct Node {
     ops::UnaryOp unary = ops::UnaryOp::Sigmoid; // Unary
     std::vector<int64_t> begin, end, step; // Slice; Pad's before (begin) and after (end)
 
-    // The values of the parameters lowerNode() creates (weight; bias; gamma, beta), in its order, or of a
+    // The values of the parameters lowerNode() creates (weight; bias; beta, gamma), in its order, or of a
     // Constant. Empty where the graph gives only shapes (the built-in networks: a runner fills them with
     // seeded random values). Shared, so graphs copy cheaply.
     std::vector<std::shared_ptr<const ir::Buffer>> params;

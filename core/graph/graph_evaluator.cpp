@@ -3,7 +3,31 @@
 #include "core/ir/compute_dag.h"
 #include "core/ops/shape_check.h"
 
+#include <cmath>
+
 namespace ts::graph {
+
+ir::Buffer seededParameter(const Node& node, int id, int param, const std::vector<int64_t>& shape, uint64_t seed)
+{
+    ir::Buffer b(shape);
+    ir::fillRandomInput(b.data(), b.size(), seed, parameterOrdinal(id, param));
+    // The weight's fan-in: what one output element sums over (OIHW / HWIO for a convolution, [C, m, kh, kw] /
+    // [kh, kw, C, m] for a depthwise one, [out, in] for a dense layer).
+    int64_t fanIn = 0;
+    const bool nchw = node.conv.layout == ops::Layout::NCHW;
+    if (param == 0 && shape.size() == 4 && node.kind == NodeKind::Conv2d)
+        fanIn = b.size() / (nchw ? shape[0] : shape[3]);
+    else if (param == 0 && shape.size() == 4 && node.kind == NodeKind::DepthwiseConv2d)
+        fanIn = nchw ? shape[2] * shape[3] : shape[0] * shape[1];
+    else if (param == 0 && shape.size() == 2 && node.kind == NodeKind::Dense)
+        fanIn = shape[1];
+    if (fanIn > 0) {
+        const float bound = static_cast<float>(std::sqrt(6.0 / static_cast<double>(fanIn)));
+        for (int64_t i = 0; i < b.size(); ++i)
+            b[i] *= bound;
+    }
+    return b;
+}
 
 Expected<ir::Buffer> evaluateNode(
     const Node& node, const std::vector<const ir::Buffer*>& inputs, std::optional<uint64_t> seed, int id)
@@ -21,9 +45,7 @@ Expected<ir::Buffer> evaluateNode(
         }
         if (!seed)
             return makeError(ErrorKind::Unsupported, "parameter " + params[p]->name() + " has no value");
-        ir::Buffer b(params[p]->shape());
-        ir::fillRandomInput(b.data(), b.size(), *seed, parameterOrdinal(id, static_cast<int>(p)));
-        paramValues.push_back(std::move(b));
+        paramValues.push_back(seededParameter(node, id, static_cast<int>(p), params[p]->shape(), *seed));
     }
     std::vector<ir::Tensor> tensors = placeholders;
     tensors.insert(tensors.end(), params.begin(), params.end());

@@ -16,8 +16,16 @@ namespace ts::graph {
 // runner of a graph (this evaluator, the graph executor, an exported library) fills the same values.
 inline int parameterOrdinal(int node, int param) { return node * 16 + param; }
 
+// The value of parameter `param` of node `id` where the graph gives none (the built-in networks), of `shape`:
+// ir::fillRandomInput(seed, parameterOrdinal(id, param)), uniform in [-1, 1), with a convolution's or dense layer's
+// weight scaled to He's uniform bound sqrt(6 / fan-in). Scaled so, activations keep their magnitude through a
+// deep network without batch norm, and two float32 implementations of it (the executor, LibTorch) agree on its
+// output; unscaled, MobileNet-V2's activations reach hundreds before each ReLU6 and float32 rounding decides the
+// output. Every runner of a graph fills its parameters here.
+ir::Buffer seededParameter(const Node& node, int id, int param, const std::vector<int64_t>& shape, uint64_t seed);
+
 // One node on known values, one buffer per node input. Parameters come from Node::params; those it has no value
-// for are filled with ir::fillRandomInput(*seed, parameterOrdinal(id, p)) when a seed is given, and are an
+// for are filled with seededParameter(node, id, p, shape, *seed) when a seed is given, and are an
 // Unsupported error without one.
 Expected<ir::Buffer> evaluateNode(const Node& node, const std::vector<const ir::Buffer*>& inputs,
     std::optional<uint64_t> seed = std::nullopt, int id = 0);

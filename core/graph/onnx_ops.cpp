@@ -604,7 +604,7 @@ namespace {
         g.shape = { n };
         Node node = make(NodeKind::LayerNorm);
         node.epsilon = c.floatAttribute("epsilon", 1e-5);
-        node.params = { sharedBuffer(g), sharedBuffer(beta) };
+        node.params = { sharedBuffer(beta), sharedBuffer(g) }; // the LayerNorm node's order (graph.cpp)
         return output(c, c.emit(std::move(node), { 0 }));
     }
 

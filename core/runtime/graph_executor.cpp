@@ -179,10 +179,8 @@ Expected<NetworkPlan> planNetwork(const graph::Graph& g, const graph::Partition&
                 if (static_cast<size_t>(s.param) < owner.params.size())
                     slot.value = owner.params[static_cast<size_t>(s.param)];
                 else {
-                    auto value = std::make_shared<ir::Buffer>(shape);
-                    ir::fillRandomInput(
-                        value->data(), value->size(), options.seed, graph::parameterOrdinal(s.node, s.param));
-                    slot.value = std::move(value);
+                    slot.value = std::make_shared<ir::Buffer>(
+                        graph::seededParameter(owner, s.node, s.param, shape, options.seed));
                 }
                 plan.slots.push_back(std::move(slot));
                 slotRoot.push_back(-1);

@@ -5,6 +5,7 @@
 #include "core/graph/onnx_import.h"
 #include "core/runtime/graph_executor.h"
 #include "core/runtime/library_export.h"
+#include "core/runtime/network_run.h"
 #include "core/schedule/step.h"
 
 #include <gtest/gtest.h>
@@ -225,4 +226,79 @@ TEST(LibraryExport, ABadNameIsRefused)
     auto exported = exportLibrary(*g, *partition, nullptr, {}, options);
     ASSERT_FALSE(exported);
     EXPECT_NE(exported.error().message.find("lower-case letters"), std::string::npos);
+}
+
+TEST(NetworkRun, ChecksTimesAndRoundTripsAsJson)
+{
+    auto g = graph::buildNetwork("bert-tiny", 1);
+    ASSERT_TRUE(g);
+    auto partition = graph::partitionGraph(*g);
+    ASSERT_TRUE(partition);
+    StoreScheduleChooser chooser; // no workspace: every task on the default schedule
+    NetworkRunOptions options;
+    options.repeat = 3;
+    auto run = runNetwork(*g, *partition, chooser, {}, options);
+    ASSERT_TRUE(run) << run.error().toString();
+    EXPECT_FALSE(run->wrong()) << run->wrongSteps;
+    EXPECT_EQ(run->checkedSteps, run->kernels);
+    EXPECT_LE(run->worstCheck, 1.0);
+    ASSERT_EQ(run->runSeconds.size(), 3u);
+    EXPECT_GT(run->medianSeconds, 0.0);
+    EXPECT_GE(run->p90Seconds, run->medianSeconds);
+    EXPECT_EQ(run->estimatedTasks, 0); // nothing tuned, nothing estimated
+    ASSERT_EQ(run->tasks.size(), partition->tasks.tasks.size());
+    double measured = run->otherSeconds;
+    for (const TaskRun& t : run->tasks) {
+        EXPECT_LT(t.estimateSeconds, 0.0);
+        EXPECT_GT(t.measuredSeconds, 0.0) << t.name;
+        EXPECT_EQ(t.schedule, "default schedule (no record)");
+        measured += t.measuredSeconds;
+    }
+    EXPECT_NEAR(measured, run->stepSumSeconds, 1e-9);
+
+    run->library = LibraryRun { "LibTorch (test)", 2, "oneDNN", 1e-3, 2e-3, 0.25 };
+    auto back = networkRunFromJson(networkRunToJson(*run));
+    ASSERT_TRUE(back) << back.error().toString();
+    EXPECT_EQ(back->network, "bert-tiny");
+    EXPECT_EQ(back->kernels, run->kernels);
+    EXPECT_EQ(back->runSeconds, run->runSeconds);
+    EXPECT_EQ(back->tasks.size(), run->tasks.size());
+    EXPECT_EQ(back->tasks.back().name, run->tasks.back().name);
+    EXPECT_DOUBLE_EQ(back->tasks.back().measuredSeconds, run->tasks.back().measuredSeconds);
+    ASSERT_TRUE(back->library);
+    EXPECT_EQ(back->library->what, "LibTorch (test)");
+    EXPECT_DOUBLE_EQ(back->library->outputError, 0.25);
+
+    auto broken = networkRunFromJson("{\"network\": \"x\"}");
+    ASSERT_FALSE(broken);
+    EXPECT_NE(broken.error().message.find("not a network run report"), std::string::npos);
+}
+
+TEST(NetworkRun, AWrongExpectedOutputStopsBeforeTiming)
+{
+    auto g = graph::buildNetwork("bert-tiny", 1);
+    ASSERT_TRUE(g);
+    auto partition = graph::partitionGraph(*g);
+    ASSERT_TRUE(partition);
+    StoreScheduleChooser chooser;
+    NetworkRunOptions options;
+    options.repeat = 2;
+    auto right = runNetwork(*g, *partition, chooser, {}, options);
+    ASSERT_TRUE(right) << right.error().toString();
+    ir::Buffer expected = right->output;
+    options.expected = expected;
+    options.expectedName = "same.pb";
+    auto same = runNetwork(*g, *partition, chooser, {}, options);
+    ASSERT_TRUE(same);
+    EXPECT_FALSE(same->wrong());
+    EXPECT_LE(same->expected.error, 1.0);
+    for (int64_t i = 0; i < expected.size(); ++i)
+        expected[i] += 1.0f;
+    options.expected = expected;
+    options.expectedName = "shifted.pb";
+    auto wrong = runNetwork(*g, *partition, chooser, {}, options);
+    ASSERT_TRUE(wrong);
+    EXPECT_TRUE(wrong->wrong());
+    EXPECT_GT(wrong->expected.error, 1.0);
+    EXPECT_TRUE(wrong->runSeconds.empty()); // nothing timed
 }

@@ -292,3 +292,41 @@ TEST(OnnxImport, BadFilesGiveClearErrors)
     ASSERT_FALSE(batch);
     EXPECT_NE(batch.error().message.find("--batch"), std::string::npos);
 }
+
+TEST(OnnxImport, LayerNormalizationScalesByGammaAndShiftsByBeta)
+{
+    // gamma 2 and beta 0.5 over the last axis: every row of the output has mean 0.5 and standard deviation 2.
+    // Swapped parameters would give mean 2 and deviation 0.5.
+    const std::string path = writeModel("ts_layer_norm.onnx", [](onnx::ModelProto& m) {
+        m.mutable_opset_import(0)->set_version(17);
+        auto constant = [&](const std::string& name, float value) {
+            onnx::TensorProto* t = m.mutable_graph()->add_initializer();
+            t->set_name(name);
+            t->set_data_type(onnx::TensorProto::FLOAT);
+            t->add_dims(8);
+            for (int i = 0; i < 8; ++i)
+                t->add_float_data(value);
+        };
+        constant("gamma", 2.0f);
+        constant("beta", 0.5f);
+        addNode(m, "LayerNormalization", "ln", { "x", "gamma", "beta" }, "y");
+        addOutput(m, "y");
+    });
+    auto model = importOnnx(path);
+    ASSERT_TRUE(model) << model.error().toString();
+    ir::Buffer x({ 1, 4, 8, 8 });
+    ir::fillRandomInput(x.data(), x.size(), 5, 0);
+    auto values = evaluateGraph(model->graph, { x });
+    ASSERT_TRUE(values) << values.error().toString();
+    const ir::Buffer& y = (*values)[static_cast<size_t>(model->outputs.at(0))];
+    ASSERT_EQ(y.size(), x.size());
+    for (int64_t row = 0; row < y.size() / 8; ++row) {
+        double mean = 0.0, square = 0.0;
+        for (int64_t i = 0; i < 8; ++i)
+            mean += y[row * 8 + i] / 8.0;
+        for (int64_t i = 0; i < 8; ++i)
+            square += (y[row * 8 + i] - mean) * (y[row * 8 + i] - mean) / 8.0;
+        EXPECT_NEAR(mean, 0.5, 1e-4) << "row " << row;
+        EXPECT_NEAR(std::sqrt(square), 2.0, 1e-2) << "row " << row;
+    }
+}
