@@ -1,6 +1,6 @@
 #include "widgets/race_runner.h"
 
-#include "core/session/tune_origin.h"
+#include "core/engine/tune_origin.h"
 #include "core/store/store.h"
 
 #include <QMetaObject>
@@ -36,7 +36,7 @@ void RaceRunner::cancel()
         m_race->cancel();
 }
 
-bool RaceRunner::start(session::RaceOptions options, std::shared_ptr<const graph::Task> task)
+bool RaceRunner::start(engine::RaceOptions options, std::shared_ptr<const graph::Task> task)
 {
     if (running()) {
         Q_EMIT errorOccurred(tr("A race is running; cancel it first."));
@@ -45,8 +45,8 @@ bool RaceRunner::start(session::RaceOptions options, std::shared_ptr<const graph
     join();
     m_done = false;
     const size_t lanes = options.policies.size();
-    m_race = std::make_unique<session::Race>(
-        std::move(options), [this, task, lanes](const session::RaceEvent& e, const session::RaceResult& result) {
+    m_race = std::make_unique<engine::Race>(
+        std::move(options), [this, task, lanes](const engine::RaceEvent& e, const engine::RaceResult& result) {
             // The racing thread: copy, then publish at most every 100 ms unless the event closes a round.
             auto snapshot = std::make_shared<RaceSnapshot>();
             {
@@ -63,14 +63,14 @@ bool RaceRunner::start(session::RaceOptions options, std::shared_ptr<const graph
             snapshot->task = task;
             const size_t lane = static_cast<size_t>(e.lane);
             bool now = false;
-            if (const auto* phase = std::get_if<session::PhaseStarted>(&e.event))
+            if (const auto* phase = std::get_if<engine::PhaseStarted>(&e.event))
                 snapshot->phases[lane] = phase->phase;
-            if (std::holds_alternative<session::RoundDone>(e.event)) {
+            if (std::holds_alternative<engine::RoundDone>(e.event)) {
                 ++snapshot->rounds[lane];
                 snapshot->phases[lane] = "";
                 now = true;
             }
-            if (std::holds_alternative<session::Finished>(e.event)) {
+            if (std::holds_alternative<engine::Finished>(e.event)) {
                 snapshot->phases[lane] = "done";
                 now = true;
             }
@@ -135,13 +135,13 @@ void RaceRunner::publish()
 void RaceRunner::listRaces(const QString& workspace)
 {
     m_listJob.start(
-        [path = workspace.toStdString()](session::JobContext&) -> Expected<std::vector<session::RaceInfo>> {
+        [path = workspace.toStdString()](session::JobContext&) -> Expected<std::vector<engine::RaceInfo>> {
             store::OpenOptions options;
             options.readOnly = true;
             TS_TRY(store::Store store, store::Store::open(path, options));
-            return session::listRaces(store);
+            return engine::listRaces(store);
         },
-        [this](Expected<std::vector<session::RaceInfo>> races) {
+        [this](Expected<std::vector<engine::RaceInfo>> races) {
             if (!races) {
                 Q_EMIT errorOccurred(QString::fromStdString(races.error().message));
                 return;
@@ -158,7 +158,7 @@ void RaceRunner::loadRace(const QString& workspace, const QString& id)
             store::OpenOptions options;
             options.readOnly = true;
             TS_TRY(store::Store store, store::Store::open(path, options));
-            TS_TRY(session::RaceResult race, session::loadRace(store, id));
+            TS_TRY(engine::RaceResult race, engine::loadRace(store, id));
             auto snapshot = std::make_shared<RaceSnapshot>();
             snapshot->phases.assign(race.lanes.size(), "done");
             snapshot->rounds.assign(race.lanes.size(), 0);
@@ -170,10 +170,10 @@ void RaceRunner::loadRace(const QString& workspace, const QString& id)
                 const nlohmann::json settings = nlohmann::json::parse(s.settings, nullptr, false);
                 if (!settings.is_object() || !settings.contains("origin"))
                     break;
-                auto origin = session::TuneOrigin::fromJson(settings["origin"].dump());
+                auto origin = engine::TuneOrigin::fromJson(settings["origin"].dump());
                 if (!origin)
                     break;
-                auto tasks = session::buildTasks(*origin);
+                auto tasks = engine::buildTasks(*origin);
                 if (tasks && !tasks->empty())
                     snapshot->task = std::make_shared<const graph::Task>(tasks->front());
             }

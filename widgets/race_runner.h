@@ -1,12 +1,12 @@
-// RaceRunner: a race (core/session/race.h) driven from the GUI. The race runs on a worker thread of its own; the
+// RaceRunner: a race (core/engine/race.h) driven from the GUI. The race runs on a worker thread of its own; the
 // runner copies the race's state after each event and publishes an immutable RaceSnapshot at most every 100 ms
 // (a round's end and the finish publish at once), coalesced into one queued call, so the GUI thread only ever
 // draws the newest. Stored races are listed and loaded (nothing measured) in JobTracker jobs. GUI thread only.
 #pragma once
 
+#include "core/engine/race.h"
 #include "core/graph/task_extraction.h"
 #include "core/session/job_tracker.h"
-#include "core/session/race.h"
 
 #include <QObject>
 #include <QString>
@@ -20,7 +20,7 @@
 namespace ts::widgets {
 
 struct RaceSnapshot {
-    session::RaceResult result;
+    engine::RaceResult result;
     std::vector<std::string> phases; // per lane: "search", "measure", "model", "" (waiting), "done"
     std::vector<int> rounds; // per lane: rounds done
     bool live = false; // being raced now (false: finished, or loaded from the store)
@@ -36,7 +36,7 @@ public:
     ~RaceRunner() override; // cancels a live race and waits for its round in flight
 
     // Starts a race; false (and a message through errorOccurred) when one is running already.
-    bool start(session::RaceOptions options, std::shared_ptr<const graph::Task> task);
+    bool start(engine::RaceOptions options, std::shared_ptr<const graph::Task> task);
     void cancel();
     bool running() const { return m_worker.joinable() && !m_done.load(); }
     std::shared_ptr<const RaceSnapshot> current() const { return m_current; }
@@ -48,7 +48,7 @@ public:
 Q_SIGNALS:
     void updated(); // current() changed
     void finished(const QString& status);
-    void racesListed(const std::vector<session::RaceInfo>& races);
+    void racesListed(const std::vector<engine::RaceInfo>& races);
     void raceLoaded(std::shared_ptr<const RaceSnapshot> race);
     void errorOccurred(const QString& message);
 
@@ -57,7 +57,7 @@ private:
     void join();
 
     std::thread m_worker;
-    std::unique_ptr<session::Race> m_race;
+    std::unique_ptr<engine::Race> m_race;
     std::atomic<bool> m_done { false };
     std::mutex m_mutex; // guards m_latest, m_pending
     std::shared_ptr<const RaceSnapshot> m_latest;

@@ -22,11 +22,11 @@ namespace {
     constexpr auto kPublishInterval = std::chrono::milliseconds(100);
 
     // Events after which the newest snapshot goes out at once: what a status line or a curve shows changes.
-    bool publishesAtOnce(const session::TuneEvent& event)
+    bool publishesAtOnce(const engine::TuneEvent& event)
     {
-        return std::holds_alternative<session::PhaseStarted>(event) || std::holds_alternative<session::RoundDone>(event)
-            || std::holds_alternative<session::Finished>(event) || std::holds_alternative<session::BestImproved>(event)
-            || std::holds_alternative<session::ModelSwitched>(event); // modelSwitched, queued next, reads it
+        return std::holds_alternative<engine::PhaseStarted>(event) || std::holds_alternative<engine::RoundDone>(event)
+            || std::holds_alternative<engine::Finished>(event) || std::holds_alternative<engine::BestImproved>(event)
+            || std::holds_alternative<engine::ModelSwitched>(event); // modelSwitched, queued next, reads it
     }
 } // namespace
 
@@ -34,7 +34,7 @@ namespace {
 // `worker` and `posted`.
 struct SessionHub::Live {
     std::mutex mutex;
-    std::unique_ptr<session::TuningSession> session; // made on the worker once the tasks are built
+    std::unique_ptr<engine::TuningSession> session; // made on the worker once the tasks are built
     std::optional<models::SnapshotBuilder> builder;
     std::shared_ptr<const models::SessionSnapshot> latest;
     Clock::time_point lastPublish;
@@ -207,7 +207,7 @@ QString SessionHub::notResumedNotice(const std::map<int, int>& otherLayoutRewrit
         .arg(parts.join(QStringLiteral(", ")));
 }
 
-bool SessionHub::start(const session::TuneOrigin& origin, session::TuneOptions options)
+bool SessionHub::start(const engine::TuneOrigin& origin, engine::TuneOptions options)
 {
     if (m_live)
         return false;
@@ -227,7 +227,7 @@ bool SessionHub::start(const session::TuneOrigin& origin, session::TuneOptions o
             QMetaObject::invokeMethod(
                 hub, [hub] { hub->onLiveEnded(); }, Qt::QueuedConnection);
         };
-        auto tasks = session::buildTasks(origin);
+        auto tasks = engine::buildTasks(origin);
         // AutoTVM tunes the tasks a template fits; a network's others are left out (an operator the dialog
         // already checked).
         if (tasks && search::isAutotvm(options.policy)) {
@@ -249,7 +249,7 @@ bool SessionHub::start(const session::TuneOrigin& origin, session::TuneOptions o
                     options.tasks.back().tags += (i ? "," : "") + t.fusedOps[i];
                 graphTasks.push_back(std::make_shared<const graph::Task>(std::move(t)));
             }
-        session::TuningSession* running = nullptr;
+        engine::TuningSession* running = nullptr;
         bool identified = false;
         {
             std::lock_guard lock(live->mutex);
@@ -262,8 +262,8 @@ bool SessionHub::start(const session::TuneOrigin& origin, session::TuneOptions o
                 end();
                 return;
             }
-            live->session = std::make_unique<session::TuningSession>(
-                options, [live, hub, &identified, &running](const session::TuneEvent& event) {
+            live->session = std::make_unique<engine::TuningSession>(
+                options, [live, hub, &identified, &running](const engine::TuneEvent& event) {
                     std::lock_guard eventLock(live->mutex);
                     if (!identified) {
                         live->builder->setSessionId(running->sessionId(), running->restoredTrials());
@@ -276,7 +276,7 @@ bool SessionHub::start(const session::TuneOrigin& origin, session::TuneOptions o
                     live->builder->apply(event);
                     if (publishesAtOnce(event) || Clock::now() - live->lastPublish >= kPublishInterval)
                         live->publishLocked(hub);
-                    if (const auto* m = std::get_if<session::ModelSwitched>(&event))
+                    if (const auto* m = std::get_if<engine::ModelSwitched>(&event))
                         QMetaObject::invokeMethod(
                             hub,
                             [hub, from = QString::fromStdString(m->from), to = QString::fromStdString(m->to),
@@ -321,7 +321,7 @@ bool SessionHub::resume(int64_t sessionId, int trials)
         Q_EMIT errorOccurred(tr("Session %1 did not record what it tuned, so it cannot be resumed.").arg(sessionId));
         return false;
     }
-    auto origin = session::TuneOrigin::fromJson(settings["origin"].dump());
+    auto origin = engine::TuneOrigin::fromJson(settings["origin"].dump());
     auto policy = search::policyKindFromString(found->policy);
     if (!origin || !policy) {
         Q_EMIT errorOccurred(
@@ -330,7 +330,7 @@ bool SessionHub::resume(int64_t sessionId, int trials)
                 .arg(QString::fromStdString(!origin ? origin.error().message : policy.error().message)));
         return false;
     }
-    session::TuneOptions options;
+    engine::TuneOptions options;
     options.policy = *policy;
     options.model = found->costModel;
     options.seed = static_cast<uint64_t>(found->seed);
@@ -420,7 +420,7 @@ bool SessionHub::switchModel(const QString& kind)
         if (m_live->session) {
             asked = m_live->session->switchModel(wanted);
         } else { // still building its tasks: asked of the session once it is made
-            asked = session::TuningSession::checkModelSwitch(m_live->policy, wanted);
+            asked = engine::TuningSession::checkModelSwitch(m_live->policy, wanted);
             if (asked)
                 m_live->requestedModel = wanted;
         }

@@ -10,9 +10,9 @@
 // except where a function says otherwise.
 #pragma once
 
+#include "core/engine/tune_origin.h"
+#include "core/engine/tuning_session.h"
 #include "core/runtime/network_run.h"
-#include "core/session/tune_origin.h"
-#include "core/session/tuning_session.h"
 #include "core/store/records.h"
 #include "widgets/models/session_snapshot.h"
 
@@ -58,7 +58,7 @@ public:
     // Starts a session on a worker thread: its tasks are built from `origin` (options.tasks is filled there),
     // options.origin and options.workspace are set from `origin` and workspace(). False (and nothing starts)
     // while a session is live.
-    bool start(const session::TuneOrigin& origin, session::TuneOptions options);
+    bool start(const engine::TuneOrigin& origin, engine::TuneOptions options);
     // Continues a stored session with its origin and settings, up to `trials` (its budget when 0).
     bool resume(int64_t sessionId, int trials = 0);
     bool isLive() const { return m_live != nullptr; }

@@ -142,7 +142,7 @@ void TuningCurvePlot::updateModelSwitches()
     if (!m_main)
         return;
     const models::SessionSnapshot& s = *m_main->snapshot;
-    for (const session::ModelSwitched& m : s.modelSwitches) {
+    for (const engine::ModelSwitched& m : s.modelSwitches) {
         if (!m.error.empty())
             continue;
         // Between the last trial the old model ranked and the first the new one did.

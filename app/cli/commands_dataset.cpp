@@ -12,8 +12,8 @@
 // resume). Progress: a line per task with the running total and an ETA.
 #include "app/cli/commands.h"
 #include "app/cli/interrupt.h"
-#include "core/session/model_training.h"
-#include "core/session/tuning_session.h"
+#include "core/engine/model_training.h"
+#include "core/engine/tuning_session.h"
 #include "core/support/strings.h"
 
 #include <nlohmann/json.hpp>
@@ -173,7 +173,7 @@ namespace {
                   << (*kernelThreads > 0 ? std::to_string(*kernelThreads) : std::string("all")) << " kernel threads, "
                   << "cache flushed before each of " << *repeat << " runs" << std::endl;
 
-        std::atomic<session::TuningSession*> current { nullptr };
+        std::atomic<engine::TuningSession*> current { nullptr };
         InterruptCount interrupt([&](int count, int) {
             if (auto* s = current.load()) {
                 if (count == 1) {
@@ -195,7 +195,7 @@ namespace {
                 std::cout << label << ": " << already[i] << " programs already" << std::endl;
                 continue;
             }
-            session::TuneOptions options;
+            engine::TuneOptions options;
             options.tasks.push_back({ p.task.name, p.task.dag, p.task.weight, join(p.task.fusedOps, ",") });
             options.model = "random";
             options.trials = static_cast<int>(*perTask);
@@ -211,8 +211,8 @@ namespace {
             options.workspace = workspacePath;
             int done = 0;
             int failed = 0;
-            session::TuningSession session(std::move(options), [&](const session::TuneEvent& e) {
-                if (const auto* r = std::get_if<session::RecordMeasured>(&e)) {
+            engine::TuningSession session(std::move(options), [&](const engine::TuneEvent& e) {
+                if (const auto* r = std::get_if<engine::RecordMeasured>(&e)) {
                     ++done;
                     failed += !r->result.ok();
                 }
@@ -339,8 +339,8 @@ namespace {
         if (args.has("networks"))
             options.networks = split(args.value("networks"), ',');
         TS_TRY(store::Dataset dataset, store::loadDataset(store, options));
-        TS_CHECK(session::attachSessionDags(store, dataset)); // tasks of tuning sessions, not of `collect`
-        TS_TRY(auto targets, session::deviceTargets(store));
+        TS_CHECK(engine::attachSessionDags(store, dataset)); // tasks of tuning sessions, not of `collect`
+        TS_TRY(auto targets, engine::deviceTargets(store));
         return LoadedDataset { std::move(store), std::move(dataset), std::move(targets) };
     }
 
@@ -363,7 +363,7 @@ namespace {
 
     std::string percent(double v) { return formatFixed(v, 3); }
 
-    void printMetrics(const session::EvalReport& report, const store::MetricOptions& options)
+    void printMetrics(const engine::EvalReport& report, const store::MetricOptions& options)
     {
         const store::MetricsSummary& m = report.metrics;
         std::cout << "scored " << report.scored << " programs of " << m.tasks << " tasks in "
@@ -461,7 +461,7 @@ namespace {
             std::cout << "  " << formatFixed(100.0 * fraction, 0) << "% loss " << formatFixed(loss, 4) << std::endl;
             return !stop.token().stop_requested();
         });
-        auto report = session::trainOnDataset(**model, loaded->dataset, train, loaded->targets);
+        auto report = engine::trainOnDataset(**model, loaded->dataset, train, loaded->targets);
         if (!report)
             return fail(report.error().message);
         const nlohmann::json summary { { "dataset", loaded->store.path() }, { "records", report->samples },
@@ -494,8 +494,8 @@ namespace {
         std::cout << "evaluating " << (*model)->kind() << " (" << args.value("model") << ") on " << split->test.size()
                   << " test records" << (args.has("holdout") ? " of " + args.value("holdout") : std::string()) << "\n";
         const store::MetricOptions options;
-        const session::EvalReport report
-            = session::evaluateOnDataset(**model, loaded->dataset, split->test, loaded->targets, options);
+        const engine::EvalReport report
+            = engine::evaluateOnDataset(**model, loaded->dataset, split->test, loaded->targets, options);
         printMetrics(report, options);
         return 0;
     }
@@ -508,9 +508,9 @@ namespace {
     std::string scoreText(double score) { return std::isfinite(score) ? formatFixed(score, 3) : std::string("-"); }
 
     // The --search part: each model's best latency and the trials it needed to reach xgb's.
-    void printSearches(const std::vector<session::ModelComparison>& models, const session::CompareOptions& options)
+    void printSearches(const std::vector<engine::ModelComparison>& models, const engine::CompareOptions& options)
     {
-        const session::ModelComparison* xgb = nullptr;
+        const engine::ModelComparison* xgb = nullptr;
         for (const auto& r : models)
             if (r.kind == "xgb" && r.search && r.search->error.empty())
                 xgb = &r;
@@ -526,7 +526,7 @@ namespace {
         for (const auto& r : models) {
             if (!r.search)
                 continue;
-            const session::ModelSearch& s = *r.search;
+            const engine::ModelSearch& s = *r.search;
             std::cout << "  " << std::left << std::setw(16) << r.kind << std::right;
             if (!s.error.empty()) {
                 std::cout << "failed: " << s.error << "\n";
@@ -547,7 +547,7 @@ namespace {
     {
         if (!args.has("models"))
             return fail("--models is required, e.g. --models xgb,mlp,lstm,tlp,atformer,gtuner");
-        session::CompareOptions options;
+        engine::CompareOptions options;
         options.kinds = split(args.value("models"), ',');
         for (const std::string& kind : options.kinds)
             if (auto probe = cost::makeCostModel(kind, 1); !probe)
@@ -606,7 +606,7 @@ namespace {
             std::cout << "\r  " << kind << ": searching, " << trials << "/" << budget << " trials    " << std::flush;
             return !stop.token().stop_requested();
         };
-        auto result = session::compareModels(dataset, train, test, data->loaded.targets, options);
+        auto result = engine::compareModels(dataset, train, test, data->loaded.targets, options);
         std::cout << "\n";
         if (!result)
             return fail(result.error().message);
@@ -615,7 +615,7 @@ namespace {
                   << " task groups; tested on " << result->records.size() << " programs\n\n";
         std::cout << "model             train s   top-1   top-5   pairwise   rmse     peak@1   recall@5   programs/s   "
                      "size KB\n";
-        for (const session::ModelComparison& r : result->models) {
+        for (const engine::ModelComparison& r : result->models) {
             std::cout << "  " << std::left << std::setw(16) << r.kind << std::right;
             if (!r.error.empty()) {
                 std::cout << "failed: " << r.error << "\n";
@@ -623,8 +623,8 @@ namespace {
             }
             const store::MetricValues& v = r.metrics.mean;
             std::cout << std::setw(7) << formatFixed(r.trainSeconds, 1) << "   " << std::setw(5)
-                      << scoreText(session::meanNetworkScore(r.metrics, 0)) << "   " << std::setw(5)
-                      << scoreText(session::meanNetworkScore(r.metrics, 1)) << "   " << std::setw(8)
+                      << scoreText(engine::meanNetworkScore(r.metrics, 0)) << "   " << std::setw(5)
+                      << scoreText(engine::meanNetworkScore(r.metrics, 1)) << "   " << std::setw(8)
                       << formatFixed(v.pairwiseAccuracy, 3) << "   " << std::setw(6) << formatFixed(v.rmse, 3) << "   "
                       << std::setw(6) << formatFixed(v.peakScore.empty() ? 0.0 : v.peakScore[0], 3) << "   "
                       << std::setw(8) << formatFixed(v.topKRecall.size() > 1 ? v.topKRecall[1] : 0.0, 3) << "   "
@@ -641,7 +641,7 @@ namespace {
             for (size_t n = 0; n < models.front().metrics.networks.size(); ++n) {
                 std::cout << "  " << std::left << std::setw(34) << models.front().metrics.networks[n].name
                           << std::right;
-                for (const session::ModelComparison& r : models)
+                for (const engine::ModelComparison& r : models)
                     if (r.error.empty() && n < r.metrics.networks.size() && r.metrics.networks[n].topKScore.size() > 1)
                         std::cout << "  " << r.kind << " " << formatFixed(r.metrics.networks[n].topKScore[0], 3) << "/"
                                   << formatFixed(r.metrics.networks[n].topKScore[1], 3);
@@ -652,13 +652,13 @@ namespace {
             printSearches(models, options);
         if (args.has("json")) {
             nlohmann::json out = nlohmann::json::array();
-            for (const session::ModelComparison& r : models) {
+            for (const engine::ModelComparison& r : models) {
                 nlohmann::json networks = nlohmann::json::object();
                 for (const store::NetworkMetrics& n : r.metrics.networks)
                     networks[n.name] = n.topKScore;
                 out.push_back({ { "model", r.kind }, { "error", r.error }, { "train_seconds", r.trainSeconds },
-                    { "top1", jsonNumber(session::meanNetworkScore(r.metrics, 0)) },
-                    { "top5", jsonNumber(session::meanNetworkScore(r.metrics, 1)) },
+                    { "top1", jsonNumber(engine::meanNetworkScore(r.metrics, 0)) },
+                    { "top5", jsonNumber(engine::meanNetworkScore(r.metrics, 1)) },
                     { "pairwise", r.metrics.mean.pairwiseAccuracy }, { "rmse", r.metrics.mean.rmse },
                     { "programs_per_second", r.programsPerSecond }, { "bytes", r.bytes }, { "networks", networks },
                     { "training", nlohmann::json::parse(r.trainingSummary) } });

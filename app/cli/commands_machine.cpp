@@ -5,7 +5,7 @@
 #include "interrupt.h"
 #include "task_selection.h"
 
-#include "core/session/machine.h"
+#include "core/engine/machine.h"
 #include "core/support/strings.h"
 
 #include <iostream>
@@ -50,7 +50,7 @@ namespace {
             return !interrupt.token().stop_requested();
         };
         bool measured = false;
-        auto profile = session::workspaceProfile(*workspace, options, args.has("remeasure"), &measured);
+        auto profile = engine::workspaceProfile(*workspace, options, args.has("remeasure"), &measured);
         if (!profile)
             return fail(profile.error().message);
         const measure::MachineProfile& p = *profile;

@@ -1,11 +1,11 @@
-// race: two or more search policies on the same task and budget, one round each in turn (core/session/race.h);
+// race: two or more search policies on the same task and budget, one round each in turn (core/engine/race.h);
 // prints each lane's progress, then the curves side by side and the trials each lane needed to reach the
 // others' best. --list and --replay read stored races back without measuring.
 #include "app/cli/commands.h"
 #include "app/cli/interrupt.h"
 #include "app/cli/task_selection.h"
-#include "core/session/race.h"
-#include "core/session/tune_origin.h"
+#include "core/engine/race.h"
+#include "core/engine/tune_origin.h"
 #include "core/support/strings.h"
 
 #include <cstdio>
@@ -31,19 +31,19 @@ namespace {
     }
 
     // The curves at powers of two and the end, then who reached whose best when.
-    void printSummary(const session::RaceResult& race)
+    void printSummary(const engine::RaceResult& race)
     {
         std::cout << "\nrace " << race.id << ": " << race.taskName << ", " << race.trials << " trials per policy, seed "
                   << race.seed << "\n";
-        for (const session::RaceLane& lane : race.lanes)
+        for (const engine::RaceLane& lane : race.lanes)
             std::cout << "  " << search::toString(lane.policy) << ": " << lane.space.text << "; "
                       << lane.bestGflops.size() << " trials, " << lane.errors << " failed, " << lane.status << "\n";
         std::cout << "\nbest GFLOP/s after N trials\n" << padded("N", 8);
-        for (const session::RaceLane& lane : race.lanes)
+        for (const engine::RaceLane& lane : race.lanes)
             std::cout << padded(search::toString(lane.policy), 16);
         std::cout << "\n";
         size_t longest = 0;
-        for (const session::RaceLane& lane : race.lanes)
+        for (const engine::RaceLane& lane : race.lanes)
             longest = std::max(longest, lane.bestGflops.size());
         std::vector<size_t> marks;
         for (size_t n = 8; n < longest; n *= 2)
@@ -52,13 +52,13 @@ namespace {
             marks.push_back(longest);
         for (size_t n : marks) {
             std::cout << padded(std::to_string(n), 8);
-            for (const session::RaceLane& lane : race.lanes)
+            for (const engine::RaceLane& lane : race.lanes)
                 std::cout << padded(n <= lane.bestGflops.size() ? gflopsText(lane.bestGflops[n - 1]) : "-", 16);
             std::cout << "\n";
         }
         std::cout << "\n";
-        for (const session::RaceLane& a : race.lanes)
-            for (const session::RaceLane& b : race.lanes) {
+        for (const engine::RaceLane& a : race.lanes)
+            for (const engine::RaceLane& b : race.lanes) {
                 if (&a == &b)
                     continue;
                 const auto reached = a.trialsToReach(b.best());
@@ -76,12 +76,12 @@ namespace {
         auto store = store::Store::open(args.value("workspace", store::Store::defaultWorkspacePath()));
         if (!store)
             return fail(store.error().message);
-        auto races = session::listRaces(*store);
+        auto races = engine::listRaces(*store);
         if (!races)
             return fail(races.error().message);
         if (races->empty())
             std::cout << "no races in " << store->path() << "\n";
-        for (const session::RaceInfo& r : *races)
+        for (const engine::RaceInfo& r : *races)
             std::cout << r.id << "  " << r.taskName << "  " << join(r.policies, " vs ") << "  " << r.status << "\n";
         return 0;
     }
@@ -91,7 +91,7 @@ namespace {
         auto store = store::Store::open(args.value("workspace", store::Store::defaultWorkspacePath()));
         if (!store)
             return fail(store.error().message);
-        auto race = session::loadRace(*store, args.value("replay"));
+        auto race = engine::loadRace(*store, args.value("replay"));
         if (!race)
             return fail(race.error().message);
         printSummary(*race);
@@ -116,7 +116,7 @@ namespace {
         for (const auto* v : { &trials, &perRound, &seed, &threads })
             if (!*v)
                 return fail(v->error().message);
-        session::RaceOptions options;
+        engine::RaceOptions options;
         options.policies.clear();
         for (const std::string& name : split(args.value("policies", "ansor,autotvm-xgb"), ',')) {
             auto kind = search::policyKindFromString(name);
@@ -133,7 +133,7 @@ namespace {
         options.measure.buildParallelism = static_cast<int>(*threads);
         options.model = args.value("model", "xgb");
         options.workspace = args.value("workspace", store::Store::defaultWorkspacePath());
-        session::TuneOrigin origin;
+        engine::TuneOrigin origin;
         origin.layout = ops::toString(selection->layout);
         if (selection->network) {
             origin.network = selection->network->name;
@@ -153,11 +153,11 @@ namespace {
                   << " per round, in turn), seed " << options.seed << "\nworkspace " << options.workspace << "\n"
                   << std::flush;
         std::mutex printing;
-        session::Race race(std::move(options), [&](const session::RaceEvent& e, const session::RaceResult& result) {
-            const auto* round = std::get_if<session::RoundDone>(&e.event);
+        engine::Race race(std::move(options), [&](const engine::RaceEvent& e, const engine::RaceResult& result) {
+            const auto* round = std::get_if<engine::RoundDone>(&e.event);
             if (round == nullptr)
                 return;
-            const session::RaceLane& lane = result.lanes[static_cast<size_t>(e.lane)];
+            const engine::RaceLane& lane = result.lanes[static_cast<size_t>(e.lane)];
             std::lock_guard lock(printing);
             std::cout << "[" << search::toString(lane.policy) << "] " << lane.bestGflops.size() << " trials, best "
                       << gflopsText(lane.best()) << " GFLOP/s, " << round->errors << " failed this round\n"
@@ -172,7 +172,7 @@ namespace {
                   << args.value("workspace", store::Store::defaultWorkspacePath()) << "\n";
         if (interrupt.count() > 0)
             return kExitInterrupted;
-        for (const session::RaceLane& lane : result->lanes)
+        for (const engine::RaceLane& lane : result->lanes)
             if (lane.status == "failed")
                 return fail(std::string(search::toString(lane.policy)) + " failed: " + lane.message);
         return 0;

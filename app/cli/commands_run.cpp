@@ -2,13 +2,13 @@
 // estimate (Σ weight x best task time).
 #include "app/cli/commands.h"
 #include "core/codegen/runtime.h"
+#include "core/engine/machine.h"
 #include "core/graph/model_zoo.h"
 #include "core/graph/onnx_import.h"
 #include "core/runtime/graph_executor.h"
 #include "core/runtime/library_export.h"
 #include "core/runtime/network_run.h"
 #include "core/runtime/torch_reference.h"
-#include "core/session/machine.h"
 #include "core/store/schedule_source.h"
 #include "core/support/strings.h"
 
@@ -66,7 +66,7 @@ namespace {
             n.workspace = std::make_unique<store::Store>(std::move(*workspace));
             const store::Device here = store::deviceOf(target::Target::host());
             if (auto devices = n.workspace->devices())
-                if (auto device = session::hostDevice(*devices, here))
+                if (auto device = engine::hostDevice(*devices, here))
                     n.chooser = runtime::StoreScheduleChooser(*n.workspace, *device);
         } else if (workspace.error().kind != ErrorKind::NotFound)
             return workspace.error();

@@ -4,12 +4,12 @@
 #include "app/cli/interrupt.h"
 #include "core/codegen/codegen.h"
 #include "core/cost/analytical_model.h"
+#include "core/engine/machine.h"
 #include "core/features/per_store_features.h"
 #include "core/lower/lower.h"
 #include "core/measure/gpu_bundle.h"
 #include "core/measure/measurer.h"
 #include "core/schedule/step_printer.h"
-#include "core/session/machine.h"
 #include "core/store/tvm_log.h"
 #include "core/support/strings.h"
 
@@ -99,7 +99,7 @@ namespace {
         auto workspace = openWorkspace(args, true);
         if (!workspace)
             return workspace.error();
-        return session::hostProfile(*workspace);
+        return engine::hostProfile(*workspace);
     }
 
     // --estimate: the analytical cost model's estimate term by term (what ranks a learned model's warm-up), with
@@ -113,7 +113,7 @@ namespace {
         if (target == target::Target::host()) {
             auto profile = hostProfileOf(args);
             if (profile && *profile)
-                limits = session::limitsOf(**profile, target.vectorBytes);
+                limits = engine::limitsOf(**profile, target.vectorBytes);
             else if (args.has("workspace"))
                 return fail(profile ? "no machine profile in the workspace ('tunescope-cli machine')"
                                     : profile.error().message);

@@ -1,7 +1,7 @@
 // import, export, stats: the workspace's record store from a shell (TVM logs in and out, per-task summary).
 #include "app/cli/commands.h"
+#include "core/engine/export_keys.h"
 #include "core/measure/gpu_bundle.h"
-#include "core/session/export_keys.h"
 #include "core/store/importer.h"
 #include "core/store/log_export.h"
 #include "core/store/tvm_log.h"
@@ -167,7 +167,7 @@ namespace {
             std::ofstream file(partial, std::ios::binary | std::ios::trunc);
             if (!file)
                 return fail("cannot write " + partial);
-            auto keys = session::exportKeys(*workspace);
+            auto keys = engine::exportKeys(*workspace);
             if (!keys)
                 return fail(keys.error().message);
             auto exported = store::exportLog(*workspace, filter, file, *keys);

@@ -1,11 +1,14 @@
 // sketches, best, tune: Ansor on this machine's CPU from a shell. Each works on a network's tasks (all, or
-// those named) or on one operator (core/graph/op_tasks.h). `tune` drives a session::TuningSession and
+// those named) or on one operator (core/graph/op_tasks.h). `tune` drives a engine::TuningSession and
 // prints what it reports (tune_printer.h); `best` reads what sessions stored, keyed as the session keys it
 // (the DAG's workload key, the host's device row); `sketches` shows what the search starts from.
 #include "app/cli/commands.h"
 #include "app/cli/interrupt.h"
 #include "app/cli/task_selection.h"
 #include "app/cli/tune_printer.h"
+#include "core/engine/machine.h"
+#include "core/engine/tune_origin.h"
+#include "core/engine/tuning_session.h"
 #include "core/graph/op_tasks.h"
 #include "core/lower/lower.h"
 #include "core/measure/gpu_bundle.h"
@@ -13,9 +16,6 @@
 #include "core/schedule/step_printer.h"
 #include "core/search/annotation.h"
 #include "core/search/sketch.h"
-#include "core/session/machine.h"
-#include "core/session/tune_origin.h"
-#include "core/session/tuning_session.h"
 #include "core/support/rng.h"
 #include "core/support/strings.h"
 
@@ -174,9 +174,9 @@ namespace {
         if (!summaries)
             return fail(summaries.error().message);
         const store::Device here = store::deviceOf(target::Target::host());
-        const std::optional<store::Device> device = session::hostDevice(*devices, here);
+        const std::optional<store::Device> device = engine::hostDevice(*devices, here);
         const std::optional<measure::MachineProfile> profile
-            = device ? session::storedProfile(*device) : std::optional<measure::MachineProfile>();
+            = device ? engine::storedProfile(*device) : std::optional<measure::MachineProfile>();
         std::cout << "# " << selection->title << ", on " << here.name << "\n# workspace " << workspace->path() << "\n";
         for (const graph::Task& task : selection->tasks) {
             std::cout << "\ntask " << task.id << " (" << task.name << "): " << task.shapes << "\n";
@@ -273,11 +273,11 @@ namespace {
                 return fail("--switch-model must be TRIALS:KIND with TRIALS > 0 (e.g. 256:tlp), got '" + text + "'");
             switchAt = static_cast<int>(at);
             switchTo = text.substr(colon + 1);
-            if (auto allowed = session::TuningSession::checkModelSwitch(*policy, switchTo); !allowed)
+            if (auto allowed = engine::TuningSession::checkModelSwitch(*policy, switchTo); !allowed)
                 return fail("--switch-model: " + allowed.error().message);
         }
 
-        session::TuneOptions options;
+        engine::TuneOptions options;
         if (args.has("target")) { // a GPU: Ansor's GPU rules, candidates measured by tunescope-gpu-runner
             auto target = target::fromTvm(args.value("target"));
             if (!target)
@@ -326,7 +326,7 @@ namespace {
             options.batch = selection->network->batch;
         }
         options.layout = ops::toString(selection->layout);
-        session::TuneOrigin origin;
+        engine::TuneOrigin origin;
         origin.layout = options.layout;
         if (selection->network) {
             origin.network = selection->network->name;
@@ -362,7 +362,7 @@ namespace {
                 return fail("--layout-rewrite is for CPU targets (Ansor rewrites no layout on a GPU)");
         } else {
             options.measure.layoutRewrite
-                = session::defaultLayoutRewrite(options.policy, selection->network.has_value(), options.measure.target);
+                = engine::defaultLayoutRewrite(options.policy, selection->network.has_value(), options.measure.target);
         }
         options.workspace = args.value("workspace", store::Store::defaultWorkspacePath());
 
@@ -377,10 +377,10 @@ namespace {
         const std::string workspacePath = options.workspace;
         const std::string exchange = options.measure.gpuExchangeDir;
         const target::Target measuredOn = options.measure.target;
-        session::TuningSession* running = nullptr;
-        session::TuningSession session(std::move(options), [&](const session::TuneEvent& e) {
+        engine::TuningSession* running = nullptr;
+        engine::TuningSession session(std::move(options), [&](const engine::TuneEvent& e) {
             printer.print(e);
-            if (const auto* r = std::get_if<session::RoundDone>(&e); r && switchAt > 0 && r->totalTrials >= switchAt) {
+            if (const auto* r = std::get_if<engine::RoundDone>(&e); r && switchAt > 0 && r->totalTrials >= switchAt) {
                 (void)running->switchModel(switchTo); // checked above
                 switchAt = 0;
             }

@@ -37,15 +37,15 @@ int TunePrinter::idOf(int task) const
 }
 
 std::string TunePrinter::table(
-    const std::vector<session::TaskStatus>& tasks, double estimatedLatency, int trials, double elapsed) const
+    const std::vector<engine::TaskStatus>& tasks, double estimatedLatency, int trials, double elapsed) const
 {
     size_t nameWidth = 4;
-    for (const session::TaskStatus& t : tasks)
+    for (const engine::TaskStatus& t : tasks)
         nameWidth = std::max(nameWidth, t.name.size());
     const std::string head = "|  ID | " + padRight("Task", nameWidth) + " | Latency (ms) | Speed (GFLOP/s) | Trials |";
     const std::string rule(head.size(), '-');
     std::string out = head + "\n" + rule + "\n";
-    for (const session::TaskStatus& t : tasks)
+    for (const engine::TaskStatus& t : tasks)
         out += "| " + padLeft(std::to_string(idOf(t.task)), 3) + " | " + padRight(t.name, nameWidth) + " | "
             + padLeft(milliseconds(t.bestCost), 12) + " | "
             + padLeft(t.bestCost > 0.0 ? formatFixed(t.gflops(), 2) : "-", 15) + " | "
@@ -56,7 +56,7 @@ std::string TunePrinter::table(
     return out;
 }
 
-void TunePrinter::printProgress(const session::BatchProgress& p)
+void TunePrinter::printProgress(const engine::BatchProgress& p)
 {
     if (!m_terminal)
         return;
@@ -82,24 +82,24 @@ void TunePrinter::note(const std::string& text)
     std::cerr << "tunescope-cli: " << text << "\n" << std::flush;
 }
 
-void TunePrinter::print(const session::TuneEvent& event)
+void TunePrinter::print(const engine::TuneEvent& event)
 {
     std::lock_guard lock(m_mutex);
-    if (const auto* p = std::get_if<session::BatchProgress>(&event)) {
+    if (const auto* p = std::get_if<engine::BatchProgress>(&event)) {
         printProgress(*p);
         return;
     }
-    if (const auto* r = std::get_if<session::RoundDone>(&event)) {
+    if (const auto* r = std::get_if<engine::RoundDone>(&event)) {
         clearProgress();
         m_round = r->round;
         std::cout << "\n" << table(r->tasks, r->estimatedLatency, r->totalTrials, r->elapsed);
-        for (const session::TaskStatus& t : r->tasks)
+        for (const engine::TaskStatus& t : r->tasks)
             if (t.dead && m_stoppedShown.insert(t.task).second)
                 std::cout << "task " << idOf(t.task) << " (" << t.name << ") stopped: " << t.deadReason << "\n";
         std::cout << std::flush;
         return;
     }
-    if (const auto* b = std::get_if<session::BestImproved>(&event)) {
+    if (const auto* b = std::get_if<engine::BestImproved>(&event)) {
         if (!b->remeasured)
             return; // the round's table shows it
         clearProgress();
@@ -108,7 +108,7 @@ void TunePrinter::print(const session::TuneEvent& event)
                   << std::flush;
         return;
     }
-    if (const auto* f = std::get_if<session::Finished>(&event)) {
+    if (const auto* f = std::get_if<engine::Finished>(&event)) {
         clearProgress();
         std::cout << "\n"
                   << table(f->tasks, f->estimatedLatency, f->totalTrials, f->elapsed) << f->status << ": "
@@ -117,7 +117,7 @@ void TunePrinter::print(const session::TuneEvent& event)
                   << std::flush;
         return;
     }
-    if (const auto* m = std::get_if<session::ModelSwitched>(&event)) {
+    if (const auto* m = std::get_if<engine::ModelSwitched>(&event)) {
         clearProgress();
         if (m->error.empty())
             std::cout << "model switched from " << m->from << " to " << m->to << " after " << m->trial

@@ -1,4 +1,4 @@
-// What `tunescope-cli tune` prints of a session's events (core/session/tuning_session.h), in Ansor's words:
+// What `tunescope-cli tune` prints of a session's events (core/engine/tuning_session.h), in Ansor's words:
 // after each round its table (ID, task, latency, GFLOP/s, trials) and "Estimated total latency: ... Trials:
 // ... Used time: ..."; a task the scheduler stopped, once; each re-measured best; the end. While a batch is
 // measured, a progress line on stderr, overwritten in place, only when stderr is a terminal (a log file
@@ -6,7 +6,7 @@
 // Private to tunescope-cli.
 #pragma once
 
-#include "core/session/tuning_session.h"
+#include "core/engine/tuning_session.h"
 
 #include <mutex>
 #include <set>
@@ -20,7 +20,7 @@ public:
     // `ids`: what each task of the session is called in the table (its id in `tunescope-cli tasks`).
     explicit TunePrinter(std::vector<int> ids);
 
-    void print(const session::TuneEvent& event);
+    void print(const engine::TuneEvent& event);
     // A line on stderr, "tunescope-cli: <text>", from any thread.
     void note(const std::string& text);
     // Holds the printer: events wait until the lock is released (the command's header goes first).
@@ -28,10 +28,10 @@ public:
 
     // Ansor's table of the tasks' status, with the line under it; `trials`/`elapsed`: the session's.
     std::string table(
-        const std::vector<session::TaskStatus>& tasks, double estimatedLatency, int trials, double elapsed) const;
+        const std::vector<engine::TaskStatus>& tasks, double estimatedLatency, int trials, double elapsed) const;
 
 private:
-    void printProgress(const session::BatchProgress& p);
+    void printProgress(const engine::BatchProgress& p);
     void clearProgress();
     int idOf(int task) const;
 

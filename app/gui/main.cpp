@@ -43,9 +43,9 @@ const char* const kDemoNetwork = "resnet-18";
 // The demo's session: two ResNet-18 convolutions (a 3x3 that occurs twice and a 1x1), tuned by Ansor with
 // the XGBoost model, 128 trials in rounds of 32, layout rewrite as TVM's (2): two warm-up rounds, then the task
 // scheduler's gradient at work. About a minute or two on two cores.
-ts::session::TuneOrigin demoOrigin()
+ts::engine::TuneOrigin demoOrigin()
 {
-    ts::session::TuneOrigin origin;
+    ts::engine::TuneOrigin origin;
     origin.network = kDemoNetwork;
     origin.batch = 1;
     origin.layout = "NCHW";
@@ -53,15 +53,15 @@ ts::session::TuneOrigin demoOrigin()
     return origin;
 }
 
-ts::session::TuneOptions demoOptions()
+ts::engine::TuneOptions demoOptions()
 {
-    ts::session::TuneOptions options;
+    ts::engine::TuneOptions options;
     options.model = "xgb";
     options.trials = 128;
     options.measuresPerRound = 32;
     options.seed = 1;
     // As a session the dialog starts for a network: TVM's layout rewrite (weights packed before the timed runs).
-    options.measure.layoutRewrite = ts::session::defaultLayoutRewrite(options.policy, true, options.measure.target);
+    options.measure.layoutRewrite = ts::engine::defaultLayoutRewrite(options.policy, true, options.measure.target);
     return options;
 }
 

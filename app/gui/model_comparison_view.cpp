@@ -39,8 +39,8 @@ namespace {
     {
         TS_TRY(store::Store store, store::Store::open(request.dataset, { true }));
         TS_TRY(store::Dataset dataset, store::loadDataset(store));
-        TS_CHECK(session::attachSessionDags(store, dataset)); // a workspace of tuning sessions is a dataset too
-        TS_TRY(auto targets, session::deviceTargets(store));
+        TS_CHECK(engine::attachSessionDags(store, dataset)); // a workspace of tuning sessions is a dataset too
+        TS_TRY(auto targets, engine::deviceTargets(store));
         store::DatasetSplit split;
         if (request.holdout.empty()) {
             TS_TRY(split, store::splitByTime(dataset, 0.3));
@@ -50,7 +50,7 @@ namespace {
         std::vector<size_t> train = split.train;
         train.insert(train.end(), split.validation.begin(), split.validation.end());
         std::sort(train.begin(), train.end());
-        session::CompareOptions options;
+        engine::CompareOptions options;
         options.kinds = request.kinds;
         const double models = static_cast<double>(std::max<size_t>(1, request.kinds.size()));
         size_t index = 0;
@@ -73,7 +73,7 @@ namespace {
                 "searching with " + kind);
             return !ctx.stopRequested();
         };
-        TS_TRY(session::ComparisonResult result, session::compareModels(dataset, train, split.test, targets, options));
+        TS_TRY(engine::ComparisonResult result, engine::compareModels(dataset, train, split.test, targets, options));
         ModelComparisonData data;
         for (size_t r : result.records)
             data.labels.push_back(dataset.records[r].label);
@@ -243,11 +243,11 @@ void ModelComparisonView::showComparison(const ModelComparisonData& data)
         return std::isfinite(v) ? QString::number(v, 'f', decimals) : QStringLiteral("–");
     };
     for (int row = 0; row < static_cast<int>(models.size()); ++row) {
-        const session::ModelComparison& m = models[static_cast<size_t>(row)];
+        const engine::ModelComparison& m = models[static_cast<size_t>(row)];
         const store::MetricValues& v = m.metrics.mean;
         const QStringList cells = m.error.empty()
-            ? QStringList { QString::fromStdString(m.kind), number(session::meanNetworkScore(m.metrics, 0), 3),
-                  number(session::meanNetworkScore(m.metrics, 1), 3), number(v.pairwiseAccuracy, 3), number(v.rmse, 3),
+            ? QStringList { QString::fromStdString(m.kind), number(engine::meanNetworkScore(m.metrics, 0), 3),
+                  number(engine::meanNetworkScore(m.metrics, 1), 3), number(v.pairwiseAccuracy, 3), number(v.rmse, 3),
                   number(v.peakScore.empty() ? 0.0 : v.peakScore[0], 3), number(m.trainSeconds, 1),
                   number(m.programsPerSecond, 0), number(static_cast<double>(m.bytes) / 1024.0, 0) }
             : QStringList { QString::fromStdString(m.kind), tr("failed: %1").arg(QString::fromStdString(m.error)) };
@@ -267,7 +267,7 @@ void ModelComparisonView::showComparison(const ModelComparisonData& data)
     }
     std::vector<widgets::ModelSearchPlot::Curve> curves;
     int budget = 0;
-    for (const session::ModelComparison& m : models)
+    for (const engine::ModelComparison& m : models)
         if (m.search && m.search->error.empty()) {
             curves.push_back({ QString::fromStdString(m.kind), m.search->curve });
             budget = std::max(budget, m_searchTrials->value() * static_cast<int>(m.search->tasks.size()));

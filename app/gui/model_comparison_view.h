@@ -2,14 +2,14 @@
 // The user names the models, the dataset (a workspace; the open one by default) and the networks to hold out
 // (TenSet's protocol; none: the last 30% of each task's records by time are the test set). "Compare" trains
 // each model on the same training records with the same seed, on a worker thread with progress and Cancel
-// (session::compareModels), then shows one table row per model (top-1/top-5 network scores, pairwise accuracy,
+// (engine::compareModels), then shows one table row per model (top-1/top-5 network scores, pairwise accuracy,
 // RMSE, peak@1, training time, programs per second, size) and one predicted-vs-measured scatter per model,
 // side by side, on the same test records. With "Search" tasks set, each trained model then guides an Ansor
 // session on that many test tasks (same seed and budget) and their search curves are overlaid.
 #pragma once
 
+#include "core/engine/model_training.h"
 #include "core/session/job_tracker.h"
-#include "core/session/model_training.h"
 
 #include <QWidget>
 
@@ -33,7 +33,7 @@ struct ViewContext;
 
 // What a comparison shows: the result and, per scored test record, its label.
 struct ModelComparisonData {
-    session::ComparisonResult result;
+    engine::ComparisonResult result;
     std::vector<double> labels;
     QString description; // "9429 training and 13368 test programs of data.tunescope, held out: ..."
 };

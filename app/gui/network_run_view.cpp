@@ -1,8 +1,8 @@
 #include "app/gui/network_run_view.h"
 
 #include "app/gui/view_registry.h"
+#include "core/engine/tune_origin.h"
 #include "core/session/network_run_job.h"
-#include "core/session/tune_origin.h"
 #include "widgets/network_run_plot.h"
 #include "widgets/session_hub.h"
 
@@ -83,7 +83,7 @@ void NetworkRunView::runNetwork(int repeat)
     const auto current = m_hub.current();
     if (!current || current->network.empty() || m_job.isRunning())
         return;
-    auto origin = session::TuneOrigin::fromJson(current->origin);
+    auto origin = engine::TuneOrigin::fromJson(current->origin);
     session::NetworkRunRequest request;
     request.network = current->network;
     if (origin) {

@@ -1,9 +1,9 @@
 #include "app/gui/race_view.h"
 
+#include "core/engine/tune_origin.h"
 #include "core/graph/op_tasks.h"
 #include "core/schedule/state.h"
 #include "core/search/task_policy.h"
-#include "core/session/tune_origin.h"
 #include "core/store/schedule_source.h"
 #include "core/store/store.h"
 #include "core/support/strings.h"
@@ -97,13 +97,13 @@ namespace {
         }
 
         std::shared_ptr<const graph::Task> task;
-        session::RaceOptions options;
+        engine::RaceOptions options;
 
     private:
         void check()
         {
             std::shared_ptr<const graph::Task> t = m_selected;
-            session::TuneOrigin origin;
+            engine::TuneOrigin origin;
             if (m_useOp->isChecked()) {
                 auto shape = graph::parseShapeValues(m_shape->text().remove(QLatin1Char(' ')).toStdString());
                 if (!shape)
@@ -248,10 +248,10 @@ RaceView::RaceView(ViewContext& context, QWidget* parent)
         m_cancel->setEnabled(false);
         m_runner.listRaces(m_context.sessions.workspace());
     });
-    connect(&m_runner, &widgets::RaceRunner::racesListed, this, [this](const std::vector<session::RaceInfo>& races) {
+    connect(&m_runner, &widgets::RaceRunner::racesListed, this, [this](const std::vector<engine::RaceInfo>& races) {
         const QString current = m_stored->currentData().toString();
         m_stored->clear();
-        for (const session::RaceInfo& r : races)
+        for (const engine::RaceInfo& r : races)
             m_stored->addItem(
                 QStringLiteral("%1 — %2 (%3)")
                     .arg(QString::fromStdString(r.taskName), QString::fromStdString(join(r.policies, " vs ")),
@@ -277,7 +277,7 @@ RaceView::RaceView(ViewContext& context, QWidget* parent)
         m_runner.listRaces(m_context.sessions.workspace());
 }
 
-bool RaceView::startRace(std::shared_ptr<const graph::Task> task, session::RaceOptions options)
+bool RaceView::startRace(std::shared_ptr<const graph::Task> task, engine::RaceOptions options)
 {
     if (options.workspace.empty())
         options.workspace = m_context.sessions.workspace().toStdString();
@@ -325,7 +325,7 @@ void RaceView::showSnapshot(std::shared_ptr<const widgets::RaceSnapshot> snapsho
     if (!m_shown)
         return;
     int longest = 0;
-    for (const session::RaceLane& lane : m_shown->result.lanes)
+    for (const engine::RaceLane& lane : m_shown->result.lanes)
         longest = std::max(longest, static_cast<int>(lane.bestGflops.size()));
     m_slider->setRange(0, std::max(longest, m_shown->result.trials));
     m_slider->setEnabled(m_replaying);
@@ -374,7 +374,7 @@ void RaceView::redraw()
 {
     if (!m_shown)
         return;
-    const session::RaceResult& race = m_shown->result;
+    const engine::RaceResult& race = m_shown->result;
     {
         const QSignalBlocker quiet(m_slider);
         m_slider->setValue(m_position);
@@ -398,7 +398,7 @@ void RaceView::redraw()
             m_best[lane]->setEnabled(false);
             continue;
         }
-        const session::RaceLane& l = race.lanes[static_cast<size_t>(lane)];
+        const engine::RaceLane& l = race.lanes[static_cast<size_t>(lane)];
         const int shown = std::min(m_position, static_cast<int>(l.bestGflops.size()));
         QVector<double> xs, ys;
         for (int i = 0; i < shown; ++i) {
@@ -426,8 +426,8 @@ void RaceView::redraw()
     if (race.lanes.size() == 2
         && m_position >= static_cast<int>(std::max(race.lanes[0].bestGflops.size(), race.lanes[1].bestGflops.size()))) {
         for (int a = 0; a < 2; ++a) {
-            const session::RaceLane& me = race.lanes[static_cast<size_t>(a)];
-            const session::RaceLane& other = race.lanes[static_cast<size_t>(1 - a)];
+            const engine::RaceLane& me = race.lanes[static_cast<size_t>(a)];
+            const engine::RaceLane& other = race.lanes[static_cast<size_t>(1 - a)];
             const auto reached = me.trialsToReach(other.best());
             summary += tr("%1 reached %2's best (%3 GFLOP/s): %4<br>")
                            .arg(QString::fromUtf8(search::toString(me.policy)),

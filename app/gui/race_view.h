@@ -1,5 +1,5 @@
 // The Race view: AutoTVM against Ansor (or any two policies) on one task, live or replayed from the workspace
-// (core/session/race.h, widgets/race_runner.h). It shows both curves on one plot, each lane's search-space
+// (core/engine/race.h, widgets/race_runner.h). It shows both curves on one plot, each lane's search-space
 // size, trials, best and failures, what each search is doing now (a sentence for teaching), how many trials
 // each needed to reach the other's best, and opens a lane's best program in the code view (through the
 // selection). A stored race plays back over ten seconds, without measuring, with play/pause and a slider.
@@ -28,7 +28,7 @@ public:
 
     widgets::RaceRunner& runner() { return m_runner; }
     // Starts a race on the task (the dialog's work, without the dialog; tests and the New race dialog use it).
-    bool startRace(std::shared_ptr<const graph::Task> task, session::RaceOptions options);
+    bool startRace(std::shared_ptr<const graph::Task> task, engine::RaceOptions options);
     // Trials shown (replay: the play head; live: all).
     int position() const { return m_position; }
     QCustomPlot* plot() const { return m_plot; }

@@ -1,9 +1,9 @@
 #include "app/gui/records_view.h"
 
 #include "app/gui/view_registry.h"
+#include "core/engine/repro_export.h"
 #include "core/schedule/state.h"
 #include "core/schedule/step_json.h"
-#include "core/session/repro_export.h"
 #include "widgets/models/records_model.h"
 #include "widgets/selection_context.h"
 #include "widgets/session_hub.h"
@@ -277,13 +277,13 @@ void RecordsView::exportRepro(int64_t recordId, const QString& dir)
     const std::string workspace = m_model->workspace().toStdString();
     const std::string target = dir.toStdString();
     m_exportJob.start(
-        [workspace, target, recordId](session::JobContext&) -> Expected<session::ReproExport> {
+        [workspace, target, recordId](session::JobContext&) -> Expected<engine::ReproExport> {
             store::OpenOptions options;
             options.readOnly = true;
             TS_TRY(store::Store store, store::Store::open(workspace, options));
-            return session::exportRepro(store, recordId, target);
+            return engine::exportRepro(store, recordId, target);
         },
-        [this, dir, recordId](Expected<session::ReproExport> exported) {
+        [this, dir, recordId](Expected<engine::ReproExport> exported) {
             if (!exported) {
                 m_note = tr("Export failed: %1").arg(QString::fromStdString(exported.error().message));
                 updateStatus();

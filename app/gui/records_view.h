@@ -11,7 +11,7 @@
 // another loaded through the hub); an imported record has no task here and only says so in the status line.
 // A record selected elsewhere is selected in the table when its row is loaded.
 //
-// "Export repro…" writes the selected record's repro folder (session::exportRepro) in a job.
+// "Export repro…" writes the selected record's repro folder (engine::exportRepro) in a job.
 #pragma once
 
 #include "core/session/job_tracker.h"

@@ -1,7 +1,7 @@
 #include "app/gui/roofline_view.h"
 
 #include "app/gui/view_registry.h"
-#include "core/session/machine.h"
+#include "core/engine/machine.h"
 #include "core/store/store.h"
 #include "widgets/models/network_catalog.h"
 #include "widgets/roofline_plot.h"
@@ -46,10 +46,10 @@ namespace {
         TS_TRY(store::Store store, store::Store::open(workspace, options));
         TS_TRY(std::vector<store::Device> devices, store.devices());
         const std::optional<store::Device> device
-            = session::hostDevice(devices, store::deviceOf(target::Target::host()));
+            = engine::hostDevice(devices, store::deviceOf(target::Target::host()));
         if (!device)
             return out;
-        out.profile = session::storedProfile(*device);
+        out.profile = engine::storedProfile(*device);
         for (const TaskInput& task : tasks) {
             if (ctx.stopRequested())
                 break;
@@ -234,7 +234,7 @@ void RooflineView::measureMachine(int maxThreads)
                 ctx.reportProgress(static_cast<double>(done) / total, "measuring the machine");
                 return !ctx.stopRequested();
             };
-            return session::workspaceProfile(store, options, true);
+            return engine::workspaceProfile(store, options, true);
         },
         [this](Expected<measure::MachineProfile> profile) {
             m_progress->setVisible(false);

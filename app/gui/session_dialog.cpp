@@ -246,9 +246,9 @@ void SessionDialog::setWorkspace(const QString& path) { m_workspace->setText(pat
 
 QString SessionDialog::workspace() const { return m_workspace->text().trimmed(); }
 
-session::TuneOrigin SessionDialog::origin() const
+engine::TuneOrigin SessionDialog::origin() const
 {
-    session::TuneOrigin origin;
+    engine::TuneOrigin origin;
     origin.layout = m_layout->currentText().toStdString();
     if (m_byNetwork->isChecked()) {
         origin.network = m_network->currentText().toStdString();
@@ -261,9 +261,9 @@ session::TuneOrigin SessionDialog::origin() const
     return origin;
 }
 
-session::TuneOptions SessionDialog::options() const
+engine::TuneOptions SessionDialog::options() const
 {
-    session::TuneOptions o;
+    engine::TuneOptions o;
     if (auto policy = search::policyKindFromString(m_policy->currentData().toString().toStdString()))
         o.policy = *policy;
     o.model = m_model->currentData().toString().toStdString();
@@ -284,7 +284,7 @@ session::TuneOptions SessionDialog::options() const
     if (auto t = target())
         o.measure.target = *t;
     if (o.measure.layoutRewrite < 0)
-        o.measure.layoutRewrite = session::defaultLayoutRewrite(o.policy, m_byNetwork->isChecked(), o.measure.target);
+        o.measure.layoutRewrite = engine::defaultLayoutRewrite(o.policy, m_byNetwork->isChecked(), o.measure.target);
     if (o.measure.target.isGpu()) {
         o.measure.layoutRewrite = 0; // Ansor rewrites no layout on a GPU
         o.measure.gpuExchangeDir = m_exchange->text().trimmed().toStdString();

@@ -4,8 +4,8 @@
 // dialog only collects and checks values; SessionHub::start runs them. The last values are kept in QSettings.
 #pragma once
 
-#include "core/session/tune_origin.h"
-#include "core/session/tuning_session.h"
+#include "core/engine/tune_origin.h"
+#include "core/engine/tuning_session.h"
 
 #include <QDialog>
 
@@ -32,8 +32,8 @@ public:
     void setWorkspace(const QString& path);
 
     // The values as entered; call after exec() == Accepted (accept() refuses invalid ones).
-    session::TuneOrigin origin() const;
-    session::TuneOptions options() const;
+    engine::TuneOrigin origin() const;
+    engine::TuneOptions options() const;
     QString workspace() const;
     // What is wrong with the values, or empty.
     QString validate() const;

@@ -17,7 +17,7 @@
 // The machine limits are typical per-core figures of the x86 servers TuneScope runs on (two FMA units per core,
 // 48 KiB L1, 1 MiB L2, 16 MiB L3; machine_limits.h); the target gives the vector width and the core count. A
 // session on a machine whose profile the workspace holds (`tunescope-cli machine`) estimates with the measured
-// figures instead (session::limitsOf).
+// figures instead (engine::limitsOf).
 #pragma once
 
 #include "core/cost/cost_model.h"

@@ -1,6 +1,6 @@
 // The machine figures the analytical cost model (analytical_model.h) estimates with. Defaults are typical
 // per-core figures of the x86 servers TuneScope runs on; a workspace's measured profile replaces them
-// (session::limitsOf, machine.h): its FMA peak on one thread sets the clock, its L2, L3 and DRAM bandwidths
+// (engine::limitsOf, machine.h): its FMA peak on one thread sets the clock, its L2, L3 and DRAM bandwidths
 // the bytes per cycle, sysfs the cache sizes.
 #pragma once
 

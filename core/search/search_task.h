@@ -77,7 +77,7 @@ struct SearchParams {
     // wrong on others (some 1x1 convolutions), so half the first round stays Ansor's random draw.
     double warmupRandomShare = 0.5;
     // The figures the analytical estimate uses (the warm-up's and the pre-filter's): the defaults, or the
-    // workspace's measured profile of the machine (a session sets them, session::limitsOf).
+    // workspace's measured profile of the machine (a session sets them, engine::limitsOf).
     cost::MachineLimits machine;
     int retrySearchOneRoundOnEmpty = 10;
     // TuneScope's (not Ansor's): the best states other tasks of the same kind measured (the same operators

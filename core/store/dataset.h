@@ -81,7 +81,7 @@ const char* toString(SkipReason reason);
 enum class DagMissing {
     NotRequested, // DatasetOptions::rebuildDags is off
     // In no network of the dataset, and its key is not a registered workload: a foreign TVM task, or a task a
-    // tuning session tuned (its DAG comes from the session's origin: session::attachSessionDags).
+    // tuning session tuned (its DAG comes from the session's origin: engine::attachSessionDags).
     NoSource,
     NetworkNotBuilt, // its networks cannot be built here (unknown name or layout; see DatasetReport::warnings)
     NotInNetwork, // its networks were rebuilt but none has a task with its key (the network changed since)

@@ -20,8 +20,8 @@
 
 #include "core/cost/analytical_model.h"
 #include "core/cost/cost_model.h"
-#include "core/session/machine.h"
-#include "core/session/model_training.h"
+#include "core/engine/machine.h"
+#include "core/engine/model_training.h"
 #include "core/store/schedule_source.h"
 #include "core/support/rng.h"
 #include "core/support/strings.h"
@@ -41,7 +41,7 @@ void curves(int trials, uint64_t seed, const std::vector<std::string>& models)
 {
     struct Workload {
         const char* name;
-        std::vector<session::TuneTask> tasks;
+        std::vector<engine::TuneTask> tasks;
     };
     const std::vector<Workload> workloads { { "matmul 1024^3", { matmulTask(1024) } },
         { "resnet-18 NHWC task 2 (conv 56x56, 64->64, 3x3)", resnetTasks({ 2 }) },
@@ -55,7 +55,7 @@ void curves(int trials, uint64_t seed, const std::vector<std::string>& models)
             "reach random");
         double randomBest = 0.0;
         for (const std::string& model : models) {
-            session::TuneOptions o = baseOptions(w.tasks, trials, freshWorkspace("curve-" + model));
+            engine::TuneOptions o = baseOptions(w.tasks, trials, freshWorkspace("curve-" + model));
             o.seed = seed;
             o.model = model;
             if (const size_t plus = model.find("+prefilter"); plus != std::string::npos) {
@@ -119,7 +119,7 @@ std::optional<OpenDataset> openDataset(const std::string& path)
         return std::nullopt;
     }
     store::Dataset data = store::loadDataset(*store).value();
-    auto targets = session::deviceTargets(*store).value();
+    auto targets = engine::deviceTargets(*store).value();
     return OpenDataset { std::move(store).value(), std::move(data), std::move(targets) };
 }
 
@@ -144,11 +144,11 @@ int dataset(const std::string& path, const std::string& holdout, const std::stri
     std::printf(
         "held out %s: %zu train records, %zu test records\n", holdout.c_str(), parts.train.size(), parts.test.size());
     auto model = cost::makeCostModel(kind, 1).value();
-    const session::TrainReport trained = session::trainOnDataset(*model, data, parts.train, targets).value();
+    const engine::TrainReport trained = engine::trainOnDataset(*model, data, parts.train, targets).value();
     std::printf("%s trained on %lld programs of %lld tasks in %.1f s (features + training)\n", kind.c_str(),
         static_cast<long long>(trained.samples), static_cast<long long>(trained.tasks), trained.seconds);
     const store::MetricOptions options;
-    const session::EvalReport eval = session::evaluateOnDataset(*model, data, parts.test, targets, options);
+    const engine::EvalReport eval = engine::evaluateOnDataset(*model, data, parts.test, targets, options);
     const store::MetricsSummary& m = eval.metrics;
     std::printf("test: %lld programs of %d tasks scored in %.2f s (%.0f programs/s)\n",
         static_cast<long long>(eval.scored), m.tasks, eval.seconds, eval.scored / std::max(1e-9, eval.seconds));
@@ -172,7 +172,7 @@ int dataset(const std::string& path, const std::string& holdout, const std::stri
         subset.resize(n);
         std::sort(subset.begin(), subset.end());
         auto fresh = cost::makeCostModel(kind, 1).value();
-        const session::TrainReport r = session::trainOnDataset(*fresh, data, subset, targets).value();
+        const engine::TrainReport r = engine::trainOnDataset(*fresh, data, subset, targets).value();
         std::printf("training on %zu records: %.1f s (features and training)\n", n, r.seconds);
     }
     return 0;
@@ -184,7 +184,7 @@ int estimate(const std::string& path, const std::string& network, const std::str
     if (!opened)
         return 1;
     store::Dataset& data = opened->data;
-    session::attachSessionDags(opened->store, data).value();
+    engine::attachSessionDags(opened->store, data).value();
     if (!network.empty()) { // a workspace whose tasks no network or session names: rebuild them from NETWORK
         const auto tasks = store::loadNetworkTasks({ network, 1, ops::layoutFromString(layout).value() }).value();
         for (store::DatasetTask& task : data.tasks)
@@ -196,16 +196,16 @@ int estimate(const std::string& path, const std::string& network, const std::str
     std::vector<store::TaskMetrics> metrics;
     std::printf("%-44s %8s %8s %8s %10s %10s %10s\n", "task", "programs", "spearman", "pairwise", "best ms", "top-1 ms",
         "top-5 ms");
-    session::DatasetSamples samples = session::samplesOf(data, allRecords(data), opened->targets);
+    engine::DatasetSamples samples = engine::samplesOf(data, allRecords(data), opened->targets);
     for (size_t b = 0; b < samples.batches.size(); ++b) {
         cost::CostModel::Batch& batch = samples.batches[b];
         const std::vector<size_t>& records = samples.records[b];
         if (batch.task.target.isGpu() || batch.states.size() < 2)
             continue;
         const store::DatasetRecord& first = data.records[records.front()];
-        const auto profile = session::deviceProfile(opened->store, first.deviceId).value();
+        const auto profile = engine::deviceProfile(opened->store, first.deviceId).value();
         cost::AnalyticalCostModel model(
-            profile ? session::limitsOf(*profile, batch.task.target.vectorBytes) : cost::MachineLimits {});
+            profile ? engine::limitsOf(*profile, batch.task.target.vectorBytes) : cost::MachineLimits {});
         batch.task.packsWeights = true; // as TuneScope measures on the CPU
         std::vector<double> scores = model.predict(batch.task, batch.states);
         std::vector<double> labels, costs;

@@ -7,7 +7,7 @@
 #include "tests/widgets/event_loop_probe.h"
 
 #include "app/gui/main_window.h"
-#include "core/session/tune_origin.h"
+#include "core/engine/tune_origin.h"
 #include "widgets/session_hub.h"
 
 #include <QApplication>
@@ -35,10 +35,10 @@ int main(int argc, char** argv)
     window.openWorkspace(dir.filePath(QStringLiteral("bench.tunescope")));
     ts::widgets::SessionHub& hub = *window.sessions();
 
-    ts::session::TuneOrigin origin;
+    ts::engine::TuneOrigin origin;
     origin.network = "resnet-18";
     origin.taskIds = { 2, 6 };
-    ts::session::TuneOptions options;
+    ts::engine::TuneOptions options;
     options.model = "xgb";
     options.trials = trials;
     options.measuresPerRound = perRound;

@@ -1,4 +1,4 @@
-// Ansor vs AutoTVM (issue 14): races (core/session/race.h) on the ResNet-18 conv tasks (NCHW, the layout
+// Ansor vs AutoTVM (issue 14): races (core/engine/race.h) on the ResNet-18 conv tasks (NCHW, the layout
 // AutoTVM's x86 templates were written for) and on BERT-base's dense tasks, same budget, rounds in turn,
 // really measured. Per task: each policy's space size, its best after the budget, and the trials Ansor needed
 // to reach AutoTVM's best (the Ansor paper's "measurements to match" figure: 3.3x fewer on ResNet-50 and
@@ -11,8 +11,8 @@
 // Run from the repository root after building; it prints one line per round while it runs.
 #include "tuning_util.h"
 
+#include "core/engine/race.h"
 #include "core/measure/machine_profile.h"
-#include "core/session/race.h"
 #include "core/store/schedule_source.h"
 #include "core/support/strings.h"
 
@@ -60,7 +60,7 @@ int main(int argc, char** argv)
 
     struct Row {
         std::string task;
-        session::RaceResult race;
+        engine::RaceResult race;
         double seconds = 0.0;
     };
     std::vector<Row> rows;
@@ -68,7 +68,7 @@ int main(int argc, char** argv)
         store::NetworkRef ref { c.network, 1, ops::Layout::NCHW };
         graph::TaskSet set = store::loadNetworkTasks(ref).value();
         const graph::Task& task = *store::findTask(set, c.task).value();
-        session::RaceOptions o;
+        engine::RaceOptions o;
         o.task = { task.name, task.dag, task.weight, join(task.fusedOps, ",") };
         o.policies = policies;
         o.trials = trials;
@@ -79,9 +79,9 @@ int main(int argc, char** argv)
         std::printf("%s\n", label.c_str());
         std::fflush(stdout);
         const auto start = bench::Clock::now();
-        session::Race race(o, [&](const session::RaceEvent& e, const session::RaceResult& r) {
-            if (std::holds_alternative<session::RoundDone>(e.event)) {
-                const session::RaceLane& lane = r.lanes[static_cast<size_t>(e.lane)];
+        engine::Race race(o, [&](const engine::RaceEvent& e, const engine::RaceResult& r) {
+            if (std::holds_alternative<engine::RoundDone>(e.event)) {
+                const engine::RaceLane& lane = r.lanes[static_cast<size_t>(e.lane)];
                 std::printf("  %-12s %4zu trials  best %8.2f GFLOP/s  %5.0f s\n", search::toString(lane.policy),
                     lane.bestGflops.size(), lane.best(),
                     std::chrono::duration<double>(bench::Clock::now() - start).count());
@@ -103,10 +103,10 @@ int main(int argc, char** argv)
     std::printf("  %s\n", "trials for lane 0 to reach lane 1's best / lane 1's own");
     for (const Row& row : rows) {
         std::printf("%-48s", row.task.c_str());
-        for (const session::RaceLane& lane : row.race.lanes)
+        for (const engine::RaceLane& lane : row.race.lanes)
             std::printf(" %9.2f GF/s", lane.best());
-        const session::RaceLane& a = row.race.lanes[0];
-        const session::RaceLane& b = row.race.lanes[1];
+        const engine::RaceLane& a = row.race.lanes[0];
+        const engine::RaceLane& b = row.race.lanes[1];
         const auto aReach = a.trialsToReach(b.best());
         const auto bOwn = b.trialsToReach(b.best());
         std::printf("  %s / %d", aReach ? std::to_string(*aReach).c_str() : "never", bOwn.value_or(0));
@@ -117,7 +117,7 @@ int main(int argc, char** argv)
     std::printf("\nspaces:\n");
     for (const Row& row : rows) {
         std::printf("%-48s", row.task.c_str());
-        for (const session::RaceLane& lane : row.race.lanes)
+        for (const engine::RaceLane& lane : row.race.lanes)
             std::printf("  %s: %s;", search::toString(lane.policy), lane.space.text.c_str());
         std::printf("  %.0f s\n", row.seconds);
     }

@@ -32,14 +32,14 @@
 
 #include "core/codegen/codegen.h"
 #include "core/cost/cost_model.h"
+#include "core/engine/machine.h"
+#include "core/engine/tuning_session.h"
 #include "core/graph/op_tasks.h"
 #include "core/lower/lower.h"
 #include "core/measure/machine_profile.h"
 #include "core/ops/linear.h"
 #include "core/schedule/step_json.h"
 #include "core/search/annotation.h"
-#include "core/session/machine.h"
-#include "core/session/tuning_session.h"
 #include "core/store/schedule_source.h"
 #include "core/store/store.h"
 #include "core/support/thread_pool.h"
@@ -66,7 +66,7 @@ namespace {
 void overhead()
 {
     std::printf("== wall time per trial by phase: matmul 1024^3, Ansor policy, random model, 2 rounds of 64\n");
-    session::TuneOptions o = baseOptions({ matmulTask(1024) }, 128, freshWorkspace("overhead"));
+    engine::TuneOptions o = baseOptions({ matmulTask(1024) }, 128, freshWorkspace("overhead"));
     o.remeasureTop = 0;
     const Run r = tune(o);
     const int trials = r.finished.totalTrials;
@@ -99,7 +99,7 @@ void compileLatency(int samples)
 {
     std::printf("== compile latency of random annotations (lower + LLVM + JIT link), ms: wall, and the compiling "
                 "thread's CPU time\n");
-    std::vector<std::pair<std::string, session::TuneTask>> cases { { "matmul 1024^3", matmulTask(1024) },
+    std::vector<std::pair<std::string, engine::TuneTask>> cases { { "matmul 1024^3", matmulTask(1024) },
         { "resnet-18 NHWC task 2", resnetTasks({ 2 }).at(0) } };
     for (const auto& [name, task] : cases) {
         search::SearchTask st { task.dag, target::Target::host(), task.name, task.dag.flopCount() };
@@ -158,7 +158,7 @@ void compileLatency(int samples)
 void crossoverStats()
 {
     std::printf("== one search round with crossover 0.2 (population 2048, random model, no measurement)\n");
-    std::vector<std::pair<std::string, session::TuneTask>> cases { { "matmul 1024^3", matmulTask(1024) },
+    std::vector<std::pair<std::string, engine::TuneTask>> cases { { "matmul 1024^3", matmulTask(1024) },
         { "resnet-18 NHWC task 2", resnetTasks({ 2 }).at(0) }, { "resnet-18 NHWC task 9", resnetTasks({ 9 }).at(0) } };
     ThreadPool pool(0);
     for (const auto& [name, task] : cases) {
@@ -183,7 +183,7 @@ void curves(int trials, const std::string& only, uint64_t seed)
 {
     struct Workload {
         const char* name;
-        std::vector<session::TuneTask> tasks;
+        std::vector<engine::TuneTask> tasks;
     };
     const std::vector<Workload> workloads { { "matmul 1024^3", { matmulTask(1024) } },
         { "resnet-18 NHWC task 2 (conv 56x56, 64->64, 3x3)", resnetTasks({ 2 }) },
@@ -205,7 +205,7 @@ void curves(int trials, const std::string& only, uint64_t seed)
         for (const Variant& v : variants) {
             if (!only.empty() && std::string(v.name).find(only) == std::string::npos)
                 continue;
-            session::TuneOptions o = baseOptions(w.tasks, trials, freshWorkspace("curve"));
+            engine::TuneOptions o = baseOptions(w.tasks, trials, freshWorkspace("curve"));
             o.seed = seed;
             o.policy = v.policy;
             o.search.crossoverProb = v.crossover;
@@ -230,7 +230,7 @@ void curves(int trials, const std::string& only, uint64_t seed)
     }
 }
 
-sched::State bestState(const std::string& workspace, const session::TuneTask& task)
+sched::State bestState(const std::string& workspace, const engine::TuneTask& task)
 {
     store::Store s = store::Store::open(workspace).value();
     const auto info = s.findTask(task.dag.workloadKey()).value();
@@ -245,7 +245,7 @@ void matmul(int trials)
     std::printf("== matmul %lld^3 tuned for %d trials (Ansor policy, random model, seed 1, 2 threads)\n",
         static_cast<long long>(n), trials);
     const std::string ws = freshWorkspace("matmul");
-    const session::TuneTask task = matmulTask(n);
+    const engine::TuneTask task = matmulTask(n);
     const Run r = tune(baseOptions({ task }, trials, ws));
     std::printf("  tuning wall %.0f s (%.3f s per trial); best while tuning %.1f GFLOP/s, re-measured %.1f\n", r.wall,
         r.wall / trials, r.curve.empty() ? 0.0 : r.curve.back().gflops, r.finished.tasks[0].gflops());
@@ -307,9 +307,9 @@ void linear(int trials, const std::string& only)
         if (std::string(c.label).find(only) == std::string::npos)
             continue;
         const graph::Task task = graph::operatorTask(c.op, c.shape, ops::Layout::NCHW).value();
-        const session::TuneTask tuneTask { c.label, task.dag, 1, c.op };
+        const engine::TuneTask tuneTask { c.label, task.dag, 1, c.op };
         const std::string ws = freshWorkspace("linear");
-        session::TuneOptions o = baseOptions({ tuneTask }, trials, ws);
+        engine::TuneOptions o = baseOptions({ tuneTask }, trials, ws);
         o.model = "xgb";
         o.measure.kernelThreads = 2;
         o.measure.layoutRewrite = c.rewrite;
@@ -460,7 +460,7 @@ void layers(const std::string& network, ops::Layout layout, int perTask, int rew
         at = comma + 1;
     }
     std::vector<const graph::Task*> convs;
-    std::vector<session::TuneTask> tasks;
+    std::vector<engine::TuneTask> tasks;
     for (const graph::Task& t : set.tasks)
         if ((t.anchor == graph::NodeKind::Conv2d || t.anchor == graph::NodeKind::DepthwiseConv2d)
             && (ids.empty() || ids.count(t.id) > 0)) {
@@ -478,7 +478,7 @@ void layers(const std::string& network, ops::Layout layout, int perTask, int rew
             : rules == "rule"          ? ", no similar-task seeds, analytical warm-up"
             : rules == "random-warmup" ? ", similar-task seeds, random warm-up"
                                        : ", similar-task seeds, analytical warm-up");
-    session::TuneOptions o = baseOptions(tasks, trials, freshWorkspace("layers"));
+    engine::TuneOptions o = baseOptions(tasks, trials, freshWorkspace("layers"));
     o.model = "xgb";
     o.measure.layoutRewrite = rewrite;
     o.measure.kernelThreads = 2;
@@ -495,7 +495,7 @@ void layers(const std::string& network, ops::Layout layout, int perTask, int rew
     profileOptions.target = o.measure.target;
     const measure::MachineProfile profile = [&] {
         store::Store workspace = store::Store::open(o.workspace).value();
-        return session::workspaceProfile(workspace, profileOptions).value();
+        return engine::workspaceProfile(workspace, profileOptions).value();
     }();
     const Run r = tune(o, false);
     std::printf("  tuning wall %.0f s (%.3f s per trial)\n", r.wall, r.wall / std::max(1, r.finished.totalTrials));
@@ -514,7 +514,7 @@ void layers(const std::string& network, ops::Layout layout, int perTask, int rew
     double oursSum = 0.0, theirsSum = 0.0;
     int atOrAbove = 0;
     for (size_t i = 0; i < convs.size(); ++i) {
-        const session::TaskStatus& t = r.finished.tasks[i];
+        const engine::TaskStatus& t = r.finished.tasks[i];
         // The better of LibTorch's two layouts: channels-last (NHWC) takes a slow path on some 1x1 layers.
         const double theirs = std::min(torchLayerSeconds(*convs[i], 2, torch::MemoryFormat::ChannelsLast),
             torchLayerSeconds(*convs[i], 2, torch::MemoryFormat::Contiguous));
@@ -541,10 +541,10 @@ void resnet(int perTask)
     std::printf("== resnet-18 batch 1 NHWC: %zu tasks, %d trials (%d per task), gradient scheduler, random model, "
                 "2 threads\n",
         tasks.size(), trials, perTask);
-    session::TuneOptions o = baseOptions(tasks, trials, freshWorkspace("resnet"));
+    engine::TuneOptions o = baseOptions(tasks, trials, freshWorkspace("resnet"));
     const Run r = tune(o, false);
     std::printf("  tuning wall %.0f s (%.3f s per trial)\n", r.wall, r.wall / std::max(1, r.finished.totalTrials));
-    for (const session::TaskStatus& t : r.finished.tasks)
+    for (const engine::TaskStatus& t : r.finished.tasks)
         std::printf("    %-40s weight %d  trials %4d  %8.3f ms  %6.1f GFLOP/s%s\n", t.name.c_str(), t.weight, t.trials,
             t.bestCost * 1e3, t.gflops(), t.dead ? (" (" + t.deadReason + ")").c_str() : "");
     const double torchMs = torchResnetSeconds(2) * 1e3;

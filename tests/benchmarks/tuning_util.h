@@ -3,8 +3,8 @@
 // bench_cost_models.cpp.
 #pragma once
 
+#include "core/engine/tuning_session.h"
 #include "core/ops/linear.h"
-#include "core/session/tuning_session.h"
 #include "core/store/schedule_source.h"
 
 #include <algorithm>
@@ -29,18 +29,18 @@ inline std::string freshWorkspace(const std::string& name)
     return path.string();
 }
 
-inline session::TuneTask matmulTask(int64_t n)
+inline engine::TuneTask matmulTask(int64_t n)
 {
     ir::Tensor a = ir::placeholder("A", { n, n });
     ir::Tensor b = ir::placeholder("B", { n, n });
     return { "matmul", ir::ComputeDAG::create({ a, b, ops::matmul(a, b).value() }), 1, "matmul" };
 }
 
-inline std::vector<session::TuneTask> resnetTasks(const std::vector<int>& ids = {})
+inline std::vector<engine::TuneTask> resnetTasks(const std::vector<int>& ids = {})
 {
     store::NetworkRef ref { "resnet-18", 1, ops::Layout::NHWC };
     graph::TaskSet set = store::loadNetworkTasks(ref).value();
-    std::vector<session::TuneTask> out;
+    std::vector<engine::TuneTask> out;
     for (const graph::Task& t : set.tasks) {
         if (!ids.empty() && std::find(ids.begin(), ids.end(), t.id) == ids.end())
             continue;
@@ -59,21 +59,21 @@ struct CurvePoint {
 };
 
 struct Run {
-    session::Finished finished;
+    engine::Finished finished;
     std::vector<CurvePoint> curve; // one point per improvement
-    session::PhaseTimes phases;
+    engine::PhaseTimes phases;
     search::RoundStats search;
     double wall = 0.0;
 };
 
-inline Run tune(session::TuneOptions options, bool quiet = true)
+inline Run tune(engine::TuneOptions options, bool quiet = true)
 {
     Run run;
     const auto start = Clock::now();
     int trial = 0;
     std::vector<double> best(options.tasks.size(), 0.0);
-    session::TuningSession s(options, [&](const session::TuneEvent& event) {
-        if (const auto* r = std::get_if<session::RecordMeasured>(&event)) {
+    engine::TuningSession s(options, [&](const engine::TuneEvent& event) {
+        if (const auto* r = std::get_if<engine::RecordMeasured>(&event)) {
             ++trial;
             if (r->result.ok()) {
                 const double flops = options.tasks[static_cast<size_t>(r->task)].dag.flopCount();
@@ -85,7 +85,7 @@ inline Run tune(session::TuneOptions options, bool quiet = true)
                             { trial, std::chrono::duration<double>(Clock::now() - start).count(), gflops });
                 }
             }
-        } else if (const auto* d = std::get_if<session::RoundDone>(&event)) {
+        } else if (const auto* d = std::get_if<engine::RoundDone>(&event)) {
             run.phases.search += d->phases.search;
             run.phases.model += d->phases.model;
             run.phases.measure += d->phases.measure;
@@ -105,9 +105,9 @@ inline Run tune(session::TuneOptions options, bool quiet = true)
     return run;
 }
 
-inline session::TuneOptions baseOptions(std::vector<session::TuneTask> tasks, int trials, const std::string& workspace)
+inline engine::TuneOptions baseOptions(std::vector<engine::TuneTask> tasks, int trials, const std::string& workspace)
 {
-    session::TuneOptions o;
+    engine::TuneOptions o;
     o.tasks = std::move(tasks);
     o.trials = trials;
     o.seed = 1;

@@ -4,8 +4,8 @@
 #include "kernel_check.h"
 #include "store_fixtures.h"
 
+#include "core/engine/machine.h"
 #include "core/measure/machine_profile.h"
-#include "core/session/machine.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -91,15 +91,15 @@ TEST(MachineProfile, IsMeasuredOnceAndKeptWithTheDevice)
     store::test::TempDir temp;
     store::Store store = store::test::openOrDie(temp.file("profile.tsdb"));
     bool measured = false;
-    auto first = session::workspaceProfile(store, quickOptions(), false, &measured);
+    auto first = engine::workspaceProfile(store, quickOptions(), false, &measured);
     ASSERT_TRUE(first) << first.error().message;
     EXPECT_TRUE(measured);
-    auto second = session::workspaceProfile(store, quickOptions(), false, &measured);
+    auto second = engine::workspaceProfile(store, quickOptions(), false, &measured);
     ASSERT_TRUE(second);
     EXPECT_FALSE(measured);
     EXPECT_EQ(second->peakGflops, first->peakGflops);
     EXPECT_EQ(second->toJson(), first->toJson());
-    auto stored = session::hostProfile(store);
+    auto stored = engine::hostProfile(store);
     ASSERT_TRUE(stored);
     ASSERT_TRUE(stored->has_value());
     EXPECT_EQ((*stored)->triadGBps, first->triadGBps);
@@ -110,8 +110,8 @@ TEST(MachineProfile, IsMeasuredOnceAndKeptWithTheDevice)
     const int64_t id = devices->front().id;
     ASSERT_TRUE(store.setDeviceProperty(id, "cpu_model", "\"test\""));
     ASSERT_TRUE(store.setDeviceProperty(id, "machine_profile", "{\"peak_gflops\": \"fast\"}"));
-    EXPECT_FALSE(session::hostProfile(store)->has_value());
-    auto third = session::workspaceProfile(store, quickOptions(), false, &measured);
+    EXPECT_FALSE(engine::hostProfile(store)->has_value());
+    auto third = engine::workspaceProfile(store, quickOptions(), false, &measured);
     ASSERT_TRUE(third);
     EXPECT_TRUE(measured);
     devices = store.devices();
@@ -122,12 +122,12 @@ TEST(MachineProfile, IsMeasuredOnceAndKeptWithTheDevice)
     nlohmann::json old = nlohmann::json::parse(third->toJson());
     old.erase("version");
     ASSERT_TRUE(store.setDeviceProperty(id, "machine_profile", old.dump()));
-    EXPECT_FALSE(session::hostProfile(store)->has_value());
-    auto fourth = session::workspaceProfile(store, quickOptions(), false, &measured);
+    EXPECT_FALSE(engine::hostProfile(store)->has_value());
+    auto fourth = engine::workspaceProfile(store, quickOptions(), false, &measured);
     ASSERT_TRUE(fourth);
     EXPECT_TRUE(measured);
     EXPECT_EQ(fourth->version, measure::MachineProfile::kVersion);
-    EXPECT_TRUE(session::hostProfile(store)->has_value());
+    EXPECT_TRUE(engine::hostProfile(store)->has_value());
 
     EXPECT_FALSE(store.setDeviceProperty(id + 100, "x", "1"));
     EXPECT_FALSE(store.setDeviceProperty(id, "x", "not json"));
@@ -201,7 +201,7 @@ TEST(MachineProfile, GivesTheAnalyticalModelItsLimits)
     p.l1dBytes = 48 * 1024;
     p.l2Bytes = 2 * 1024 * 1024;
     p.l3Bytes = 0; // not known: the default stays
-    const cost::MachineLimits limits = session::limitsOf(p, 64);
+    const cost::MachineLimits limits = engine::limitsOf(p, 64);
     EXPECT_TRUE(limits.measured);
     EXPECT_DOUBLE_EQ(limits.ghz, 200.0 / (2 * 2 * 16));
     EXPECT_DOUBLE_EQ(limits.l2BytesPerCycle, 150.0 / limits.ghz);
@@ -212,15 +212,15 @@ TEST(MachineProfile, GivesTheAnalyticalModelItsLimits)
     // An L3 larger than the profile found resident (a guest seeing its host's) counts as twice that set.
     p.l3Bytes = int64_t(480) << 20;
     p.l3SetBytes = int64_t(32) << 20;
-    EXPECT_DOUBLE_EQ(session::limitsOf(p, 64).l3Bytes, 64.0 * 1024 * 1024);
+    EXPECT_DOUBLE_EQ(engine::limitsOf(p, 64).l3Bytes, 64.0 * 1024 * 1024);
     EXPECT_DOUBLE_EQ(limits.l1BytesPerCycle, cost::MachineLimits {}.l1BytesPerCycle);
     // AVX2's 8 lanes: the same peak is a faster clock.
-    EXPECT_DOUBLE_EQ(session::limitsOf(p, 32).ghz, 200.0 / (2 * 2 * 8));
+    EXPECT_DOUBLE_EQ(engine::limitsOf(p, 32).ghz, 200.0 / (2 * 2 * 8));
     // No cache figures: their defaults; no peak: nothing measured to use.
     p.l2GBps.clear();
     p.l3GBps.clear();
-    EXPECT_DOUBLE_EQ(session::limitsOf(p, 64).l2BytesPerCycle, cost::MachineLimits {}.l2BytesPerCycle);
+    EXPECT_DOUBLE_EQ(engine::limitsOf(p, 64).l2BytesPerCycle, cost::MachineLimits {}.l2BytesPerCycle);
     p.peakGflops.clear();
-    EXPECT_FALSE(session::limitsOf(p, 64).measured);
-    EXPECT_DOUBLE_EQ(session::limitsOf(p, 64).ghz, cost::MachineLimits {}.ghz);
+    EXPECT_FALSE(engine::limitsOf(p, 64).measured);
+    EXPECT_DOUBLE_EQ(engine::limitsOf(p, 64).ghz, cost::MachineLimits {}.ghz);
 }

@@ -1,14 +1,14 @@
-// AutoTVM through the session (core/search/autotvm_policy.h, task_policy.h) and the race (core/session/race.h),
+// AutoTVM through the session (core/search/autotvm_policy.h, task_policy.h) and the race (core/engine/race.h),
 // on a small dense with real compilation, measurement and a real workspace: records carry their template and
 // config and are unique; resume counts only AutoTVM's records of the template; instantiation errors are stored
 // as status 1 and never run; exported records read back as AutoTVM v0.2 lines whose config decodes to the same
 // index; a race with a fixed seed proposes the same candidates, lanes take turns, and replays from the store.
+#include "core/engine/race.h"
+#include "core/engine/tuning_session.h"
 #include "core/ops/elementwise.h"
 #include "core/ops/linear.h"
 #include "core/search/autotvm/template.h"
 #include "core/search/autotvm_policy.h"
-#include "core/session/race.h"
-#include "core/session/tuning_session.h"
 #include "core/store/log_export.h"
 #include "core/store/schedule_source.h"
 #include "core/store/store.h"
@@ -36,13 +36,13 @@ std::string tempWorkspace(const std::string& name)
     return path.string();
 }
 
-session::TuneTask denseTask(int64_t n = 32)
+engine::TuneTask denseTask(int64_t n = 32)
 {
     ir::Tensor x = ir::placeholder("X", { n, n });
     ir::Tensor w = ir::placeholder("W", { n, n });
     auto y = ops::dense(x, w);
     EXPECT_TRUE(y) << y.error().message;
-    return session::TuneTask { "dense", ir::ComputeDAG::create({ x, w, *y }), 1, "dense" };
+    return engine::TuneTask { "dense", ir::ComputeDAG::create({ x, w, *y }), 1, "dense" };
 }
 
 measure::MeasureOptions quickMeasure()
@@ -53,9 +53,9 @@ measure::MeasureOptions quickMeasure()
     return m;
 }
 
-session::TuneOptions autotvmOptions(const std::string& workspace, search::PolicyKind policy, int trials)
+engine::TuneOptions autotvmOptions(const std::string& workspace, search::PolicyKind policy, int trials)
 {
-    session::TuneOptions o;
+    engine::TuneOptions o;
     o.tasks = { denseTask() };
     o.policy = policy;
     o.trials = trials;
@@ -67,12 +67,12 @@ session::TuneOptions autotvmOptions(const std::string& workspace, search::Policy
     return o;
 }
 
-session::Finished run(const session::TuneOptions& options)
+engine::Finished run(const engine::TuneOptions& options)
 {
-    session::TuningSession s(options, {});
+    engine::TuningSession s(options, {});
     auto finished = s.run();
     EXPECT_TRUE(finished) << finished.error().message;
-    return finished ? *finished : session::Finished {};
+    return finished ? *finished : engine::Finished {};
 }
 
 std::vector<store::Record> records(const std::string& workspace)
@@ -121,7 +121,7 @@ TEST(PolicyRegistry, AutotvmNeedsATemplateThatFits)
 TEST(AutotvmSession, RecordsCarryTheirConfigAndResumeSkipsMeasuredConfigs)
 {
     const std::string ws = tempWorkspace("resume");
-    session::Finished first = run(autotvmOptions(ws, search::PolicyKind::AutotvmRandom, 24));
+    engine::Finished first = run(autotvmOptions(ws, search::PolicyKind::AutotvmRandom, 24));
     EXPECT_EQ(first.status, "finished") << first.message;
     EXPECT_EQ(first.totalTrials, 24);
     std::vector<store::Record> stored = records(ws);
@@ -142,7 +142,7 @@ TEST(AutotvmSession, RecordsCarryTheirConfigAndResumeSkipsMeasuredConfigs)
     }
 
     // The same command with a larger budget resumes: 24 restored, 16 new, no config twice.
-    session::TuningSession again(autotvmOptions(ws, search::PolicyKind::AutotvmRandom, 40), {});
+    engine::TuningSession again(autotvmOptions(ws, search::PolicyKind::AutotvmRandom, 40), {});
     auto second = again.run();
     ASSERT_TRUE(second) << second.error().message;
     EXPECT_EQ(again.restoredTrials(), 24);
@@ -154,10 +154,10 @@ TEST(AutotvmSession, RecordsCarryTheirConfigAndResumeSkipsMeasuredConfigs)
         EXPECT_TRUE(indices.insert(configIndex(r)).second) << "config " << configIndex(r) << " measured twice";
 
     // Ansor does not resume from AutoTVM's records: a fresh budget of its own.
-    session::TuneOptions ansor = autotvmOptions(ws, search::PolicyKind::Random, 8);
+    engine::TuneOptions ansor = autotvmOptions(ws, search::PolicyKind::Random, 8);
     ansor.search.population = 64;
     ansor.search.sampleInitMinPopulation = 8;
-    session::TuningSession ansorSession(ansor, {});
+    engine::TuningSession ansorSession(ansor, {});
     ASSERT_TRUE(ansorSession.run());
     EXPECT_EQ(ansorSession.restoredTrials(), 0);
 }
@@ -165,9 +165,9 @@ TEST(AutotvmSession, RecordsCarryTheirConfigAndResumeSkipsMeasuredConfigs)
 TEST(AutotvmSession, TheXgbTunerRecordsItsOwnPredictions)
 {
     const std::string ws = tempWorkspace("xgb");
-    session::TuneOptions o = autotvmOptions(ws, search::PolicyKind::AutotvmXgb, 96);
+    engine::TuneOptions o = autotvmOptions(ws, search::PolicyKind::AutotvmXgb, 96);
     o.measuresPerRound = 32;
-    session::Finished f = run(o);
+    engine::Finished f = run(o);
     EXPECT_EQ(f.totalTrials, 96) << f.message;
     const std::vector<store::Record> stored = records(ws);
     ASSERT_EQ(stored.size(), 96u);
@@ -225,11 +225,11 @@ private:
 TEST(AutotvmSession, InstantiationErrorsAreStoredAsStatusOneAndNeverRun)
 {
     const std::string ws = tempWorkspace("instantiation");
-    session::TuneOptions o = autotvmOptions(ws, search::PolicyKind::AutotvmGrid, 2);
+    engine::TuneOptions o = autotvmOptions(ws, search::PolicyKind::AutotvmGrid, 2);
     o.makePolicy = [](search::PolicyContext c) -> Expected<std::unique_ptr<search::TaskPolicy>> {
         return std::unique_ptr<search::TaskPolicy>(std::make_unique<HalfBrokenPolicy>(std::move(c)));
     };
-    session::Finished f = run(o);
+    engine::Finished f = run(o);
     EXPECT_EQ(f.totalTrials, 2);
     ASSERT_EQ(HalfBrokenPolicy::measured.size(), 2u);
     EXPECT_TRUE(HalfBrokenPolicy::measured[0].ok()) << HalfBrokenPolicy::measured[0].message;
@@ -282,9 +282,9 @@ TEST(AutotvmSession, ExportedRecordsAreAutotvmLinesWhoseConfigDecodes)
 }
 
 namespace {
-session::RaceOptions raceOptions(const std::string& workspace, uint64_t seed)
+engine::RaceOptions raceOptions(const std::string& workspace, uint64_t seed)
 {
-    session::RaceOptions o;
+    engine::RaceOptions o;
     o.task = denseTask();
     o.policies = { search::PolicyKind::Random, search::PolicyKind::AutotvmRandom };
     o.trials = 16;
@@ -297,12 +297,12 @@ session::RaceOptions raceOptions(const std::string& workspace, uint64_t seed)
 }
 
 // Each lane's records' steps, in trial order.
-std::vector<std::vector<std::string>> laneSteps(const std::string& workspace, const session::RaceResult& race)
+std::vector<std::vector<std::string>> laneSteps(const std::string& workspace, const engine::RaceResult& race)
 {
     auto store = store::Store::open(workspace);
     EXPECT_TRUE(store);
     std::vector<std::vector<std::string>> out;
-    for (const session::RaceLane& lane : race.lanes) {
+    for (const engine::RaceLane& lane : race.lanes) {
         store::RecordFilter filter;
         filter.sessionId = lane.sessionId;
         auto rs = store->records(filter);
@@ -319,14 +319,14 @@ TEST(Race, SameSeedSameCandidatesLanesTakeTurnsAndItReplays)
 {
     std::vector<int> laneOfTrial;
     const std::string ws1 = tempWorkspace("race1");
-    session::Race race1(raceOptions(ws1, 7), [&](const session::RaceEvent& e, const session::RaceResult&) {
-        if (std::holds_alternative<session::RecordMeasured>(e.event))
+    engine::Race race1(raceOptions(ws1, 7), [&](const engine::RaceEvent& e, const engine::RaceResult&) {
+        if (std::holds_alternative<engine::RecordMeasured>(e.event))
             laneOfTrial.push_back(e.lane);
     });
     auto first = race1.run();
     ASSERT_TRUE(first) << first.error().message;
     ASSERT_EQ(first->lanes.size(), 2u);
-    for (const session::RaceLane& lane : first->lanes) {
+    for (const engine::RaceLane& lane : first->lanes) {
         EXPECT_EQ(lane.bestGflops.size(), 16u);
         EXPECT_GT(lane.best(), 0.0);
         EXPECT_EQ(lane.status, "finished") << lane.message;
@@ -340,7 +340,7 @@ TEST(Race, SameSeedSameCandidatesLanesTakeTurnsAndItReplays)
         EXPECT_EQ(laneOfTrial[i], static_cast<int>((i / 8) % 2)) << "trial " << i;
 
     const std::string ws2 = tempWorkspace("race2");
-    session::Race race2(raceOptions(ws2, 7), {});
+    engine::Race race2(raceOptions(ws2, 7), {});
     auto second = race2.run();
     ASSERT_TRUE(second) << second.error().message;
     EXPECT_EQ(laneSteps(ws1, *first), laneSteps(ws2, *second));
@@ -348,12 +348,12 @@ TEST(Race, SameSeedSameCandidatesLanesTakeTurnsAndItReplays)
     // Stored, listed and replayed without measuring: the same curves.
     auto store = store::Store::open(ws1);
     ASSERT_TRUE(store);
-    auto races = session::listRaces(*store);
+    auto races = engine::listRaces(*store);
     ASSERT_TRUE(races) << races.error().message;
     ASSERT_EQ(races->size(), 1u);
     EXPECT_EQ(races->front().id, first->id);
     EXPECT_EQ(races->front().policies, (std::vector<std::string> { "random", "autotvm-random" }));
-    auto replayed = session::loadRace(*store, first->id);
+    auto replayed = engine::loadRace(*store, first->id);
     ASSERT_TRUE(replayed) << replayed.error().message;
     ASSERT_EQ(replayed->lanes.size(), 2u);
     for (size_t i = 0; i < 2; ++i) {
@@ -361,14 +361,14 @@ TEST(Race, SameSeedSameCandidatesLanesTakeTurnsAndItReplays)
         EXPECT_EQ(replayed->lanes[i].policy, first->lanes[i].policy);
         EXPECT_EQ(replayed->lanes[i].space.text, first->lanes[i].space.text);
     }
-    EXPECT_FALSE(session::loadRace(*store, "race-0-0"));
+    EXPECT_FALSE(engine::loadRace(*store, "race-0-0"));
 }
 
 TEST(Race, RefusesWhatCannotRace)
 {
-    session::RaceOptions one = raceOptions(tempWorkspace("race-bad"), 1);
+    engine::RaceOptions one = raceOptions(tempWorkspace("race-bad"), 1);
     one.policies = { search::PolicyKind::Ansor };
-    auto refused = session::Race(one, {}).run();
+    auto refused = engine::Race(one, {}).run();
     ASSERT_FALSE(refused);
     EXPECT_NE(refused.error().message.find("at least two policies"), std::string::npos);
 }

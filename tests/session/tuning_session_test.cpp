@@ -3,9 +3,9 @@
 // measuring a state twice; the same seed gives the same batches; cancel, pause and abort; a process killed
 // with SIGKILL mid-round loses at most the batch in flight.
 #include "core/cost/cost_model.h"
+#include "core/engine/tuning_session.h"
 #include "core/ops/linear.h"
 #include "core/schedule/step_json.h"
-#include "core/session/tuning_session.h"
 #include "core/store/store.h"
 
 #include <gtest/gtest.h>
@@ -40,18 +40,18 @@ std::string tempWorkspace(const std::string& name)
     return path.string();
 }
 
-session::TuneTask matmulTask(int64_t n = 32)
+engine::TuneTask matmulTask(int64_t n = 32)
 {
     ir::Tensor a = ir::placeholder("A", { n, n });
     ir::Tensor b = ir::placeholder("B", { n, n });
     auto c = ops::matmul(a, b);
     EXPECT_TRUE(c);
-    return session::TuneTask { "matmul", ir::ComputeDAG::create({ a, b, *c }), 1, "matmul" };
+    return engine::TuneTask { "matmul", ir::ComputeDAG::create({ a, b, *c }), 1, "matmul" };
 }
 
-session::TuneOptions smallOptions(const std::string& workspace, int trials = 16, uint64_t seed = 1)
+engine::TuneOptions smallOptions(const std::string& workspace, int trials = 16, uint64_t seed = 1)
 {
-    session::TuneOptions o;
+    engine::TuneOptions o;
     o.tasks = { matmulTask() };
     o.trials = trials;
     o.measuresPerRound = 8;
@@ -66,12 +66,12 @@ session::TuneOptions smallOptions(const std::string& workspace, int trials = 16,
     return o;
 }
 
-session::Finished tune(const session::TuneOptions& options, const session::EventSink& sink = {})
+engine::Finished tune(const engine::TuneOptions& options, const engine::EventSink& sink = {})
 {
-    session::TuningSession s(options, sink);
+    engine::TuningSession s(options, sink);
     auto finished = s.run();
     EXPECT_TRUE(finished) << finished.error().message;
-    return finished ? *finished : session::Finished {};
+    return finished ? *finished : engine::Finished {};
 }
 
 std::vector<store::Record> storedRecords(const std::string& workspace)
@@ -98,10 +98,10 @@ TEST(TuningSession, TunesAMatmulAndStoresEveryRecordWithItsPrediction)
     int measured = 0;
     int rounds = 0;
     int internalErrors = 0;
-    const session::Finished f = tune(smallOptions(ws), [&](const session::TuneEvent& event) {
-        if (std::holds_alternative<session::RecordMeasured>(event))
+    const engine::Finished f = tune(smallOptions(ws), [&](const engine::TuneEvent& event) {
+        if (std::holds_alternative<engine::RecordMeasured>(event))
             ++measured;
-        if (const auto* round = std::get_if<session::RoundDone>(&event)) {
+        if (const auto* round = std::get_if<engine::RoundDone>(&event)) {
             ++rounds;
             internalErrors += round->search.internalErrors;
         }
@@ -140,7 +140,7 @@ TEST(TuningSession, RerunResumesWithoutMeasuringAStateTwice)
 {
     const std::string ws = tempWorkspace("resume");
     tune(smallOptions(ws, 16));
-    const session::Finished second = tune(smallOptions(ws, 32));
+    const engine::Finished second = tune(smallOptions(ws, 32));
     EXPECT_EQ(second.status, "finished");
     EXPECT_EQ(second.restoredTrials, 16);
     EXPECT_EQ(second.totalTrials, 16) << "the budget counts the earlier session's trials";
@@ -157,11 +157,11 @@ TEST(TuningSession, AResumeWithAnotherLayoutRewriteStartsItsOwnCount)
 {
     const std::string ws = tempWorkspace("resume-rewrite");
     tune(smallOptions(ws, 16));
-    session::TuneOptions packed = smallOptions(ws, 16);
+    engine::TuneOptions packed = smallOptions(ws, 16);
     packed.measure.layoutRewrite = 2;
     std::vector<int64_t> remeasured;
-    const session::Finished second = tune(packed, [&](const session::TuneEvent& event) {
-        if (const auto* best = std::get_if<session::BestImproved>(&event); best && best->remeasured)
+    const engine::Finished second = tune(packed, [&](const engine::TuneEvent& event) {
+        if (const auto* best = std::get_if<engine::BestImproved>(&event); best && best->remeasured)
             remeasured.push_back(best->recordId);
     });
     EXPECT_EQ(second.status, "finished") << second.message;
@@ -198,9 +198,9 @@ TEST(TuningSession, SameSeedGivesTheSameFirstThreeBatches)
 TEST(TuningSession, CancelStopsAfterTheBatchInFlightAndKeepsIt)
 {
     const std::string ws = tempWorkspace("cancel");
-    session::TuningSession* self = nullptr;
-    session::TuningSession s(smallOptions(ws, 64), [&](const session::TuneEvent& event) {
-        if (std::holds_alternative<session::RecordMeasured>(event) && self)
+    engine::TuningSession* self = nullptr;
+    engine::TuningSession s(smallOptions(ws, 64), [&](const engine::TuneEvent& event) {
+        if (std::holds_alternative<engine::RecordMeasured>(event) && self)
             self->cancel();
     });
     self = &s;
@@ -216,9 +216,9 @@ TEST(TuningSession, PauseHoldsBetweenBatchesAndResumeContinuesTheSameSession)
 {
     const std::string ws = tempWorkspace("pause");
     std::atomic<int> rounds { 0 };
-    session::TuningSession* self = nullptr;
-    session::TuningSession s(smallOptions(ws, 24), [&](const session::TuneEvent& event) {
-        if (std::holds_alternative<session::RoundDone>(event) && ++rounds == 1)
+    engine::TuningSession* self = nullptr;
+    engine::TuningSession s(smallOptions(ws, 24), [&](const engine::TuneEvent& event) {
+        if (std::holds_alternative<engine::RoundDone>(event) && ++rounds == 1)
             self->pause();
     });
     self = &s;
@@ -243,11 +243,11 @@ TEST(TuningSession, AbortLosesOnlyTheBatchInFlight)
 {
     const std::string ws = tempWorkspace("abort");
     std::atomic<int> rounds { 0 };
-    session::TuningSession* self = nullptr;
-    session::TuningSession s(smallOptions(ws, 64), [&](const session::TuneEvent& event) {
-        if (std::holds_alternative<session::RoundDone>(event))
+    engine::TuningSession* self = nullptr;
+    engine::TuningSession s(smallOptions(ws, 64), [&](const engine::TuneEvent& event) {
+        if (std::holds_alternative<engine::RoundDone>(event))
             ++rounds;
-        if (const auto* p = std::get_if<session::BatchProgress>(&event); p && rounds == 1 && p->done >= 2)
+        if (const auto* p = std::get_if<engine::BatchProgress>(&event); p && rounds == 1 && p->done >= 2)
             self->abort();
     });
     self = &s;
@@ -273,10 +273,10 @@ TEST(TuningSession, SigkillMidRoundLosesAtMostTheBatchInFlight)
     if (child == 0) {
         ::close(pipeFds[0]);
         int rounds = 0;
-        session::TuningSession s(smallOptions(ws, 64), [&](const session::TuneEvent& event) {
-            if (std::holds_alternative<session::RoundDone>(event))
+        engine::TuningSession s(smallOptions(ws, 64), [&](const engine::TuneEvent& event) {
+            if (std::holds_alternative<engine::RoundDone>(event))
                 ++rounds;
-            if (const auto* p = std::get_if<session::BatchProgress>(&event); p && rounds == 1 && p->done >= 1) {
+            if (const auto* p = std::get_if<engine::BatchProgress>(&event); p && rounds == 1 && p->done >= 1) {
                 const char byte = 1;
                 (void)::write(pipeFds[1], &byte, 1);
                 std::this_thread::sleep_for(60s); // killed here, mid-round
@@ -295,7 +295,7 @@ TEST(TuningSession, SigkillMidRoundLosesAtMostTheBatchInFlight)
     ASSERT_TRUE(WIFSIGNALED(status));
 
     EXPECT_EQ(storedRecords(ws).size(), 8u) << "the first batch survives; the second was in flight";
-    const session::Finished rerun = tune(smallOptions(ws, 24)); // the same command, budget 24 this time
+    const engine::Finished rerun = tune(smallOptions(ws, 24)); // the same command, budget 24 this time
     EXPECT_EQ(rerun.status, "finished");
     EXPECT_EQ(rerun.restoredTrials, 8);
     EXPECT_EQ(rerun.totalTrials, 16) << "the rerun finishes the budget";
@@ -313,7 +313,7 @@ TEST(TuningSession, ASpentBudgetMeasuresNothingAndSaysSo)
 {
     const std::string ws = tempWorkspace("spent");
     tune(smallOptions(ws, 8));
-    const session::Finished again = tune(smallOptions(ws, 8));
+    const engine::Finished again = tune(smallOptions(ws, 8));
     EXPECT_EQ(again.status, "finished");
     EXPECT_EQ(again.totalTrials, 0);
     EXPECT_NE(again.message.find("already spent (8 of 8"), std::string::npos) << again.message;
@@ -323,12 +323,12 @@ TEST(TuningSession, ASpentBudgetMeasuresNothingAndSaysSo)
 TEST(TuningSession, BadOptionsAreClearErrorsBeforeAnyWork)
 {
     const std::string ws = tempWorkspace("bad");
-    const auto error = [](session::TuneOptions o) {
-        session::TuningSession s(std::move(o), {});
+    const auto error = [](engine::TuneOptions o) {
+        engine::TuningSession s(std::move(o), {});
         auto started = s.start();
         return started ? std::string() : started.error().message;
     };
-    session::TuneOptions o = smallOptions(ws);
+    engine::TuneOptions o = smallOptions(ws);
     o.trials = 0;
     EXPECT_NE(error(o).find("trials must be > 0"), std::string::npos) << error(o);
     o = smallOptions(ws);
@@ -350,10 +350,10 @@ TEST(TuningSession, BadOptionsAreClearErrorsBeforeAnyWork)
 TEST(TuningSession, ATaskThatOnlyFailsStopsAfterTheConsecutiveErrorLimit)
 {
     const std::string ws = tempWorkspace("errors");
-    session::TuneOptions o = smallOptions(ws, 64);
+    engine::TuneOptions o = smallOptions(ws, 64);
     o.measure.buildTimeoutMs = 0; // every build times out
     o.maxConsecutiveErrors = 8;
-    const session::Finished f = tune(o);
+    const engine::Finished f = tune(o);
     EXPECT_EQ(f.status, "finished") << f.message;
     ASSERT_EQ(f.tasks.size(), 1u);
     EXPECT_TRUE(f.tasks[0].dead);
@@ -367,9 +367,9 @@ TEST(TuningSession, ATaskThatOnlyFailsStopsAfterTheConsecutiveErrorLimit)
 TEST(TuningSession, XgbModelIsTrainedAndSavedInTheWorkspace)
 {
     const std::string ws = tempWorkspace("xgb");
-    session::TuneOptions o = smallOptions(ws, 24);
+    engine::TuneOptions o = smallOptions(ws, 24);
     o.model = "xgb";
-    const session::Finished f = tune(o);
+    const engine::Finished f = tune(o);
     ASSERT_EQ(f.status, "finished") << f.message;
     auto store = store::Store::open(ws).value();
     auto info = store.costModel(2); // 1: the session start's, untrained; 2: the session end's
@@ -383,7 +383,7 @@ TEST(TuningSession, XgbModelIsTrainedAndSavedInTheWorkspace)
     auto second = cost::makeCostModel("xgb", 2).value();
     ASSERT_TRUE(first->load(info->weights).hasValue());
     ASSERT_TRUE(second->load(info->weights).hasValue());
-    const session::TuneTask task = matmulTask();
+    const engine::TuneTask task = matmulTask();
     std::vector<sched::State> states;
     for (const store::Record& r : storedRecords(ws))
         states.push_back(sched::State::replay(task.dag, sched::parseSteps(r.steps).value()).value());
@@ -397,15 +397,15 @@ TEST(TuningSession, XgbModelIsTrainedAndSavedInTheWorkspace)
 TEST(TuningSession, SwitchingTheModelRetrainsOnTheRecordsAndRanksTheNextRounds)
 {
     const std::string ws = tempWorkspace("switch");
-    session::TuneOptions o = smallOptions(ws, 24);
+    engine::TuneOptions o = smallOptions(ws, 24);
     o.model = "random";
-    std::vector<session::ModelSwitched> switches;
-    session::TuningSession* running = nullptr;
-    session::TuningSession s(o, [&](const session::TuneEvent& event) {
-        if (const auto* r = std::get_if<session::RoundDone>(&event); r && r->round == 1) {
+    std::vector<engine::ModelSwitched> switches;
+    engine::TuningSession* running = nullptr;
+    engine::TuningSession s(o, [&](const engine::TuneEvent& event) {
+        if (const auto* r = std::get_if<engine::RoundDone>(&event); r && r->round == 1) {
             EXPECT_TRUE(running->switchModel("xgb").hasValue());
         }
-        if (const auto* m = std::get_if<session::ModelSwitched>(&event))
+        if (const auto* m = std::get_if<engine::ModelSwitched>(&event))
             switches.push_back(*m);
     });
     running = &s;
@@ -459,9 +459,9 @@ TEST(TuningSession, SwitchingTheModelRetrainsOnTheRecordsAndRanksTheNextRounds)
 
 TEST(TuningSession, APolicyWithoutTheSessionsModelCannotSwitchIt)
 {
-    session::TuneOptions o = smallOptions(tempWorkspace("switch_autotvm"));
+    engine::TuneOptions o = smallOptions(tempWorkspace("switch_autotvm"));
     o.policy = search::PolicyKind::AutotvmRandom;
-    session::TuningSession s(o, {});
+    engine::TuningSession s(o, {});
     auto refused = s.switchModel("xgb");
     ASSERT_FALSE(refused);
     EXPECT_NE(refused.error().message.find("autotvm-random"), std::string::npos) << refused.error().message;

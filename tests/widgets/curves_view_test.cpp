@@ -46,8 +46,8 @@ std::shared_ptr<models::SessionSnapshot> twoTaskSnapshot()
     s->state = "running";
     s->workspace = "/nonexistent/ws.tunescope";
     s->tasks.resize(2);
-    s->tasks[0].status = session::TaskStatus { 0, "conv2d", 2, 2e9, 6, 1e-3, false, "" };
-    s->tasks[1].status = session::TaskStatus { 1, "dense", 1, 1e9, 4, 2e-3, true, "no new candidates" };
+    s->tasks[0].status = engine::TaskStatus { 0, "conv2d", 2, 2e9, 6, 1e-3, false, "" };
+    s->tasks[1].status = engine::TaskStatus { 1, "dense", 1, 1e9, 4, 2e-3, true, "no new candidates" };
     s->tasks[0].sessionTrials = 6;
     s->tasks[1].sessionTrials = 4;
     s->tasks[0].lastGradient = -0.25;

@@ -41,7 +41,7 @@ private Q_SLOTS:
         view.show();
         QVERIFY(!view.runAction()->isEnabled()); // no session shown
 
-        session::TuneOrigin origin;
+        engine::TuneOrigin origin;
         origin.network = "bert-tiny";
         origin.taskIds = { 0 };
         QVERIFY(testing::runToEnd(hub, origin, testing::shortRun(8, 8)));

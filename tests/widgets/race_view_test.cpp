@@ -37,7 +37,7 @@ private Q_SLOTS:
         auto task = graph::operatorTask("dense", { 32, 32, 32 }, ops::Layout::NCHW);
         QVERIFY(task);
         auto shared = std::make_shared<const graph::Task>(*task);
-        session::RaceOptions options;
+        engine::RaceOptions options;
         options.task = { task->name, task->dag, 1, "dense" };
         options.policies = { search::PolicyKind::Random, search::PolicyKind::AutotvmRandom };
         options.trials = 16;
@@ -46,7 +46,7 @@ private Q_SLOTS:
         options.model = "random";
         options.searchThreads = 1;
         options.measure.buildParallelism = 1;
-        session::TuneOrigin origin;
+        engine::TuneOrigin origin;
         origin.op = "dense";
         origin.shape = "32,32,32";
         options.origin = origin.toJson();
@@ -63,7 +63,7 @@ private Q_SLOTS:
         auto live = view.runner().current();
         QVERIFY(live && live->error.empty());
         QCOMPARE(live->result.lanes.size(), size_t { 2 });
-        for (const session::RaceLane& lane : live->result.lanes)
+        for (const engine::RaceLane& lane : live->result.lanes)
             QCOMPARE(lane.bestGflops.size(), size_t { 16 });
         // At most ~10 publishes a second, plus the ones a round's end or the finish forces (4 rounds, 2 ends).
         QVERIFY2(updates.count() <= static_cast<int>(seconds * 10.0) + 4 + 2 + 2,
@@ -79,7 +79,7 @@ private Q_SLOTS:
         QSignalSpy listed(&view.runner(), &widgets::RaceRunner::racesListed);
         view.runner().listRaces(hub.workspace());
         QVERIFY(listed.wait(20000) || !listed.isEmpty());
-        const auto races = listed.last().at(0).value<std::vector<session::RaceInfo>>();
+        const auto races = listed.last().at(0).value<std::vector<engine::RaceInfo>>();
         QCOMPARE(races.size(), size_t { 1 });
         QCOMPARE(races.front().id, live->result.id);
         QSignalSpy loaded(&view.runner(), &widgets::RaceRunner::raceLoaded);

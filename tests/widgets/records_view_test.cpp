@@ -6,9 +6,9 @@
 
 #include "app/gui/records_view.h"
 #include "app/gui/view_registry.h"
+#include "core/engine/repro_export.h"
 #include "core/schedule/state.h"
 #include "core/schedule/step_json.h"
-#include "core/session/repro_export.h"
 #include "core/store/store.h"
 #include "core/store/tvm_log.h"
 #include "widgets/models/records_model.h"
@@ -355,14 +355,14 @@ private Q_SLOTS:
             readOnly.readOnly = true;
             auto store = store::Store::open(m_workspace.toStdString(), readOnly);
             QVERIFY(store);
-            auto exported = session::exportRepro(*store, picked.id, dir.toStdString());
+            auto exported = engine::exportRepro(*store, picked.id, dir.toStdString());
             QVERIFY2(exported, exported ? "" : exported.error().message.c_str());
             QCOMPARE(exported->files,
                 (std::vector<std::string> { "steps.json", "record.json", "loop_ir.c", "measure.sh", "README.md" }));
             QCOMPARE(exported->measureArgs,
                 (std::vector<std::string> { "--workload", "matmul:64,64,64", "--steps", "steps.json" }));
             QVERIFY(exported->notes.empty());
-            QVERIFY(!session::exportRepro(*store, 999'999, dir.toStdString()));
+            QVERIFY(!engine::exportRepro(*store, 999'999, dir.toStdString()));
         }
         // steps.json: the record's steps.
         QVERIFY(nlohmann::json::parse(readText(dir + QStringLiteral("/steps.json")))

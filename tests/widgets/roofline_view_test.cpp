@@ -6,8 +6,8 @@
 
 #include "app/gui/roofline_view.h"
 #include "app/gui/view_registry.h"
+#include "core/engine/machine.h"
 #include "core/graph/op_tasks.h"
-#include "core/session/machine.h"
 #include "widgets/roofline_plot.h"
 #include "widgets/selection_context.h"
 #include "widgets/session_hub.h"
@@ -81,7 +81,7 @@ private Q_SLOTS:
             view.grab().save(QString::fromLocal8Bit(shots) + QStringLiteral("/roofline-view.png"));
         auto store = store::Store::open(workspace.toStdString());
         QVERIFY(store);
-        auto stored = session::hostProfile(*store);
+        auto stored = engine::hostProfile(*store);
         QVERIFY(stored && stored->has_value());
         const std::string json = (*stored)->toJson();
 
@@ -94,7 +94,7 @@ private Q_SLOTS:
         QVERIFY(!measured.isEmpty() || measured.wait(120000));
         QVERIFY(view.measureButton()->isEnabled());
         QTest::qWait(200);
-        auto again = session::hostProfile(*store);
+        auto again = engine::hostProfile(*store);
         QVERIFY(again && again->has_value());
         QCOMPARE((*again)->toJson(), json);
     }

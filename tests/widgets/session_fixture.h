@@ -2,8 +2,8 @@
 // workspace, driven through the SessionHub as the workbench drives it. A few seconds on two cores.
 #pragma once
 
-#include "core/session/tune_origin.h"
-#include "core/session/tuning_session.h"
+#include "core/engine/tune_origin.h"
+#include "core/engine/tuning_session.h"
 #include "widgets/session_hub.h"
 
 #include <QSignalSpy>
@@ -12,17 +12,17 @@
 
 namespace ts::testing {
 
-inline session::TuneOrigin smallMatmul(const char* shape = "64,64,64")
+inline engine::TuneOrigin smallMatmul(const char* shape = "64,64,64")
 {
-    session::TuneOrigin origin;
+    engine::TuneOrigin origin;
     origin.op = "matmul";
     origin.shape = shape;
     return origin;
 }
 
-inline session::TuneOptions shortRun(int trials = 32, int perRound = 16, const std::string& model = "random")
+inline engine::TuneOptions shortRun(int trials = 32, int perRound = 16, const std::string& model = "random")
 {
-    session::TuneOptions options;
+    engine::TuneOptions options;
     options.trials = trials;
     options.measuresPerRound = perRound;
     options.model = model;
@@ -37,7 +37,7 @@ inline session::TuneOptions shortRun(int trials = 32, int perRound = 16, const s
 // Starts a session on `hub` (whose workspace must be open) and waits until it finishes. False on a timeout
 // or a failed session (the snapshot's message says why).
 inline bool runToEnd(
-    widgets::SessionHub& hub, const session::TuneOrigin& origin, session::TuneOptions options, int timeoutMs = 240000)
+    widgets::SessionHub& hub, const engine::TuneOrigin& origin, engine::TuneOptions options, int timeoutMs = 240000)
 {
     QSignalSpy finished(&hub, &widgets::SessionHub::liveFinished);
     if (!hub.start(origin, std::move(options)))

@@ -143,7 +143,7 @@ private Q_SLOTS:
         QSignalSpy noticed(&hub, &widgets::SessionHub::noticed);
         QVERIFY(testing::runToEnd(hub, testing::smallMatmul(), testing::shortRun(16, 16)));
         QVERIFY(noticed.isEmpty());
-        session::TuneOptions packed = testing::shortRun(16, 16);
+        engine::TuneOptions packed = testing::shortRun(16, 16);
         packed.measure.layoutRewrite = 1;
         QVERIFY(testing::runToEnd(hub, testing::smallMatmul(), packed));
         QTRY_COMPARE(noticed.size(), 1);

@@ -222,7 +222,7 @@ private Q_SLOTS:
         const std::string path = dir.filePath(QStringLiteral("ws.tunescope")).toStdString();
         auto store = store::Store::open(path);
         QVERIFY(store);
-        auto origin = session::buildTasks(testing::smallMatmul("16,16,16"));
+        auto origin = engine::buildTasks(testing::smallMatmul("16,16,16"));
         QVERIFY(origin);
         const graph::Task& t = origin->front();
         auto device = store->addDevice(store::deviceOf(target::Target::host()));

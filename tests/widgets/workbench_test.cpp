@@ -54,7 +54,7 @@ private Q_SLOTS:
         dialog.setWorkspace(QStringLiteral("/tmp/x.tunescope"));
         dialog.setTask(QStringLiteral("resnet-18"), 1, QStringLiteral("NHWC"), 2);
         QVERIFY(dialog.validate().isEmpty());
-        session::TuneOrigin origin = dialog.origin();
+        engine::TuneOrigin origin = dialog.origin();
         QCOMPARE(origin.network, std::string("resnet-18"));
         QCOMPARE(origin.layout, std::string("NHWC"));
         QCOMPARE(origin.taskIds, std::vector<int> { 2 });

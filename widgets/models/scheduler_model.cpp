@@ -36,7 +36,7 @@ double SchedulerModel::latencyShare(const SessionSnapshot& snapshot, int task)
 {
     if (snapshot.estimatedLatency <= 0.0 || task < 0 || task >= static_cast<int>(snapshot.tasks.size()))
         return -1.0;
-    const session::TaskStatus& status = snapshot.tasks[static_cast<size_t>(task)].status;
+    const engine::TaskStatus& status = snapshot.tasks[static_cast<size_t>(task)].status;
     return status.weight * status.bestCost / snapshot.estimatedLatency * 100.0;
 }
 
@@ -59,7 +59,7 @@ int SchedulerModel::columnCount(const QModelIndex& parent) const { return parent
 
 QVariant SchedulerModel::display(const SessionTask& task, int column) const
 {
-    const session::TaskStatus& s = task.status;
+    const engine::TaskStatus& s = task.status;
     switch (column) {
     case TaskColumn:
         return QString::fromStdString(s.name);
@@ -88,7 +88,7 @@ QVariant SchedulerModel::display(const SessionTask& task, int column) const
 
 QVariant SchedulerModel::sortValue(const SessionTask& task, int column) const
 {
-    const session::TaskStatus& s = task.status;
+    const engine::TaskStatus& s = task.status;
     const double none = std::numeric_limits<double>::infinity();
     switch (column) {
     case BestColumn:

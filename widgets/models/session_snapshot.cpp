@@ -1,6 +1,6 @@
 #include "widgets/models/session_snapshot.h"
 
-#include "core/session/tune_origin.h"
+#include "core/engine/tune_origin.h"
 
 #include <nlohmann/json.hpp>
 
@@ -63,14 +63,14 @@ std::string SessionSnapshot::label() const
 {
     // A session that switched its model names the one it started with too: "ansor + xgb → tlp".
     std::string text
-        = policy + " + " + session::switchedModelsText(modelSwitches, model) + ", seed " + std::to_string(seed);
+        = policy + " + " + engine::switchedModelsText(modelSwitches, model) + ", seed " + std::to_string(seed);
     return sessionId > 0 ? "#" + std::to_string(sessionId) + " " + text : text;
 }
 
 // ----- live
 
 SnapshotBuilder::SnapshotBuilder(
-    const session::TuneOptions& options, std::vector<std::shared_ptr<const graph::Task>> tasks, std::string title)
+    const engine::TuneOptions& options, std::vector<std::shared_ptr<const graph::Task>> tasks, std::string title)
 {
     SessionSnapshot& s = m_snapshot;
     s.title = std::move(title);
@@ -85,7 +85,7 @@ SnapshotBuilder::SnapshotBuilder(
     s.live = true;
     s.startedAt = record::unixNow();
     for (size_t i = 0; i < options.tasks.size(); ++i) {
-        const session::TuneTask& t = options.tasks[i];
+        const engine::TuneTask& t = options.tasks[i];
         SessionTask task;
         task.status.task = static_cast<int>(i);
         task.status.name = t.name;
@@ -116,13 +116,13 @@ void SnapshotBuilder::fail(std::string message)
     m_snapshot.phase.clear();
 }
 
-void SnapshotBuilder::apply(const session::TuneEvent& event)
+void SnapshotBuilder::apply(const engine::TuneEvent& event)
 {
     SessionSnapshot& s = m_snapshot;
     s.elapsed = std::max(s.elapsed, record::unixNow() - s.startedAt);
-    if (const auto* p = std::get_if<session::BatchProgress>(&event)) {
+    if (const auto* p = std::get_if<engine::BatchProgress>(&event)) {
         s.batch = *p;
-    } else if (const auto* m = std::get_if<session::RecordMeasured>(&event)) {
+    } else if (const auto* m = std::get_if<engine::RecordMeasured>(&event)) {
         SessionTask& task = s.tasks.at(static_cast<size_t>(m->task));
         TrialPoint point;
         point.recordId = m->recordId;
@@ -138,22 +138,22 @@ void SnapshotBuilder::apply(const session::TuneEvent& event)
         ++task.sessionTrials;
         ++task.status.trials;
         s.trials.push_back(std::move(point));
-    } else if (const auto* b = std::get_if<session::BestImproved>(&event)) {
+    } else if (const auto* b = std::get_if<engine::BestImproved>(&event)) {
         SessionTask& task = s.tasks.at(static_cast<size_t>(b->task));
         task.status.bestCost = b->cost;
         task.curve.push_back(
             CurvePoint { s.trialsDone, task.sessionTrials, s.elapsed, b->cost, b->gflops, b->recordId });
         s.estimatedLatency = estimatedLatency(s.tasks);
-    } else if (const auto* ph = std::get_if<session::PhaseStarted>(&event)) {
+    } else if (const auto* ph = std::get_if<engine::PhaseStarted>(&event)) {
         s.phase = ph->phase;
         s.phaseTask = ph->task;
         if (ph->phase != "measure")
             s.batch = {};
-    } else if (const auto* sw = std::get_if<session::ModelSwitched>(&event)) {
+    } else if (const auto* sw = std::get_if<engine::ModelSwitched>(&event)) {
         if (sw->error.empty())
             s.model = sw->to;
         s.modelSwitches.push_back(*sw);
-    } else if (const auto* r = std::get_if<session::RoundDone>(&event)) {
+    } else if (const auto* r = std::get_if<engine::RoundDone>(&event)) {
         for (size_t i = 0; i < r->tasks.size() && i < s.tasks.size(); ++i) {
             s.tasks[i].status = r->tasks[i];
             if (i < r->gradients.size())
@@ -164,7 +164,7 @@ void SnapshotBuilder::apply(const session::TuneEvent& event)
         s.rounds.push_back(RoundInfo { r->round, r->task, r->measured, r->errors, r->totalTrials, r->elapsed,
             r->estimatedLatency, r->choice, r->gradients, r->phases, r->search });
         m_round = r->round + 1;
-    } else if (const auto* f = std::get_if<session::Finished>(&event)) {
+    } else if (const auto* f = std::get_if<engine::Finished>(&event)) {
         s.state = f->status;
         s.message = f->message;
         for (size_t i = 0; i < f->tasks.size() && i < s.tasks.size(); ++i)
@@ -197,7 +197,7 @@ Expected<SessionSnapshot> loadSessionSnapshot(store::Store& store, int64_t sessi
     s.state = info->status;
     s.startedAt = info->startedAt;
     s.workspace = store.path();
-    s.modelSwitches = session::modelSwitchesOf(info->settings);
+    s.modelSwitches = engine::modelSwitchesOf(info->settings);
     const nlohmann::json settings = nlohmann::json::parse(info->settings, nullptr, false);
     if (settings.is_object()) {
         s.budget = settings.value("trials", 0);
@@ -210,9 +210,9 @@ Expected<SessionSnapshot> loadSessionSnapshot(store::Store& store, int64_t sessi
     // The session's tasks as its origin names them, matched to the store's task rows by workload key.
     std::vector<graph::Task> built;
     if (!s.origin.empty()) {
-        if (auto origin = session::TuneOrigin::fromJson(s.origin)) {
+        if (auto origin = engine::TuneOrigin::fromJson(s.origin)) {
             s.title = origin->title();
-            if (auto tasks = session::buildTasks(*origin))
+            if (auto tasks = engine::buildTasks(*origin))
                 built = std::move(tasks).value();
         }
     }

@@ -7,9 +7,9 @@
 // change it. Plain data, no Qt.
 #pragma once
 
+#include "core/engine/tuning_session.h"
 #include "core/graph/task_extraction.h"
 #include "core/record/measure_result.h"
-#include "core/session/tuning_session.h"
 #include "core/store/store.h"
 #include "core/support/error.h"
 
@@ -61,12 +61,12 @@ struct RoundInfo {
     double estimatedLatency = 0.0; // seconds; 0 while some task has no best
     std::string choice; // the scheduler's reason: "warm-up", "gradient", "round-robin" ("" when not known)
     std::vector<double> gradients; // per task, before the choice (empty when not known)
-    session::PhaseTimes phases;
+    engine::PhaseTimes phases;
     search::RoundStats search;
 };
 
 struct SessionTask {
-    session::TaskStatus status; // name, weight, FLOPs, trials (all sessions), best cost, dead
+    engine::TaskStatus status; // name, weight, FLOPs, trials (all sessions), best cost, dead
     // The task with its DAG; null when the session's tasks cannot be rebuilt (an unknown origin).
     std::shared_ptr<const graph::Task> task;
     int64_t storeTaskId = 0; // the workspace's task row (0 when not known)
@@ -78,7 +78,7 @@ struct SessionTask {
 struct SessionSnapshot {
     int64_t sessionId = 0; // 0 until the session has started
     std::string title; // "resnet-18, batch 1, layout NHWC"
-    std::string origin; // session::TuneOrigin as JSON ("" when the session did not record it)
+    std::string origin; // engine::TuneOrigin as JSON ("" when the session did not record it)
     std::string network; // "" for a single operator
     std::string policy; // "ansor", "random"
     std::string model; // "random", "xgb", ...
@@ -93,7 +93,7 @@ struct SessionSnapshot {
     bool live = false; // driven by this process now (it can be paused and cancelled)
     std::string phase; // "search", "measure", "model", "re-measure" while live
     int phaseTask = -1;
-    session::BatchProgress batch; // the batch in flight
+    engine::BatchProgress batch; // the batch in flight
 
     int trialsDone = 0; // this session's
     int restoredTrials = 0; // earlier sessions', counted toward the budget
@@ -103,7 +103,7 @@ struct SessionSnapshot {
 
     std::vector<SessionTask> tasks;
     // The model switches of this session, in order (model above is the latest); failed ones carry their error.
-    std::vector<session::ModelSwitched> modelSwitches;
+    std::vector<engine::ModelSwitched> modelSwitches;
     std::vector<TrialPoint> trials;
     std::vector<RoundInfo> rounds;
 
@@ -123,14 +123,14 @@ class SnapshotBuilder {
 public:
     // `options` as the session was started with; `tasks` the graph tasks in the same order (may be empty).
     SnapshotBuilder(
-        const session::TuneOptions& options, std::vector<std::shared_ptr<const graph::Task>> tasks, std::string title);
+        const engine::TuneOptions& options, std::vector<std::shared_ptr<const graph::Task>> tasks, std::string title);
 
     void setSessionId(int64_t id, int restoredTrials);
     // "running", "paused", "cancelling"; ignored once the session has ended.
     void setState(std::string state);
     // The error that ended the session before or outside its loop.
     void fail(std::string message);
-    void apply(const session::TuneEvent& event);
+    void apply(const engine::TuneEvent& event);
 
     const SessionSnapshot& snapshot() const { return m_snapshot; }
     // A copy to publish.

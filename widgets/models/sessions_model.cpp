@@ -1,7 +1,7 @@
 #include "widgets/models/sessions_model.h"
 
-#include "core/session/tune_origin.h"
-#include "core/session/tuning_session.h"
+#include "core/engine/tune_origin.h"
+#include "core/engine/tuning_session.h"
 
 #include <QDateTime>
 
@@ -18,7 +18,7 @@ namespace {
         if (!settings.is_object())
             return {};
         if (settings.contains("origin"))
-            if (auto origin = session::TuneOrigin::fromJson(settings["origin"].dump()))
+            if (auto origin = engine::TuneOrigin::fromJson(settings["origin"].dump()))
                 return QString::fromStdString(origin->title());
         return QString::fromStdString(settings.value("network", std::string()));
     }
@@ -87,7 +87,7 @@ QVariant SessionsModel::data(const QModelIndex& index, int role) const
     case Policy:
         return QString::fromStdString(s.policy);
     case Model: // a session that switched: the model it started with, then the one it ranks with now
-        return QString::fromStdString(session::switchedModelsText(session::modelSwitchesOf(s.settings), s.costModel));
+        return QString::fromStdString(engine::switchedModelsText(engine::modelSwitchesOf(s.settings), s.costModel));
     case Seed:
         return QVariant::fromValue<qlonglong>(s.seed);
     case Status:

@@ -1,8 +1,8 @@
-#include "core/session/model_training.h"
+#include "core/engine/model_training.h"
 
+#include "core/engine/tune_origin.h"
+#include "core/engine/tuning_session.h"
 #include "core/schedule/step_json.h"
-#include "core/session/tune_origin.h"
-#include "core/session/tuning_session.h"
 
 #include <nlohmann/json.hpp>
 
@@ -13,7 +13,7 @@
 #include <limits>
 #include <set>
 
-namespace ts::session {
+namespace ts::engine {
 
 namespace {
     using Clock = std::chrono::steady_clock;
@@ -345,4 +345,4 @@ double meanNetworkScore(const store::MetricsSummary& metrics, size_t k)
     return n > 0 ? sum / n : std::numeric_limits<double>::quiet_NaN();
 }
 
-} // namespace ts::session
+} // namespace ts::engine

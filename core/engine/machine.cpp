@@ -1,10 +1,10 @@
-#include "core/session/machine.h"
+#include "core/engine/machine.h"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 
-namespace ts::session {
+namespace ts::engine {
 
 namespace {
     constexpr const char* kKey = "machine_profile";
@@ -99,4 +99,4 @@ cost::MachineLimits limitsOf(const measure::MachineProfile& profile, int64_t vec
     return limits;
 }
 
-} // namespace ts::session
+} // namespace ts::engine

@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-namespace ts::session {
+namespace ts::engine {
 
 // The target each device's records were measured for, from the store's device rows.
 Expected<std::map<int64_t, target::Target>> deviceTargets(store::Store& store);
@@ -132,4 +132,4 @@ Expected<ComparisonResult> compareModels(const store::Dataset& dataset, std::spa
 // no test task belongs to a network of the dataset (a workspace of tuning sessions).
 double meanNetworkScore(const store::MetricsSummary& metrics, size_t k);
 
-} // namespace ts::session
+} // namespace ts::engine

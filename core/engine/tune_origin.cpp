@@ -1,4 +1,4 @@
-#include "core/session/tune_origin.h"
+#include "core/engine/tune_origin.h"
 
 #include "core/graph/op_tasks.h"
 #include "core/store/schedule_source.h"
@@ -7,7 +7,7 @@
 
 #include <algorithm>
 
-namespace ts::session {
+namespace ts::engine {
 
 std::string TuneOrigin::title() const
 {
@@ -78,4 +78,4 @@ Expected<std::vector<graph::Task>> buildTasks(const TuneOrigin& origin)
     return tasks;
 }
 
-} // namespace ts::session
+} // namespace ts::engine

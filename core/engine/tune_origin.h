@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace ts::session {
+namespace ts::engine {
 
 struct TuneOrigin {
     // A network's tasks: `network` set, `taskIds` in extraction order (empty: all of them).
@@ -34,4 +34,4 @@ struct TuneOrigin {
 // Errors: an unknown network or operator, a bad shape, a task id out of range, one named twice.
 Expected<std::vector<graph::Task>> buildTasks(const TuneOrigin& origin);
 
-} // namespace ts::session
+} // namespace ts::engine

@@ -46,7 +46,7 @@
 #include <variant>
 #include <vector>
 
-namespace ts::session {
+namespace ts::engine {
 
 struct TuneTask {
     std::string name; // "conv2d_nhwc_bias_add_relu", "matmul"
@@ -313,4 +313,4 @@ private:
     std::map<int, int> m_otherLayoutRewrites;
 };
 
-} // namespace ts::session
+} // namespace ts::engine

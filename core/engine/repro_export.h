@@ -8,7 +8,7 @@
 //   README.md    what the files are, the record's measured result and what could not be written
 //
 // How the record's task is rebuilt, and so how measure.sh names it:
-// - a record of a session TuneScope tuned: the session's origin (session::TuneOrigin, in its settings)
+// - a record of a session TuneScope tuned: the session's origin (engine::TuneOrigin, in its settings)
 //   rebuilds its tasks; the one whose workload key is the record's task key is it. A network origin is named
 //   `--network N --batch B --layout L --task ID --steps steps.json`; an operator as the registered workload
 //   it is exported as (export_keys.h), `--workload matmul:64,64,64` or `--workload
@@ -28,7 +28,7 @@
 #include <string>
 #include <vector>
 
-namespace ts::session {
+namespace ts::engine {
 
 struct ReproExport {
     std::string dir;
@@ -46,4 +46,4 @@ struct ReproExport {
 // What works is written even when the task cannot be rebuilt (then without loop_ir.c's IR; notes say why).
 Expected<ReproExport> exportRepro(store::Store& store, int64_t recordId, const std::string& dir);
 
-} // namespace ts::session
+} // namespace ts::engine

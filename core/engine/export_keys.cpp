@@ -1,4 +1,4 @@
-#include "core/session/export_keys.h"
+#include "core/engine/export_keys.h"
 
 #include "core/graph/op_tasks.h"
 #include "core/graph/workload_registry.h"
@@ -11,7 +11,7 @@
 
 #include <set>
 
-namespace ts::session {
+namespace ts::engine {
 
 namespace {
     using Json = nlohmann::json;
@@ -98,4 +98,4 @@ Expected<std::map<int64_t, std::string>> exportKeys(store::Store& store)
     return out;
 }
 
-} // namespace ts::session
+} // namespace ts::engine

@@ -14,7 +14,7 @@
 // candidates for the same seed, run after run.
 #pragma once
 
-#include "core/session/tuning_session.h"
+#include "core/engine/tuning_session.h"
 #include "core/store/store.h"
 
 #include <atomic>
@@ -24,7 +24,7 @@
 #include <string>
 #include <vector>
 
-namespace ts::session {
+namespace ts::engine {
 
 struct RaceOptions {
     TuneTask task;
@@ -102,4 +102,4 @@ Expected<std::vector<RaceInfo>> listRaces(store::Store& store);
 // A stored race, rebuilt from its lanes' records (nothing is measured). NotFound for an unknown id.
 Expected<RaceResult> loadRace(store::Store& store, const std::string& id);
 
-} // namespace ts::session
+} // namespace ts::engine

@@ -8,7 +8,7 @@
 
 #include <optional>
 
-namespace ts::session {
+namespace ts::engine {
 
 // The device row a session on this machine records under, among `devices`: the same target string (or the
 // same CPU under another LLVM's name for it, store::sameCpu) and no target host, the same hardware parameters preferred
@@ -35,4 +35,4 @@ Expected<std::optional<measure::MachineProfile>> deviceProfile(store::Store& wor
 // the L1's bandwidth is not measured: two 64-byte loads a cycle).
 cost::MachineLimits limitsOf(const measure::MachineProfile& profile, int64_t vectorBytes);
 
-} // namespace ts::session
+} // namespace ts::engine

@@ -11,8 +11,8 @@
 // among the zoo's tasks at batch 1.
 #pragma once
 
+#include "core/engine/tune_origin.h"
 #include "core/graph/task_extraction.h"
-#include "core/session/tune_origin.h"
 #include "core/store/store.h"
 #include "core/support/error.h"
 
@@ -20,7 +20,7 @@
 #include <map>
 #include <string>
 
-namespace ts::session {
+namespace ts::engine {
 
 // The key `task` (built from `origin`) is exported under.
 std::string exportKey(const TuneOrigin& origin, const graph::Task& task);
@@ -30,4 +30,4 @@ std::string exportKey(const TuneOrigin& origin, const graph::Task& task);
 // network that no longer builds (a network removed from the zoo) is skipped: its tasks keep the hash alone.
 Expected<std::map<int64_t, std::string>> exportKeys(store::Store& store);
 
-} // namespace ts::session
+} // namespace ts::engine

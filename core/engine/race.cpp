@@ -1,4 +1,4 @@
-#include "core/session/race.h"
+#include "core/engine/race.h"
 
 #include "core/cost/cost_model.h"
 #include "core/record/measure_result.h"
@@ -10,7 +10,7 @@
 #include <map>
 #include <memory>
 
-namespace ts::session {
+namespace ts::engine {
 
 std::optional<int> RaceLane::trialsToReach(double gflops) const
 {
@@ -245,4 +245,4 @@ Expected<RaceResult> loadRace(store::Store& store, const std::string& id)
     return result;
 }
 
-} // namespace ts::session
+} // namespace ts::engine

@@ -1,10 +1,10 @@
-#include "core/session/tuning_session.h"
+#include "core/engine/tuning_session.h"
 
 #include "core/cost/analytical_model.h"
 #include "core/cost/cost_model.h"
+#include "core/engine/machine.h"
 #include "core/schedule/step_json.h"
 #include "core/search/search_utils.h"
-#include "core/session/machine.h"
 #include "core/store/schedule_source.h"
 #include "core/store/store.h"
 #include "core/support/thread_pool.h"
@@ -17,7 +17,7 @@
 #include <limits>
 #include <numeric>
 
-namespace ts::session {
+namespace ts::engine {
 
 namespace {
     using Clock = std::chrono::steady_clock;
@@ -913,4 +913,4 @@ Expected<Finished> TuningSession::run()
     return end();
 }
 
-} // namespace ts::session
+} // namespace ts::engine

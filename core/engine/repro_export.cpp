@@ -1,5 +1,7 @@
-#include "core/session/repro_export.h"
+#include "core/engine/repro_export.h"
 
+#include "core/engine/export_keys.h"
+#include "core/engine/tune_origin.h"
 #include "core/graph/workload_registry.h"
 #include "core/lower/lower.h"
 #include "core/lower/stmt.h"
@@ -7,8 +9,6 @@
 #include "core/schedule/state.h"
 #include "core/schedule/step_json.h"
 #include "core/search/autotvm/template.h"
-#include "core/session/export_keys.h"
-#include "core/session/tune_origin.h"
 #include "core/store/log_export.h"
 #include "core/store/schedule_source.h"
 #include "core/support/assert.h"
@@ -20,7 +20,7 @@
 #include <fstream>
 #include <optional>
 
-namespace ts::session {
+namespace ts::engine {
 
 namespace {
 
@@ -267,4 +267,4 @@ Expected<ReproExport> exportRepro(store::Store& store, int64_t recordId, const s
     return out;
 }
 
-} // namespace ts::session
+} // namespace ts::engine
