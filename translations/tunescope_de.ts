@@ -1105,8 +1105,8 @@ Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
     </message>
     <message>
         <location filename="../app/gui/race_view.cpp" line="172"/>
-        <location filename="../app/gui/race_view.cpp" line="237"/>
-        <location filename="../app/gui/race_view.cpp" line="269"/>
+        <location filename="../app/gui/race_view.cpp" line="239"/>
+        <location filename="../app/gui/race_view.cpp" line="271"/>
         <source>Pause</source>
         <translation>Pause</translation>
     </message>
@@ -1126,128 +1126,128 @@ Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
         <translation>Beste GFLOP/s</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="207"/>
+        <location filename="../app/gui/race_view.cpp" line="209"/>
         <source>Show best program</source>
         <translation>Bestes Programm zeigen</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="232"/>
-        <location filename="../app/gui/race_view.cpp" line="318"/>
+        <location filename="../app/gui/race_view.cpp" line="234"/>
+        <location filename="../app/gui/race_view.cpp" line="326"/>
         <source>Play</source>
         <translation>Abspielen</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="273"/>
+        <location filename="../app/gui/race_view.cpp" line="275"/>
         <source>Race: %1</source>
         <translation>Rennen: %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="291"/>
+        <location filename="../app/gui/race_view.cpp" line="299"/>
         <source>Starting the race…</source>
         <translation>Das Rennen startet…</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="341"/>
+        <location filename="../app/gui/race_view.cpp" line="349"/>
         <source>Done.</source>
         <translation>Fertig.</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="343"/>
+        <location filename="../app/gui/race_view.cpp" line="351"/>
         <source>Waiting for its turn: rounds alternate, so that each measures alone.</source>
         <translation>Wartet, bis es an der Reihe ist: Die Runden wechseln sich ab, damit jede allein misst.</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="345"/>
+        <location filename="../app/gui/race_view.cpp" line="353"/>
         <source>Measuring configs of the template: each is compiled and timed; its GFLOP/s goes back to the tuner.</source>
         <translation>Misst Konfigurationen der Vorlage: Jede wird kompiliert und gemessen; ihre GFLOP/s gehen an den Tuner zurück.</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="347"/>
+        <location filename="../app/gui/race_view.cpp" line="355"/>
         <source>Measuring the programs the evolutionary search ranked best (and a few random ones).</source>
         <translation>Misst die Programme, die die evolutionäre Suche am besten bewertet hat (und einige zufällige).</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="349"/>
+        <location filename="../app/gui/race_view.cpp" line="357"/>
         <source>Updating the cost model with the measured programs.</source>
         <translation>Aktualisiert das Kostenmodell mit den gemessenen Programmen.</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="352"/>
+        <location filename="../app/gui/race_view.cpp" line="360"/>
         <source>Searching: random tile sizes and annotations of the sketches, evolved over generations and ranked by the cost model; nobody wrote this search space by hand.</source>
         <translation>Sucht: zufällige Kachelgrößen und Annotationen der Skizzen, über Generationen entwickelt und vom Kostenmodell bewertet; diesen Suchraum hat niemand von Hand geschrieben.</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="355"/>
+        <location filename="../app/gui/race_view.cpp" line="363"/>
         <source>Searching: drawing random programs from the sketches (no model).</source>
         <translation>Sucht: zieht zufällige Programme aus den Skizzen (ohne Modell).</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="357"/>
+        <location filename="../app/gui/race_view.cpp" line="365"/>
         <source>Searching: simulated annealing walks the template&apos;s configs under the XGBoost model, refit every 64 measurements; the plan&apos;s last 5% are random configs.</source>
         <translation>Sucht: Simulated Annealing durchläuft die Konfigurationen der Vorlage unter dem XGBoost-Modell, das alle 64 Messungen neu trainiert wird; die letzten 5 % des Plans sind zufällige Konfigurationen.</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="360"/>
+        <location filename="../app/gui/race_view.cpp" line="368"/>
         <source>Searching: a new generation of configs from roulette selection, single-point crossover and mutation of knob values.</source>
         <translation>Sucht: eine neue Generation von Konfigurationen durch Roulette-Auswahl, Ein-Punkt-Kreuzung und Mutation von Knopfwerten.</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="363"/>
+        <location filename="../app/gui/race_view.cpp" line="371"/>
         <source>Searching: drawing configs of the template uniformly, never the same twice.</source>
         <translation>Sucht: zieht Konfigurationen der Vorlage gleichverteilt, nie zweimal dieselbe.</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="365"/>
+        <location filename="../app/gui/race_view.cpp" line="373"/>
         <source>Searching: taking the template&apos;s configs in index order.</source>
         <translation>Sucht: nimmt die Konfigurationen der Vorlage in Indexreihenfolge.</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="383"/>
+        <location filename="../app/gui/race_view.cpp" line="391"/>
         <source>The race failed: %1</source>
         <translation>Das Rennen ist fehlgeschlagen: %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="385"/>
+        <location filename="../app/gui/race_view.cpp" line="393"/>
         <source>&lt;b&gt;%1&lt;/b&gt;: %2 trials per policy, seed %3 — %4</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;: %2 Versuche je Strategie, Startwert %3 — %4</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="389"/>
+        <location filename="../app/gui/race_view.cpp" line="397"/>
         <source>racing</source>
         <translation>läuft</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="390"/>
+        <location filename="../app/gui/race_view.cpp" line="398"/>
         <source>replay from the workspace</source>
         <translation>Wiedergabe aus dem Arbeitsbereich</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="391"/>
+        <location filename="../app/gui/race_view.cpp" line="399"/>
         <source>finished</source>
         <translation>beendet</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="415"/>
+        <location filename="../app/gui/race_view.cpp" line="425"/>
         <source>&lt;span style=&apos;color:%1&apos;&gt;&lt;b&gt;%2&lt;/b&gt;&lt;/span&gt; — %3&lt;br&gt;%4 trials, best &lt;b&gt;%5&lt;/b&gt; GFLOP/s, %6 failed&lt;br&gt;&lt;i&gt;%7&lt;/i&gt;&lt;br&gt;&lt;small&gt;%8&lt;/small&gt;</source>
         <translation>&lt;span style=&apos;color:%1&apos;&gt;&lt;b&gt;%2&lt;/b&gt;&lt;/span&gt; — %3&lt;br&gt;%4 Versuche, beste &lt;b&gt;%5&lt;/b&gt; GFLOP/s, %6 fehlgeschlagen&lt;br&gt;&lt;i&gt;%7&lt;/i&gt;&lt;br&gt;&lt;small&gt;%8&lt;/small&gt;</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="432"/>
+        <location filename="../app/gui/race_view.cpp" line="442"/>
         <source>%1 reached %2&apos;s best (%3 GFLOP/s): %4&lt;br&gt;</source>
         <translation>%1 erreichte das Beste von %2 (%3 GFLOP/s): %4&lt;br&gt;</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="435"/>
+        <location filename="../app/gui/race_view.cpp" line="445"/>
         <source>after %1 trials</source>
         <translation>nach %1 Versuchen</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="435"/>
+        <location filename="../app/gui/race_view.cpp" line="445"/>
         <source>not within the budget</source>
         <translation>nicht innerhalb des Budgets</translation>
     </message>
     <message>
-        <location filename="../app/gui/race_view.cpp" line="466"/>
+        <location filename="../app/gui/race_view.cpp" line="477"/>
         <source>Cannot show the program: %1</source>
         <translation>Das Programm kann nicht gezeigt werden: %1</translation>
     </message>
@@ -1549,34 +1549,28 @@ Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
         <translation>Suche</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="93"/>
         <source>Ansor (sketches + evolution)</source>
-        <translation>Ansor (Sketches + Evolution)</translation>
+        <translation type="vanished">Ansor (Sketches + Evolution)</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="94"/>
         <source>Random sampling</source>
-        <translation>Zufallsstichproben</translation>
+        <translation type="vanished">Zufallsstichproben</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="95"/>
         <source>AutoTVM: XGBoost + simulated annealing</source>
-        <translation>AutoTVM: XGBoost + Simulated Annealing</translation>
+        <translation type="vanished">AutoTVM: XGBoost + Simulated Annealing</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="96"/>
         <source>AutoTVM: genetic algorithm</source>
-        <translation>AutoTVM: genetischer Algorithmus</translation>
+        <translation type="vanished">AutoTVM: genetischer Algorithmus</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="97"/>
         <source>AutoTVM: random configs</source>
-        <translation>AutoTVM: zufällige Konfigurationen</translation>
+        <translation type="vanished">AutoTVM: zufällige Konfigurationen</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="98"/>
         <source>AutoTVM: grid search</source>
-        <translation>AutoTVM: Gittersuche</translation>
+        <translation type="vanished">AutoTVM: Gittersuche</translation>
     </message>
     <message>
         <location filename="../app/gui/session_dialog.cpp" line="99"/>

@@ -138,8 +138,12 @@ void RaceRunner::listRaces(const QString& workspace)
         [path = workspace.toStdString()](session::JobContext&) -> Expected<std::vector<engine::RaceInfo>> {
             store::OpenOptions options;
             options.readOnly = true;
-            TS_TRY(store::Store store, store::Store::open(path, options));
-            return engine::listRaces(store);
+            auto store = store::Store::open(path, options);
+            if (!store && store.error().kind == ErrorKind::NotFound)
+                return std::vector<engine::RaceInfo> {}; // a workspace not created yet (the demo's, on a first start)
+            if (!store)
+                return store.error();
+            return engine::listRaces(*store);
         },
         [this](Expected<std::vector<engine::RaceInfo>> races) {
             if (!races) {

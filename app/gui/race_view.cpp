@@ -190,12 +190,14 @@ RaceView::RaceView(ViewContext& context, QWidget* parent)
     m_plot->setMinimumSize(360, 220);
     m_plot->xAxis->setLabel(tr("Trials"));
     m_plot->yAxis->setLabel(tr("Best GFLOP/s"));
-    m_plot->legend->setVisible(true);
+    m_plot->legend->setVisible(false); // until a race names its lanes
     m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
     for (int lane = 0; lane < 2; ++lane) {
         QCPGraph* graph = m_plot->addGraph();
         graph->setPen(QPen(kLaneColors[lane], 2));
         graph->setLineStyle(QCPGraph::lsStepLeft);
+        graph->removeFromLegend(); // in the legend once a race names its lane
+        graph->setName(QString());
     }
     body->addWidget(m_plot, 3);
     auto* side = new QVBoxLayout;
@@ -273,6 +275,12 @@ RaceView::RaceView(ViewContext& context, QWidget* parent)
         [this](const QString& message) { m_title->setText(tr("Race: %1").arg(message)); });
     connect(&m_context.sessions, &widgets::SessionHub::workspaceChanged, this,
         [this] { m_runner.listRaces(m_context.sessions.workspace()); });
+    // A workspace that did not exist when it was opened (the demo's, on a first start) exists once its sessions are
+    // listed: list its races again then.
+    connect(&m_context.sessions, &widgets::SessionHub::sessionsChanged, this, [this] {
+        if (!m_runner.running())
+            m_runner.listRaces(m_context.sessions.workspace());
+    });
     if (!m_context.sessions.workspace().isEmpty())
         m_runner.listRaces(m_context.sessions.workspace());
 }
@@ -394,6 +402,7 @@ void RaceView::redraw()
         graph->data()->clear();
         if (lane >= static_cast<int>(race.lanes.size())) {
             graph->setName(QString());
+            graph->removeFromLegend();
             m_lanes[lane]->clear();
             m_best[lane]->setEnabled(false);
             continue;
@@ -407,6 +416,7 @@ void RaceView::redraw()
         }
         graph->setData(xs, ys, true);
         graph->setName(QString::fromUtf8(search::toString(l.policy)));
+        graph->addToLegend();
         const double best = shown > 0 ? l.bestGflops[static_cast<size_t>(shown - 1)] : 0.0;
         const std::string phase = m_replaying
             ? (shown < static_cast<int>(l.bestGflops.size()) ? "measure" : "done")
@@ -436,6 +446,7 @@ void RaceView::redraw()
         }
     }
     m_summary->setText(summary);
+    m_plot->legend->setVisible(m_plot->legend->itemCount() > 0);
     m_plot->rescaleAxes();
     m_plot->xAxis->setRangeLower(0);
     m_plot->yAxis->setRangeLower(0);

@@ -90,12 +90,12 @@ SessionDialog::SessionDialog(QWidget* parent)
     // How to search
     auto* how = new QGroupBox(tr("Search"), this);
     m_policy = new QComboBox(how);
-    m_policy->addItem(tr("Ansor (sketches + evolution)"), QStringLiteral("ansor"));
-    m_policy->addItem(tr("Random sampling"), QStringLiteral("random"));
-    m_policy->addItem(tr("AutoTVM: XGBoost + simulated annealing"), QStringLiteral("autotvm-xgb"));
-    m_policy->addItem(tr("AutoTVM: genetic algorithm"), QStringLiteral("autotvm-ga"));
-    m_policy->addItem(tr("AutoTVM: random configs"), QStringLiteral("autotvm-random"));
-    m_policy->addItem(tr("AutoTVM: grid search"), QStringLiteral("autotvm-grid"));
+    // Every registered policy (search::policies(), the order --help lists them), named as --policy spells it.
+    for (const search::PolicyInfo& p : search::policies()) {
+        m_policy->addItem(QStringLiteral("%1 (%2)").arg(QString::fromLatin1(p.name), QString::fromUtf8(p.description)),
+            QString::fromLatin1(p.name));
+        m_policy->setItemData(m_policy->count() - 1, QString::fromUtf8(p.description), Qt::ToolTipRole);
+    }
     m_policy->setToolTip(tr("AutoTVM policies tune the tasks one of its hand-written templates fits; the cost "
                             "model below is Ansor's and is not used by them."));
     m_model = new QComboBox(how);

@@ -12,6 +12,7 @@
 #include "widgets/session_hub.h"
 
 #include <QElapsedTimer>
+#include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -33,6 +34,12 @@ private Q_SLOTS:
         app::RaceView view(context);
         view.resize(1200, 420);
         view.show();
+        // Before any race: no lanes in the legend (not "Graph 1 / Graph 2"), and a workspace that is still being
+        // created is no error.
+        QCOMPARE(view.plot()->legend->itemCount(), 0);
+        QTest::qWait(500);
+        for (const QLabel* label : view.findChildren<QLabel*>())
+            QVERIFY2(!label->text().contains(QStringLiteral("no such workspace")), qPrintable(label->text()));
 
         auto task = graph::operatorTask("dense", { 32, 32, 32 }, ops::Layout::NCHW);
         QVERIFY(task);
@@ -71,6 +78,7 @@ private Q_SLOTS:
         QVERIFY(updates.count() >= 2);
         QCOMPARE(view.plot()->graph(0)->dataCount(), 16);
         QCOMPARE(view.plot()->graph(1)->dataCount(), 16);
+        QCOMPARE(view.plot()->legend->itemCount(), 2);
         QVERIFY(view.laneText(1).contains(QStringLiteral("configs (dense_nopack.x86")));
         QVERIFY(view.laneText(0).contains(QStringLiteral("sketch")));
         QVERIFY(view.summaryText().contains(QStringLiteral("reached")));

@@ -13,6 +13,7 @@
 #include "app/gui/scheduler_view.h"
 #include "app/gui/session_dialog.h"
 #include "app/gui/sessions_view.h"
+#include "core/search/task_policy.h"
 #include "core/store/store.h"
 #include "widgets/models/records_model.h"
 #include "widgets/models/scheduler_model.h"
@@ -87,6 +88,10 @@ private Q_SLOTS:
         for (QComboBox* c : dialog.findChildren<QComboBox*>())
             if (c->findData(QStringLiteral("autotvm-ga")) >= 0)
                 policy = c;
+        // The policies come from the registry: every registered one, nothing else.
+        QCOMPARE(policy->count(), static_cast<int>(search::policies().size()));
+        for (const search::PolicyInfo& p : search::policies())
+            QVERIFY2(policy->findData(QString::fromLatin1(p.name)) >= 0, p.name);
         policy->setCurrentIndex(policy->findData(QStringLiteral("autotvm-ga")));
         QVERIFY(dialog.validate().startsWith(QStringLiteral("Policy:")));
         policy->setCurrentIndex(policy->findData(QStringLiteral("ansor")));
