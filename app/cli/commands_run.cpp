@@ -124,18 +124,12 @@ namespace {
 
     // --compare: the same network in LibTorch on the same input. A TorchScript file when one is named (or lies
     // beside an ONNX model), else the graph built op by op in LibTorch on the same weights.
-    Expected<runtime::LibraryRun> compareWithLibTorch(const Arguments& args, const LoadedNetwork& loaded,
+    // `what`: --compare's value, checked already ("libtorch" or "libtorch:FILE.pt").
+    Expected<runtime::LibraryRun> compareWithLibTorch(const std::string& what, const LoadedNetwork& loaded,
         const std::vector<ir::Buffer>& inputs, const runtime::NetworkRun& run, int repeat, int threads)
     {
-        const std::string what = args.value("compare");
-        std::string file;
-        if (what == "libtorch")
-            file = loaded.onnx ? besideModel(loaded.ref.name, ".pt") : "";
-        else if (what.rfind("libtorch:", 0) == 0)
-            file = what.substr(9);
-        else
-            return makeError(
-                ErrorKind::InvalidArgument, "--compare takes libtorch or libtorch:FILE.pt, got '" + what + "'");
+        const std::string file
+            = what == "libtorch" ? (loaded.onnx ? besideModel(loaded.ref.name, ".pt") : "") : what.substr(9);
         const int output = loaded.outputs.empty() ? -1 : loaded.outputs.front();
         TS_TRY(runtime::TorchRun torch,
             file.empty() ? runtime::runGraphInTorch(*loaded.graph, inputs, repeat, threads, 1, output)
@@ -160,11 +154,9 @@ namespace {
             return fail("--repeat must be 1..100000");
         if (!threads || *threads < 0)
             return fail("--threads must be >= 0");
-        if (args.has("compare")) {
-            const std::string what = args.value("compare");
-            if (what != "libtorch" && what.rfind("libtorch:", 0) != 0)
-                return fail("--compare takes libtorch or libtorch:FILE.pt, got '" + what + "'");
-        }
+        const std::string compare = args.value("compare");
+        if (args.has("compare") && compare != "libtorch" && compare.rfind("libtorch:", 0) != 0)
+            return fail("--compare takes libtorch or libtorch:FILE.pt, got '" + compare + "'");
         auto loaded = loadNetwork(args);
         if (!loaded)
             return fail(loaded.error().message);
@@ -207,7 +199,7 @@ namespace {
             std::cout << "  (no workspace with records on this machine: every task ran its default schedule)\n";
 
         if (args.has("compare")) {
-            auto library = compareWithLibTorch(args, *loaded, options.inputs, *run, options.repeat, options.threads);
+            auto library = compareWithLibTorch(compare, *loaded, options.inputs, *run, options.repeat, options.threads);
             if (!library)
                 return fail(library.error().message);
             run->library = *library;

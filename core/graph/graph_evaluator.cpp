@@ -66,24 +66,35 @@ Expected<ir::Buffer> evaluateNode(
     return std::move(values.back());
 }
 
+Expected<void> checkInputs(const Graph& graph, const std::vector<ir::Buffer>& inputs)
+{
+    size_t next = 0;
+    for (const Node& node : graph.nodes()) {
+        if (node.kind != NodeKind::Input)
+            continue;
+        if (next >= inputs.size())
+            return makeError(ErrorKind::InvalidArgument,
+                graph.name() + ": no value for input " + node.name + " (" + std::to_string(inputs.size()) + " given)");
+        if (inputs[next].shape() != node.shape)
+            return makeError(ErrorKind::InvalidArgument,
+                graph.name() + ": input " + node.name + " has shape " + ops::shapeText(node.shape) + ", its value "
+                    + ops::shapeText(inputs[next].shape()));
+        ++next;
+    }
+    return {};
+}
+
 Expected<std::vector<ir::Buffer>> evaluateGraph(
     const Graph& graph, const std::vector<ir::Buffer>& inputs, uint64_t seed)
 {
     if (graph.error())
         return *graph.error();
+    TS_CHECK(checkInputs(graph, inputs));
     std::vector<ir::Buffer> values(graph.nodes().size());
     size_t nextInput = 0;
     for (size_t id = 0; id < graph.nodes().size(); ++id) {
         const Node& node = graph.nodes()[id];
         if (node.kind == NodeKind::Input) {
-            if (nextInput >= inputs.size())
-                return makeError(ErrorKind::InvalidArgument,
-                    graph.name() + ": no value for input " + node.name + " (" + std::to_string(inputs.size())
-                        + " given)");
-            if (inputs[nextInput].shape() != node.shape)
-                return makeError(ErrorKind::InvalidArgument,
-                    graph.name() + ": input " + node.name + " has shape " + ops::shapeText(node.shape) + ", its value "
-                        + ops::shapeText(inputs[nextInput].shape()));
             values[id] = inputs[nextInput++];
             continue;
         }

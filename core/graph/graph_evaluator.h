@@ -30,6 +30,10 @@ ir::Buffer seededParameter(const Node& node, int id, int param, const std::vecto
 Expected<ir::Buffer> evaluateNode(const Node& node, const std::vector<const ir::Buffer*>& inputs,
     std::optional<uint64_t> seed = std::nullopt, int id = 0);
 
+// Whether `inputs` has a value of the right shape for every Input node, in node order (extra values are ignored);
+// the error names the input. What every runner of a graph checks before it runs.
+Expected<void> checkInputs(const Graph& graph, const std::vector<ir::Buffer>& inputs);
+
 // `inputs`: one buffer per Input node, in node order. Returns one buffer per node (inputs and constants
 // included). Parameters without values are seeded random values (evaluateNode).
 Expected<std::vector<ir::Buffer>> evaluateGraph(

@@ -2,6 +2,7 @@
 
 #include "core/codegen/runtime.h"
 #include "core/store/schedule_source.h"
+#include "core/support/strings.h"
 
 #include <nlohmann/json.hpp>
 
@@ -92,12 +93,9 @@ namespace {
                 run.worstCheck = c.error;
                 run.worstStep = c.step;
             }
-            if (c.error > 1.0) {
-                char error[32];
-                std::snprintf(error, sizeof error, "%.1f", c.error);
+            if (c.error > 1.0)
                 run.wrongSteps += (run.wrongSteps.empty() ? "" : ", ") + std::to_string(c.step) + " ("
-                    + steps[static_cast<size_t>(c.step)].name + ", " + error + ")";
-            }
+                    + steps[static_cast<size_t>(c.step)].name + ", " + formatFixed(c.error, 1) + ")";
         }
     }
 

@@ -445,18 +445,11 @@ namespace {
             if (needed[static_cast<size_t>(id)])
                 for (int input : g.node(id).inputs)
                     needed[static_cast<size_t>(input)] = true;
+        TS_CHECK(graph::checkInputs(g, inputs));
         size_t nextInput = 0;
         for (int id = 0; id < numNodes; ++id) {
             const Node& node = g.node(id);
             if (node.kind == NodeKind::Input) {
-                if (nextInput >= inputs.size())
-                    return makeError(ErrorKind::InvalidArgument,
-                        g.name() + ": no value for input " + node.name + " (" + std::to_string(inputs.size())
-                            + " given)");
-                if (inputs[nextInput].shape() != node.shape)
-                    return makeError(ErrorKind::InvalidArgument,
-                        g.name() + ": input " + node.name + " has shape " + ops::shapeText(node.shape) + ", its value "
-                            + ops::shapeText(inputs[nextInput].shape()));
                 tg.values[static_cast<size_t>(id)] = toTensor(inputs[nextInput++]);
                 continue;
             }

@@ -23,22 +23,23 @@ std::string cliProgram()
     return "tunescope-cli";
 }
 
-std::vector<std::string> networkRunArguments(const NetworkRunRequest& request, const std::string& jsonPath)
-{
-    std::vector<std::string> args = { "run", graph::isOnnxPath(request.network) ? "--onnx" : "--network",
-        request.network, "--batch", std::to_string(request.batch), "--repeat", std::to_string(request.repeat),
-        "--threads", std::to_string(request.threads) };
-    if (!graph::isOnnxPath(request.network))
-        args.insert(args.end(), { "--layout", request.layout });
-    if (!request.workspace.empty())
-        args.insert(args.end(), { "--workspace", request.workspace });
-    if (request.compareLibTorch)
-        args.insert(args.end(), { "--compare", "libtorch" });
-    args.insert(args.end(), { "--json", jsonPath });
-    return args;
-}
-
 namespace {
+    // The command line runNetworkInChild starts, without the program.
+    std::vector<std::string> networkRunArguments(const NetworkRunRequest& request, const std::string& jsonPath)
+    {
+        std::vector<std::string> args = { "run", graph::isOnnxPath(request.network) ? "--onnx" : "--network",
+            request.network, "--batch", std::to_string(request.batch), "--repeat", std::to_string(request.repeat),
+            "--threads", std::to_string(request.threads) };
+        if (!graph::isOnnxPath(request.network))
+            args.insert(args.end(), { "--layout", request.layout });
+        if (!request.workspace.empty())
+            args.insert(args.end(), { "--workspace", request.workspace });
+        if (request.compareLibTorch)
+            args.insert(args.end(), { "--compare", "libtorch" });
+        args.insert(args.end(), { "--json", jsonPath });
+        return args;
+    }
+
     // How far a run is, from the line the command just printed.
     double fractionAfter(const QString& line)
     {

@@ -24,9 +24,6 @@ struct NetworkRunRequest {
 // tunescope-cli beside this program (or $TUNESCOPE_CLI).
 std::string cliProgram();
 
-// The command line runNetworkInChild starts (without the program), for the status line and tests.
-std::vector<std::string> networkRunArguments(const NetworkRunRequest& request, const std::string& jsonPath);
-
 // Runs the network in a child process and returns its report. Progress follows the command's output lines;
 // a stop request kills the child. Errors: the child failed (its last error line), crashed, or wrote no report.
 Expected<runtime::NetworkRun> runNetworkInChild(const NetworkRunRequest& request, JobContext& context);
