@@ -3,37 +3,62 @@
 #include "core/engine/tune_origin.h"
 #include "core/store/store.h"
 
-#include <QMetaObject>
-
 #include <nlohmann/json.hpp>
-
-#include <chrono>
 
 namespace ts::widgets {
 
 RaceRunner::RaceRunner(QObject* parent)
     : QObject(parent)
+    , m_race(
+          this, &RaceRunner::fold,
+          [this](std::shared_ptr<const RaceSnapshot> snapshot) {
+              m_current = std::move(snapshot);
+              Q_EMIT updated();
+          },
+          [this](Expected<void> outcome) {
+              if (!outcome) { // the racing thread failed outside the race: the race ends with its error
+                  auto failed = std::make_shared<RaceSnapshot>(m_current ? *m_current : RaceSnapshot {});
+                  failed->live = false;
+                  failed->error = outcome.error().message;
+                  m_current = std::move(failed);
+                  Q_EMIT updated();
+              }
+              const auto snapshot = m_current;
+              Q_EMIT finished(
+                  snapshot && !snapshot->error.empty() ? QString::fromStdString(snapshot->error) : tr("finished"));
+          })
     , m_listJob(this)
     , m_loadJob(this)
 {
 }
 
-RaceRunner::~RaceRunner()
-{
-    cancel();
-    join();
-}
+// The race job cancels a live race and joins its thread: the round in flight completes first (a race stops only
+// between rounds).
+RaceRunner::~RaceRunner() = default;
 
-void RaceRunner::join()
-{
-    if (m_worker.joinable())
-        m_worker.join();
-}
+void RaceRunner::cancel() { m_race.cancel(); }
 
-void RaceRunner::cancel()
+session::Publish RaceRunner::fold(RaceSnapshot& race, const Step& step)
 {
-    if (m_race)
-        m_race->cancel();
+    race.result = step.result;
+    const size_t lane = static_cast<size_t>(step.event.lane);
+    if (lane >= race.phases.size()) { // lanes are sized at the start; this keeps a bad lane index harmless
+        race.phases.resize(lane + 1);
+        race.rounds.resize(lane + 1, 0);
+    }
+    // Any other event (one added to engine::TuneEvent later included) only updates the result.
+    if (const auto* phase = std::get_if<engine::PhaseStarted>(&step.event.event))
+        race.phases[lane] = phase->phase;
+    if (std::holds_alternative<engine::RoundDone>(step.event.event)) {
+        ++race.rounds[lane];
+        race.phases[lane] = "";
+        return session::Publish::Now;
+    }
+    if (std::holds_alternative<engine::Finished>(step.event.event)) {
+        race.phases[lane] = "done";
+        return session::Publish::Now;
+    }
+    return session::Publish::WhenDue;
 }
 
 bool RaceRunner::start(engine::RaceOptions options, std::shared_ptr<const graph::Task> task)
@@ -42,94 +67,32 @@ bool RaceRunner::start(engine::RaceOptions options, std::shared_ptr<const graph:
         Q_EMIT errorOccurred(tr("A race is running; cancel it first."));
         return false;
     }
-    join();
-    m_done = false;
-    const size_t lanes = options.policies.size();
-    m_race = std::make_unique<engine::Race>(
-        std::move(options), [this, task, lanes](const engine::RaceEvent& e, const engine::RaceResult& result) {
-            // The racing thread: copy, then publish at most every 100 ms unless the event closes a round.
-            auto snapshot = std::make_shared<RaceSnapshot>();
-            {
-                std::lock_guard lock(m_mutex);
-                if (m_latest) {
-                    snapshot->phases = m_latest->phases;
-                    snapshot->rounds = m_latest->rounds;
-                }
-            }
-            snapshot->phases.resize(lanes);
-            snapshot->rounds.resize(lanes, 0);
-            snapshot->result = result;
-            snapshot->live = true;
-            snapshot->task = task;
-            const size_t lane = static_cast<size_t>(e.lane);
-            bool now = false;
-            if (const auto* phase = std::get_if<engine::PhaseStarted>(&e.event))
-                snapshot->phases[lane] = phase->phase;
-            if (std::holds_alternative<engine::RoundDone>(e.event)) {
-                ++snapshot->rounds[lane];
-                snapshot->phases[lane] = "";
-                now = true;
-            }
-            if (std::holds_alternative<engine::Finished>(e.event)) {
-                snapshot->phases[lane] = "done";
-                now = true;
-            }
-            bool post = false;
-            {
-                std::lock_guard lock(m_mutex);
-                m_latest = snapshot;
-                const auto t = std::chrono::steady_clock::now();
-                if (!m_pending && (now || t - m_lastPublish >= std::chrono::milliseconds(100))) {
-                    m_pending = true;
-                    m_lastPublish = t;
-                    post = true;
-                }
-            }
-            if (post)
-                QMetaObject::invokeMethod(
-                    this, [this] { publish(); }, Qt::QueuedConnection);
-        });
-    m_worker = std::thread([this, task] {
-        auto result = m_race->run();
-        auto last = std::make_shared<RaceSnapshot>();
-        {
-            std::lock_guard lock(m_mutex);
-            if (m_latest)
-                *last = *m_latest;
-        }
-        last->live = false;
-        last->task = task;
-        if (result)
-            last->result = std::move(result).value();
-        else
-            last->error = result.error().message;
-        {
-            std::lock_guard lock(m_mutex);
-            m_latest = last;
-            m_pending = true;
-        }
-        m_done = true;
-        QMetaObject::invokeMethod(
-            this,
-            [this] {
-                publish();
-                const auto snapshot = m_current;
-                Q_EMIT finished(
-                    snapshot && !snapshot->error.empty() ? QString::fromStdString(snapshot->error) : tr("finished"));
+    RaceSnapshot initial;
+    initial.phases.resize(options.policies.size());
+    initial.rounds.resize(options.policies.size(), 0);
+    initial.live = true;
+    initial.task = std::move(task);
+    return m_race.start(std::move(initial), [options = std::move(options)](RaceJob::Context& context) mutable {
+        engine::Race race(
+            std::move(options), [&context](const engine::RaceEvent& event, const engine::RaceResult& result) {
+                context.fold(Step { event, result });
+            });
+        Expected<engine::RaceResult> result = [&] {
+            // A race stops between rounds: cancel and abort alike let the round in flight complete.
+            auto attached
+                = context.attach({ .cancel = [&race] { race.cancel(); }, .abort = [&race] { race.cancel(); } });
+            return race.run();
+        }();
+        context.update(
+            [&](RaceSnapshot& last) {
+                last.live = false;
+                if (result)
+                    last.result = std::move(result).value();
+                else
+                    last.error = result.error().message;
             },
-            Qt::QueuedConnection);
+            session::Publish::Skip); // the job publishes its end
     });
-    return true;
-}
-
-void RaceRunner::publish()
-{
-    {
-        std::lock_guard lock(m_mutex);
-        m_current = m_latest;
-        m_pending = false;
-    }
-    Q_EMIT updated();
 }
 
 void RaceRunner::listRaces(const QString& workspace)

@@ -1,20 +1,19 @@
-// RaceRunner: a race (core/engine/race.h) driven from the GUI. The race runs on a worker thread of its own; the
-// runner copies the race's state after each event and publishes an immutable RaceSnapshot at most every 100 ms
-// (a round's end and the finish publish at once), coalesced into one queued call, so the GUI thread only ever
-// draws the newest. Stored races are listed and loaded (nothing measured) in JobTracker jobs. GUI thread only.
+// RaceRunner: a race (core/engine/race.h) driven from the GUI. The race is a session::StreamingJob: it runs on a
+// worker thread of its own, each event is folded into the race's state there, and an immutable RaceSnapshot is
+// published at most every 100 ms (a round's end and the finish publish at once), coalesced into one queued call,
+// so the GUI thread only ever draws the newest. Stored races are listed and loaded (nothing measured) in JobTracker
+// jobs. GUI thread only.
 #pragma once
 
 #include "core/engine/race.h"
 #include "core/graph/task_extraction.h"
 #include "core/session/job_tracker.h"
+#include "core/session/streaming_job.h"
 
 #include <QObject>
 #include <QString>
 
-#include <atomic>
 #include <memory>
-#include <mutex>
-#include <thread>
 #include <vector>
 
 namespace ts::widgets {
@@ -38,7 +37,7 @@ public:
     // Starts a race; false (and a message through errorOccurred) when one is running already.
     bool start(engine::RaceOptions options, std::shared_ptr<const graph::Task> task);
     void cancel();
-    bool running() const { return m_worker.joinable() && !m_done.load(); }
+    bool running() const { return m_race.isRunning(); }
     std::shared_ptr<const RaceSnapshot> current() const { return m_current; }
 
     // The workspace's races (newest first) and one race loaded from it; results come as signals.
@@ -53,17 +52,16 @@ Q_SIGNALS:
     void errorOccurred(const QString& message);
 
 private:
-    void publish(); // GUI thread
-    void join();
+    // What the race reports after each lane's event: the event and the race's state after it.
+    struct Step {
+        const engine::RaceEvent& event;
+        const engine::RaceResult& result;
+    };
+    using RaceJob = session::StreamingJob<Step, RaceSnapshot>;
+    static session::Publish fold(RaceSnapshot& race, const Step& step); // on the racing thread
 
-    std::thread m_worker;
-    std::unique_ptr<engine::Race> m_race;
-    std::atomic<bool> m_done { false };
-    std::mutex m_mutex; // guards m_latest, m_pending
-    std::shared_ptr<const RaceSnapshot> m_latest;
-    bool m_pending = false;
-    std::chrono::steady_clock::time_point m_lastPublish;
     std::shared_ptr<const RaceSnapshot> m_current;
+    RaceJob m_race;
     session::JobTracker m_listJob;
     session::JobTracker m_loadJob;
 };

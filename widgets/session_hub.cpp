@@ -4,24 +4,16 @@
 #include "core/session/job_tracker.h"
 #include "core/store/store.h"
 
-#include <QMetaObject>
-
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <atomic>
-#include <chrono>
-#include <mutex>
 #include <optional>
-#include <thread>
 
 namespace ts::widgets {
 
 namespace {
-    using Clock = std::chrono::steady_clock;
-    constexpr auto kPublishInterval = std::chrono::milliseconds(100);
-
-    // Events after which the newest snapshot goes out at once: what a status line or a curve shows changes.
+    // Events after which the newest snapshot goes out at once: what a status line or a curve shows changes. Any
+    // other event (one added to engine::TuneEvent later included) goes out with the next throttled publication.
     bool publishesAtOnce(const engine::TuneEvent& event)
     {
         return std::holds_alternative<engine::PhaseStarted>(event) || std::holds_alternative<engine::RoundDone>(event)
@@ -30,32 +22,13 @@ namespace {
     }
 } // namespace
 
-// The live session, shared by the hub (GUI thread) and its worker thread. `mutex` guards everything but
-// `worker` and `posted`.
+// The live session's state, touched under its job's lock only: on the worker (events, the session's start and
+// end) and on the GUI thread (pause, resume, cancel, a model switch).
 struct SessionHub::Live {
-    std::mutex mutex;
-    std::unique_ptr<engine::TuningSession> session; // made on the worker once the tasks are built
-    std::optional<models::SnapshotBuilder> builder;
-    std::shared_ptr<const models::SessionSnapshot> latest;
-    Clock::time_point lastPublish;
-    bool pauseRequested = false;
-    bool cancelRequested = false;
-    bool abortRequested = false;
+    std::optional<models::SnapshotBuilder> builder; // made on the worker once the tasks are built
+    std::unique_ptr<engine::TuningSession> session; // likewise; handed back to the worker to destroy at the end
     std::optional<std::string> requestedModel; // asked for before the session was made
     search::PolicyKind policy = search::PolicyKind::Ansor;
-    std::atomic<bool> posted { false };
-    std::thread worker;
-
-    // Worker or GUI thread, `mutex` held: makes the builder's state the newest snapshot and, unless a call is
-    // already queued, queues one to the hub.
-    void publishLocked(SessionHub* hub)
-    {
-        latest = builder->publish();
-        lastPublish = Clock::now();
-        if (!posted.exchange(true))
-            QMetaObject::invokeMethod(
-                hub, [hub] { hub->publishLive(); }, Qt::QueuedConnection);
-    }
 };
 
 SessionHub::SessionHub(QObject* parent)
@@ -63,20 +36,20 @@ SessionHub::SessionHub(QObject* parent)
     , m_listJob(std::make_unique<session::JobTracker>(this))
     , m_showJob(std::make_unique<session::JobTracker>(this))
 {
+    m_live = std::make_unique<LiveJob>(
+        this,
+        [](Live& live, const engine::TuneEvent& event) {
+            live.builder->apply(event);
+            return publishesAtOnce(event) ? session::Publish::Now : session::Publish::WhenDue;
+        },
+        [this](std::shared_ptr<const models::SessionSnapshot> latest) { publishLive(std::move(latest)); },
+        [this](Expected<void> outcome) { onLiveEnded(std::move(outcome)); },
+        [](const Live& live) { return live.builder ? live.builder->publish() : nullptr; });
 }
 
 SessionHub::~SessionHub()
 {
-    if (!m_live)
-        return;
-    {
-        std::lock_guard lock(m_live->mutex);
-        m_live->abortRequested = true;
-        if (m_live->session)
-            m_live->session->abort();
-    }
-    if (m_live->worker.joinable())
-        m_live->worker.join();
+    m_live.reset(); // aborts a running session (the batch in flight is lost) and joins its thread, first
 }
 
 // ----- workspace
@@ -88,7 +61,7 @@ void SessionHub::openWorkspace(const QString& path)
     m_loaded.clear();
     m_loading.clear();
     m_networkRuns.clear();
-    if (!m_live)
+    if (!isLive())
         setCurrent(nullptr);
     Q_EMIT workspaceChanged();
     Q_EMIT networkRunChanged();
@@ -209,24 +182,19 @@ QString SessionHub::notResumedNotice(const std::map<int, int>& otherLayoutRewrit
 
 bool SessionHub::start(const engine::TuneOrigin& origin, engine::TuneOptions options)
 {
-    if (m_live)
+    if (isLive())
         return false;
     options.origin = origin.toJson();
     options.workspace = m_workspace.toStdString();
     options.layout = origin.layout;
     options.network = origin.network;
     options.batch = origin.batch;
-    auto live = std::make_shared<Live>();
-    live->policy = options.policy;
-    m_live = live;
+    Live initial;
+    initial.policy = options.policy;
     m_followLive = true;
     m_liveSnapshot.reset();
     SessionHub* hub = this;
-    live->worker = std::thread([live, hub, origin, options]() mutable {
-        auto end = [&] {
-            QMetaObject::invokeMethod(
-                hub, [hub] { hub->onLiveEnded(); }, Qt::QueuedConnection);
-        };
+    m_live->start(std::move(initial), [hub, origin, options](LiveJob::Context& live) mutable {
         auto tasks = engine::buildTasks(origin);
         // AutoTVM tunes the tasks a template fits; a network's others are left out (an operator the dialog
         // already checked).
@@ -249,62 +217,75 @@ bool SessionHub::start(const engine::TuneOrigin& origin, engine::TuneOptions opt
                     options.tasks.back().tags += (i ? "," : "") + t.fusedOps[i];
                 graphTasks.push_back(std::make_shared<const graph::Task>(std::move(t)));
             }
-        engine::TuningSession* running = nullptr;
+        if (!tasks || live.stopRequested()) {
+            live.update(
+                [&](Live& state) {
+                    state.builder.emplace(options, graphTasks, origin.title());
+                    state.builder->fail(tasks ? std::string("cancelled before it started") : tasks.error().message);
+                    if (tasks)
+                        state.builder->setState("cancelled");
+                },
+                session::Publish::Skip); // the job publishes its end
+            return;
+        }
         bool identified = false;
-        {
-            std::lock_guard lock(live->mutex);
-            live->builder.emplace(options, graphTasks, origin.title());
-            if (!tasks || live->abortRequested || live->cancelRequested) {
-                live->builder->fail(tasks ? std::string("cancelled before it started") : tasks.error().message);
-                if (tasks)
-                    live->builder->setState("cancelled");
-                live->publishLocked(hub);
-                end();
-                return;
-            }
-            live->session = std::make_unique<engine::TuningSession>(
-                options, [live, hub, &identified, &running](const engine::TuneEvent& event) {
-                    std::lock_guard eventLock(live->mutex);
+        engine::TuningSession* running = live.update([&](Live& state) {
+            state.builder.emplace(options, graphTasks, origin.title());
+            state.session = std::make_unique<engine::TuningSession>(
+                options, [&live, hub, &identified](const engine::TuneEvent& event) {
+                    // The session has its row, and has restored its tasks, once its id is known: not yet for the
+                    // events of its preparation (the steering it starts with).
                     if (!identified) {
-                        live->builder->setSessionId(running->sessionId(), running->restoredTrials());
-                        identified = true;
-                        const QString notice = notResumedNotice(running->otherLayoutRewriteRecords());
-                        if (!notice.isEmpty())
-                            QMetaObject::invokeMethod(
-                                hub, [hub, notice] { Q_EMIT hub->noticed(notice); }, Qt::QueuedConnection);
-                    }
-                    live->builder->apply(event);
-                    if (publishesAtOnce(event) || Clock::now() - live->lastPublish >= kPublishInterval)
-                        live->publishLocked(hub);
-                    if (const auto* m = std::get_if<engine::ModelSwitched>(&event))
-                        QMetaObject::invokeMethod(
-                            hub,
-                            [hub, from = QString::fromStdString(m->from), to = QString::fromStdString(m->to),
-                                error = QString::fromStdString(m->error)] {
-                                Q_EMIT hub->modelSwitched(from, to, error);
+                        const std::optional<QString> notice = live.update(
+                            [](Live& s) -> std::optional<QString> {
+                                if (s.session->sessionId() == 0)
+                                    return std::nullopt;
+                                s.builder->setSessionId(s.session->sessionId(), s.session->restoredTrials());
+                                return notResumedNotice(s.session->otherLayoutRewriteRecords());
                             },
-                            Qt::QueuedConnection);
+                            session::Publish::Skip);
+                        identified = notice.has_value();
+                        if (notice && !notice->isEmpty())
+                            live.post([hub, notice = *notice] { Q_EMIT hub->noticed(notice); });
+                    }
+                    live.fold(event);
+                    if (const auto* m = std::get_if<engine::ModelSwitched>(&event))
+                        live.post([hub, from = QString::fromStdString(m->from), to = QString::fromStdString(m->to),
+                                      error = QString::fromStdString(m->error)] {
+                            Q_EMIT hub->modelSwitched(from, to, error);
+                        });
                 });
-            running = live->session.get();
-            if (live->requestedModel)
-                (void)running->switchModel(*live->requestedModel); // checked when it was asked for
-            if (live->pauseRequested)
-                running->pause();
-            live->builder->setState(live->pauseRequested ? "paused" : "running");
-            live->publishLocked(hub);
-        }
-        // Unlocked: the sink takes the lock for each event. run() restores, then loops until the budget is
-        // spent, the session is cancelled or aborted, or it fails.
-        auto result = running->run();
-        {
-            std::lock_guard lock(live->mutex);
-            if (!result)
-                live->builder->fail(result.error().message);
-            else if (!identified)
-                live->builder->setSessionId(running->sessionId(), running->restoredTrials());
-            live->publishLocked(hub);
-        }
-        end();
+            if (state.requestedModel)
+                (void)state.session->switchModel(*state.requestedModel); // checked when it was asked for
+            state.builder->setState(live.pauseRequested() ? "paused" : "running");
+            return state.session.get();
+        });
+        Expected<engine::Finished> result = [&] {
+            // Pause, resume, cancel and abort reach the session from here on (a pause asked for while the tasks
+            // were built holds it at once). A paused session must run on to see a cancel.
+            auto attached = live.attach({ .pause = [running] { running->pause(); },
+                .resume = [running] { running->resume(); },
+                .cancel =
+                    [running] {
+                        running->cancel();
+                        running->resume();
+                    },
+                .abort = [running] { running->abort(); } });
+            // run() restores, then loops until the budget is spent, the session is cancelled or aborted, or it
+            // fails.
+            return running->run();
+        }();
+        // The session ends on this thread, not the GUI's (it closes its store and measurer); the job publishes
+        // the end.
+        std::unique_ptr<engine::TuningSession> ended = live.update(
+            [&](Live& state) {
+                if (!result)
+                    state.builder->fail(result.error().message);
+                else if (!identified)
+                    state.builder->setSessionId(running->sessionId(), running->restoredTrials());
+                return std::move(state.session);
+            },
+            session::Publish::Skip);
     });
     Q_EMIT liveStateChanged();
     return true;
@@ -314,7 +295,7 @@ bool SessionHub::resume(int64_t sessionId, int trials)
 {
     auto found = std::find_if(
         m_sessions.begin(), m_sessions.end(), [&](const store::SessionInfo& s) { return s.id == sessionId; });
-    if (m_live || found == m_sessions.end())
+    if (isLive() || found == m_sessions.end())
         return false;
     const nlohmann::json settings = nlohmann::json::parse(found->settings, nullptr, false);
     if (!settings.is_object() || !settings.contains("origin")) {
@@ -346,85 +327,72 @@ bool SessionHub::resume(int64_t sessionId, int trials)
     return start(*origin, std::move(options));
 }
 
-bool SessionHub::isPaused() const
-{
-    if (!m_live)
-        return false;
-    std::lock_guard lock(m_live->mutex);
-    return m_live->pauseRequested;
-}
+bool SessionHub::isLive() const { return m_live && m_live->isRunning(); }
+
+bool SessionHub::isPaused() const { return m_live && m_live->isPaused(); }
 
 void SessionHub::pause()
 {
-    if (!m_live)
+    if (!isLive())
         return;
-    {
-        std::lock_guard lock(m_live->mutex);
-        m_live->pauseRequested = true;
-        if (m_live->session)
-            m_live->session->pause();
-        if (m_live->builder && !m_live->cancelRequested) {
-            m_live->builder->setState("paused");
-            m_live->publishLocked(this);
-        }
-    }
+    m_live->pause();
+    const bool cancelling = m_live->cancelRequested();
+    m_live->update(
+        [cancelling](Live& live) {
+            if (live.builder && !cancelling)
+                live.builder->setState("paused");
+        },
+        session::Publish::Now);
     Q_EMIT liveStateChanged();
 }
 
 void SessionHub::resumeLive()
 {
-    if (!m_live)
+    if (!isLive())
         return;
-    {
-        std::lock_guard lock(m_live->mutex);
-        m_live->pauseRequested = false;
-        if (m_live->session)
-            m_live->session->resume();
-        if (m_live->builder && !m_live->cancelRequested) {
-            m_live->builder->setState("running");
-            m_live->publishLocked(this);
-        }
-    }
+    m_live->resume();
+    const bool cancelling = m_live->cancelRequested();
+    m_live->update(
+        [cancelling](Live& live) {
+            if (live.builder && !cancelling)
+                live.builder->setState("running");
+        },
+        session::Publish::Now);
     Q_EMIT liveStateChanged();
 }
 
 void SessionHub::cancel()
 {
-    if (!m_live)
+    if (!isLive())
         return;
-    {
-        std::lock_guard lock(m_live->mutex);
-        m_live->cancelRequested = true;
-        if (m_live->session) {
-            m_live->session->cancel();
-            m_live->session->resume(); // a paused session must run on to see the cancel
-        }
-        if (m_live->builder) {
-            m_live->builder->setState("cancelling");
-            m_live->publishLocked(this);
-        }
-    }
+    m_live->cancel();
+    m_live->update(
+        [](Live& live) {
+            if (live.builder)
+                live.builder->setState("cancelling");
+        },
+        session::Publish::Now);
     Q_EMIT liveStateChanged();
 }
 
 bool SessionHub::switchModel(const QString& kind)
 {
-    if (!m_live) {
+    if (!isLive()) {
         Q_EMIT errorOccurred(tr("No session is running, so there is no model to switch."));
         return false;
     }
     const std::string wanted = kind.toStdString();
-    Expected<void> asked;
-    {
-        std::lock_guard lock(m_live->mutex);
-        if (m_live->session) {
-            asked = m_live->session->switchModel(wanted);
-        } else { // still building its tasks: asked of the session once it is made
-            asked = engine::TuningSession::checkModelSwitch(m_live->policy, wanted);
-            if (asked)
-                m_live->requestedModel = wanted;
-        }
-    }
+    const Expected<void> asked = m_live->update(
+        [&wanted](Live& live) -> Expected<void> {
+            if (live.session)
+                return live.session->switchModel(wanted);
+            // Still building its tasks: asked of the session once it is made.
+            Expected<void> allowed = engine::TuningSession::checkModelSwitch(live.policy, wanted);
+            if (allowed)
+                live.requestedModel = wanted;
+            return allowed;
+        },
+        session::Publish::Skip);
     if (!asked) {
         Q_EMIT errorOccurred(
             tr("Cannot switch the model to %1: %2").arg(kind, QString::fromStdString(asked.error().message)));
@@ -433,16 +401,8 @@ bool SessionHub::switchModel(const QString& kind)
     return true;
 }
 
-void SessionHub::publishLive()
+void SessionHub::publishLive(std::shared_ptr<const models::SessionSnapshot> latest)
 {
-    if (!m_live)
-        return;
-    std::shared_ptr<const models::SessionSnapshot> latest;
-    {
-        std::lock_guard lock(m_live->mutex);
-        m_live->posted = false;
-        latest = m_live->latest;
-    }
     if (!latest || latest == m_liveSnapshot)
         return;
     const bool firstWithId = latest->sessionId != 0 && (!m_liveSnapshot || m_liveSnapshot->sessionId == 0);
@@ -453,19 +413,19 @@ void SessionHub::publishLive()
         refreshSessions();
 }
 
-void SessionHub::onLiveEnded()
+void SessionHub::onLiveEnded(Expected<void> outcome)
 {
-    if (!m_live)
-        return;
-    if (m_live->worker.joinable())
-        m_live->worker.join();
-    publishLive();
-    std::shared_ptr<const models::SessionSnapshot> last;
-    {
-        std::lock_guard lock(m_live->mutex);
-        last = m_live->latest;
+    // The job has handed over its last snapshot (publishLive) and is no longer live.
+    std::shared_ptr<const models::SessionSnapshot> last = m_liveSnapshot;
+    if (!outcome) { // the worker failed outside the session (an internal error): the session ends failed
+        auto failed = std::make_shared<models::SessionSnapshot>(last ? *last : models::SessionSnapshot {});
+        failed->state = "failed";
+        failed->message = outcome.error().message;
+        failed->live = false;
+        failed->phase.clear();
+        last = std::move(failed);
+        Q_EMIT errorOccurred(tr("The session failed: %1").arg(QString::fromStdString(outcome.error().message)));
     }
-    m_live.reset();
     if (last) {
         m_liveSnapshot = last;
         if (last->sessionId > 0)

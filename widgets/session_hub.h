@@ -2,8 +2,8 @@
 // session the views show. Every view reads sessions from here (as immutable SessionSnapshot values) and
 // never touches the engine or the store itself for them.
 //
-// Threads (DESIGN, "The GUI never blocks"): the live session runs on its own worker thread, which also
-// builds its tasks and restores earlier sessions' state; its events are folded into a SnapshotBuilder there,
+// Threads (DESIGN, "The GUI never blocks"): the live session is a session::StreamingJob. Its worker thread
+// also builds its tasks and restores earlier sessions' state; its events are folded into a SnapshotBuilder there,
 // and a new snapshot is published to the GUI thread at most every 100 ms (at once for the events that change
 // what a status line says: a phase, a round, the end), coalesced into one queued call so that a slow GUI
 // sees only the newest. Stored sessions and the workspace's list load in JobTracker jobs. GUI thread only,
@@ -13,6 +13,7 @@
 #include "core/engine/tune_origin.h"
 #include "core/engine/tuning_session.h"
 #include "core/runtime/network_run.h"
+#include "core/session/streaming_job.h"
 #include "core/store/records.h"
 #include "widgets/models/session_snapshot.h"
 
@@ -61,7 +62,7 @@ public:
     bool start(const engine::TuneOrigin& origin, engine::TuneOptions options);
     // Continues a stored session with its origin and settings, up to `trials` (its budget when 0).
     bool resume(int64_t sessionId, int trials = 0);
-    bool isLive() const { return m_live != nullptr; }
+    bool isLive() const;
     bool isPaused() const;
     void pause();
     void resumeLive();
@@ -100,11 +101,13 @@ Q_SIGNALS:
     void networkRunChanged();
 
 private:
+    // The live session's state on its worker: its snapshot builder and the engine session (session_hub.cpp).
     struct Live;
+    using LiveJob = session::StreamingJob<engine::TuneEvent, Live, models::SessionSnapshot>;
     // "Not resumed: ..." for records of the session's tasks measured with another layout rewrite; empty if none.
     static QString notResumedNotice(const std::map<int, int>& otherLayoutRewrites);
-    void publishLive(); // GUI thread: takes the newest snapshot the worker published
-    void onLiveEnded();
+    void publishLive(std::shared_ptr<const models::SessionSnapshot> latest); // the newest the worker published
+    void onLiveEnded(Expected<void> outcome);
     void setCurrent(std::shared_ptr<const models::SessionSnapshot> snapshot);
 
     QString m_workspace;
@@ -114,7 +117,7 @@ private:
     bool m_followLive = true; // the current session is the live one
     std::map<int64_t, std::shared_ptr<const models::SessionSnapshot>> m_loaded;
     std::map<int64_t, bool> m_loading;
-    std::shared_ptr<Live> m_live;
+    std::unique_ptr<LiveJob> m_live; // Live is complete in the .cpp only
     std::unique_ptr<session::JobTracker> m_listJob;
     std::unique_ptr<session::JobTracker> m_showJob;
     std::vector<std::unique_ptr<session::JobTracker>> m_loadJobs;

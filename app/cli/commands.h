@@ -40,6 +40,9 @@ extern const OptionSpec kOnnxOption;
 extern const OptionSpec kBatchOption;
 extern const OptionSpec kLayoutOption;
 extern const OptionSpec kHelpOption;
+// --op and --shape: one operator instead of a network's task (task_selection.h).
+extern const OptionSpec kOpOption;
+extern const OptionSpec kShapeOption;
 extern const OptionSpec kWorkspaceOption;
 
 // --layout: NCHW (the default) or NHWC.
@@ -63,6 +66,8 @@ std::vector<Command> graphCommands();
 std::vector<Command> scheduleCommands();
 // sketches, best, tune (commands_tune.cpp).
 std::vector<Command> tuneCommands();
+// sweep (commands_sweep.cpp).
+std::vector<Command> sweepCommands();
 // race (commands_race.cpp).
 std::vector<Command> raceCommands();
 // machine (commands_machine.cpp).

@@ -365,6 +365,36 @@ namespace {
                 = engine::defaultLayoutRewrite(options.policy, selection->network.has_value(), options.measure.target);
         }
         options.workspace = args.value("workspace", store::Store::defaultWorkspacePath());
+        // --constraints FILE: per task, what every proposed state obeys (the window saves the same form).
+        std::vector<std::string> constraintLines;
+        if (args.has("constraints")) {
+            const std::string path = args.value("constraints");
+            std::ifstream in(path);
+            if (!in)
+                return fail("--constraints: cannot read " + path);
+            const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+            std::vector<search::TaskIdentity> identities;
+            std::vector<const ir::ComputeDAG*> dags;
+            for (const engine::TuneTask& t : options.tasks) {
+                identities.push_back({ t.name, t.dag.workloadKey() });
+                dags.push_back(&t.dag);
+            }
+            auto constraints = search::constraintsForTasks(text, identities, dags);
+            if (!constraints)
+                return fail("--constraints " + path + ": " + constraints.error().message);
+            for (size_t t = 0; t < constraints->size(); ++t)
+                if (!(*constraints)[t].empty())
+                    constraintLines.push_back("task " + std::to_string(ids[t]) + " (" + options.tasks[t].name
+                        + "): " + join((*constraints)[t].describe(), ", "));
+            if (search::isAutotvm(options.policy) && !constraintLines.empty())
+                return fail("--constraints: the " + std::string(search::toString(options.policy))
+                    + " policy searches a template's configs; constraints bound Ansor's schedules");
+            options.constraints = std::move(constraints).value();
+        }
+
+        if (args.has("shadow-models"))
+            for (const std::string& kind : split(args.value("shadow-models"), ','))
+                options.shadowModels.push_back(kind);
 
         TunePrinter printer(std::move(ids));
         const int trialsTotal = options.trials;
@@ -409,6 +439,8 @@ namespace {
                           << ids.size() << "\n";
             std::cout << "workspace " << workspacePath << ", session " << session.sessionId() << ", on "
                       << store::deviceOf(measuredOn).name << "\n";
+            for (const std::string& line : constraintLines)
+                std::cout << "constrained: " << line << "\n";
             if (session.restoredTrials() > 0)
                 std::cout << "resuming: " << session.restoredTrials() << " of " << trialsTotal
                           << " trials already in the workspace\n";
@@ -464,14 +496,6 @@ namespace {
         return finished->status == "finished" ? 0 : kExitFailure;
     }
 
-    // From graph::operators(), so that a new operator shows here by itself.
-    const OptionSpec kOpOption { "op", "OP",
-        "one operator instead of a network: "
-            + join(graph::operators(), ", ", [](const graph::OperatorInfo& i) { return i.name; }) };
-    const OptionSpec kShapeOption { "shape", "S",
-        "the operator's shape values: " + join(graph::operators(), "; ", [](const graph::OperatorInfo& i) {
-            return i.name + " " + i.shapeValues;
-        }) + " (pad may be 0)" };
     const OptionSpec kTaskOption { "task", "ID", "task id from 'tunescope-cli tasks'" };
     // From search::policies(), so that a new policy shows here by itself.
     const OptionSpec kPolicyOption { "policy", "P",
@@ -512,7 +536,8 @@ std::vector<Command> tuneCommands()
             "[--warmup analytical|random] "
             "[--similar-task-seeds N] [--scheduler "
             "gradient|round-robin] [--switch-model T:M] [--layout-rewrite 0|1|2] "
-            "[--target T [--gpu-exchange DIR | --gpu-command CMD]] [--workspace PATH]",
+            "[--constraints FILE] [--shadow-models M,...] [--target T [--gpu-exchange DIR | --gpu-command CMD]] "
+            "[--workspace PATH]",
             { kNetworkOption, kOnnxOption, kBatchOption, kLayoutOption,
                 { "tasks", "IDS", "only these tasks, e.g. 0,3,5 (default: every task)" }, kOpOption, kShapeOption,
                 { "trials", "T", "measurements in all, over every task (Ansor's num_measure_trials)" },
@@ -546,6 +571,14 @@ std::vector<Command> tuneCommands()
                     "each round, the N best states other tasks of the same kind measured, refit to this task's "
                     "shape, join its initial population (TuneScope's; default 16, 0: off, as Ansor)" },
                 { "scheduler", "gradient|round-robin", "task scheduler (default gradient)" },
+                { "shadow-models", "M,...",
+                    "cost models that learn from the same records as the session's and score every round's "
+                    "candidates without steering: each round's pairwise accuracy and Spearman per model, and their "
+                    "means at the end (Ansor only)" },
+                { "constraints", "FILE",
+                    "per task, bounds every proposed state obeys: split factors, the unroll limit, vector length, "
+                    "parallel extent, sketch rules (JSON; the format is in docs/steering.md; the window saves "
+                    "it)" },
                 { "layout-rewrite", "0|1|2",
                     "Ansor's layout_rewrite_option: each candidate's conv2d, dense, matmul or batch_matmul weight is "
                     "packed into the layout its loops read, at the start of the timed kernel (1) or once before "

@@ -14,6 +14,9 @@
 //        [--policy ansor|random|autotvm-xgb|autotvm-ga|autotvm-random|autotvm-grid] [--model M] [--seed S]
 //        [--threads K] [--early-stopping N] [--workspace PATH]
 //                                              Ansor's or AutoTVM's search, measured here, resumable
+//   sweep (--network N --task ID | --op OP --shape S) [--record ID|best | --steps FILE] (--list | --param K
+//         [--values V,V] [--models M,M] [--json FILE]) [--workspace PATH]
+//                                              measure every legal value of one split length or unroll limit
 //   race (--network N --task ID | --op OP --shape S) --trials T [--policies P,P] [--seed S] | --list | --replay ID
 //                                              policies on one task, rounds in turn; replayed from the store
 //   import FILE... [--workspace PATH]          TVM logs into the workspace
@@ -25,7 +28,9 @@
 // This file parses the command line and dispatches; the commands live in commands_*.cpp (see commands.h).
 #include "app/cli/commands.h"
 #include "core/cost/neural_models.h"
+#include "core/graph/op_tasks.h"
 #include "core/support/assert.h"
+#include "core/support/strings.h"
 
 #include <algorithm>
 #include <iostream>
@@ -43,6 +48,14 @@ const OptionSpec kOnnxOption { "onnx", "FILE", "an ONNX model instead of a built
 const OptionSpec kBatchOption { "batch", "N", "batch size, 1..4096 (default 1)" };
 const OptionSpec kLayoutOption { "layout", "NCHW|NHWC", "data layout of CNNs (default NCHW)" };
 const OptionSpec kHelpOption { "help", "", "show this help" };
+// From graph::operators(), so that a new operator shows here by itself.
+const OptionSpec kOpOption { "op", "OP",
+    "one operator instead of a network: "
+        + join(graph::operators(), ", ", [](const graph::OperatorInfo& i) { return i.name; }) };
+const OptionSpec kShapeOption { "shape", "S",
+    "the operator's shape values: " + join(graph::operators(), "; ", [](const graph::OperatorInfo& i) {
+        return i.name + " " + i.shapeValues;
+    }) + " (pad may be 0)" };
 
 } // namespace ts::cli
 
@@ -53,8 +66,8 @@ using namespace ts::cli;
 std::vector<Command> commands()
 {
     std::vector<Command> all;
-    for (std::vector<Command> group : { graphCommands(), scheduleCommands(), tuneCommands(), raceCommands(),
-             machineCommands(), runCommands(), storeCommands(), datasetCommands() })
+    for (std::vector<Command> group : { graphCommands(), scheduleCommands(), tuneCommands(), sweepCommands(),
+             raceCommands(), machineCommands(), runCommands(), storeCommands(), datasetCommands() })
         all.insert(all.end(), std::make_move_iterator(group.begin()), std::make_move_iterator(group.end()));
     return all;
 }

@@ -96,6 +96,20 @@ void TunePrinter::print(const engine::TuneEvent& event)
         for (const engine::TaskStatus& t : r->tasks)
             if (t.dead && m_stoppedShown.insert(t.task).second)
                 std::cout << "task " << idOf(t.task) << " (" << t.name << ") stopped: " << t.deadReason << "\n";
+        // Shadow models: how each model (the session's first) ranked this round's candidates.
+        if (!r->shadows.empty()) {
+            std::cout << "round " << r->round << " ranked by";
+            for (const engine::ShadowMetrics& m : r->shadows) {
+                std::cout << (&m == &r->shadows.front() ? " " : "; ") << m.kind << (m.session ? " (session)" : "");
+                if (!m.error.empty())
+                    std::cout << " failed: " << m.error;
+                else
+                    std::cout << " pairwise " << formatFixed(m.pairwiseAccuracy, 3) << ", spearman "
+                              << formatFixed(m.spearman, 3);
+            }
+            std::cout << " (" << r->shadows.front().samples << " measured)\n";
+            m_shadows.insert(m_shadows.end(), r->shadows.begin(), r->shadows.end());
+        }
         std::cout << std::flush;
         return;
     }
@@ -113,8 +127,18 @@ void TunePrinter::print(const engine::TuneEvent& event)
         std::cout << "\n"
                   << table(f->tasks, f->estimatedLatency, f->totalTrials, f->elapsed) << f->status << ": "
                   << f->totalTrials << (f->totalTrials == 1 ? " trial" : " trials") << " in "
-                  << formatFixed(f->elapsed, 1) << " s" << (f->message.empty() ? "" : "; " + f->message) << "\n"
-                  << std::flush;
+                  << formatFixed(f->elapsed, 1) << " s" << (f->message.empty() ? "" : "; " + f->message) << "\n";
+        if (!m_shadows.empty()) {
+            std::cout << "shadow models, mean over the rounds with 2 or more measured candidates:\n";
+            for (const engine::ShadowSummary& s : engine::summarize(m_shadows))
+                std::cout << "  " << s.kind << (s.session ? " (session)" : "") << ": "
+                          << (s.error.empty() ? "pairwise accuracy " + formatFixed(s.meanPairwiseAccuracy, 3)
+                                         + ", spearman " + formatFixed(s.meanSpearman, 3) + " over "
+                                         + std::to_string(s.rounds) + " rounds"
+                                              : "failed: " + s.error)
+                          << "\n";
+        }
+        std::cout << std::flush;
         return;
     }
     if (const auto* m = std::get_if<engine::ModelSwitched>(&event)) {

@@ -41,6 +41,7 @@ private:
     bool m_progressShown = false;
     int m_round = 0;
     std::set<int> m_stoppedShown;
+    std::vector<engine::ShadowMetrics> m_shadows; // every round's, for the summary at the end
 };
 
 } // namespace ts::cli

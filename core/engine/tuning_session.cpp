@@ -7,6 +7,7 @@
 #include "core/search/search_utils.h"
 #include "core/store/schedule_source.h"
 #include "core/store/store.h"
+#include "core/support/strings.h"
 #include "core/support/thread_pool.h"
 
 #include <nlohmann/json.hpp>
@@ -16,6 +17,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <set>
 
 namespace ts::engine {
 
@@ -85,6 +87,28 @@ std::string switchedModelsText(const std::vector<ModelSwitched>& switches, const
     return current;
 }
 
+std::string describe(const SessionCommand& command)
+{
+    return std::visit(
+        [](const auto& c) -> std::string {
+            using C = std::decay_t<decltype(c)>;
+            if constexpr (std::is_same_v<C, MeasureState>)
+                return "measure a state of task " + std::to_string(c.task);
+            else if constexpr (std::is_same_v<C, SeedStates>)
+                return "seed task " + std::to_string(c.task) + " with " + std::to_string(c.states.size()) + " state"
+                    + (c.states.size() == 1 ? "" : "s");
+            else if constexpr (std::is_same_v<C, SetConstraints>)
+                return c.constraints.empty()
+                    ? "clear the constraints of task " + std::to_string(c.task)
+                    : "constrain task " + std::to_string(c.task) + ": " + join(c.constraints.describe(), ", ");
+            else if constexpr (std::is_same_v<C, UndoSteering>)
+                return "undo";
+            else
+                return "redo";
+        },
+        command);
+}
+
 int defaultLayoutRewrite(search::PolicyKind policy, bool network, const target::Target& target)
 {
     if (target.isGpu() || search::isAutotvm(policy))
@@ -122,6 +146,18 @@ struct TuningSession::Engine {
     std::vector<std::vector<double>> measuredGflops;
     std::vector<bool> taskStarted; // a task had its first round
     nlohmann::json settings; // the session's stored settings, rewritten when the model switches
+    std::string storedModelKind; // the session row's cost_model, as settings are rewritten with it
+    // Steering: the history's entries (0: the session's start), the one in effect, and every manual state measured.
+    struct SteeringEntry {
+        std::string label;
+        std::vector<search::Constraints> constraints; // per task
+        std::vector<std::vector<sched::State>> seeds;
+        std::vector<std::set<uint64_t>> manualIn; // manual states (stateHash) in the population
+    };
+    std::vector<SteeringEntry> history;
+    int position = 0;
+    std::vector<std::set<uint64_t>> allManual;
+    std::optional<ShadowModels> shadows;
 
     Engine(store::Store s)
         : store(std::move(s))
@@ -276,8 +312,204 @@ void TuningSession::applyModelSwitch()
 
 void TuningSession::waitWhilePaused()
 {
-    std::unique_lock lock(m_pauseMutex);
-    m_pauseWake.wait(lock, [&] { return !m_paused.load() || m_cancelled.load(); });
+    for (;;) {
+        {
+            std::unique_lock lock(m_pauseMutex);
+            m_pauseWake.wait(lock, [&] { return !m_paused.load() || m_cancelled.load() || !m_commands.empty(); });
+            if (m_commands.empty() || m_cancelled.load())
+                return;
+        }
+        drainCommands();
+        if (!m_paused.load())
+            return;
+    }
+}
+
+Expected<void> TuningSession::checkTask(int task) const
+{
+    if (task < 0 || task >= static_cast<int>(m_options.tasks.size()))
+        return makeError(ErrorKind::InvalidArgument,
+            "no task " + std::to_string(task) + " (the session tunes " + std::to_string(m_options.tasks.size()) + ")");
+    return {};
+}
+
+Expected<int64_t> TuningSession::post(SessionCommand command)
+{
+    if (!m_running.load())
+        return makeError(
+            ErrorKind::InvalidArgument, "the session is not running: " + describe(command) + " was not sent");
+    const int task = std::visit(
+        [](const auto& c) {
+            if constexpr (requires { c.task; })
+                return c.task;
+            else
+                return 0;
+        },
+        command);
+    TS_CHECK(checkTask(task));
+    int64_t id = 0;
+    {
+        std::lock_guard lock(m_pauseMutex);
+        id = m_nextCommand++;
+        m_commands.emplace_back(id, std::move(command));
+    }
+    m_pauseWake.notify_all();
+    return id;
+}
+
+void TuningSession::drainCommands()
+{
+    std::vector<std::pair<int64_t, SessionCommand>> commands;
+    {
+        std::lock_guard lock(m_pauseMutex);
+        commands.swap(m_commands);
+    }
+    for (const auto& [id, command] : commands) {
+        if (m_abort.get_token().stop_requested()) {
+            emit(CommandDone { id, describe(command), "the session was aborted first", 0 });
+            continue;
+        }
+        auto applied = apply(command, id);
+        emit(CommandDone {
+            id, describe(command), applied ? std::string() : applied.error().message, applied ? *applied : 0 });
+    }
+}
+
+namespace {
+    Expected<sched::State> stateOnTask(const ir::ComputeDAG& dag, const std::vector<sched::Step>& steps)
+    {
+        auto state = sched::State::replay(dag, steps);
+        if (!state)
+            return makeError(state.error().kind, "the steps do not replay on the task: " + state.error().message);
+        TS_CHECK(state->checkFilled());
+        return state;
+    }
+} // namespace
+
+Expected<int64_t> TuningSession::apply(const SessionCommand& command, int64_t id)
+{
+    (void)id;
+    Engine& e = *m_engine;
+    Engine::SteeringEntry next = e.history[static_cast<size_t>(e.position)];
+    next.label = describe(command);
+    int64_t recordId = 0;
+    if (std::holds_alternative<UndoSteering>(command) || std::holds_alternative<RedoSteering>(command)) {
+        const bool undo = std::holds_alternative<UndoSteering>(command);
+        const int to = e.position + (undo ? -1 : 1);
+        if (to < 0 || to >= static_cast<int>(e.history.size()))
+            return makeError(ErrorKind::InvalidArgument, undo ? "nothing to undo" : "nothing to redo");
+        const int from = e.position;
+        e.position = to;
+        if (auto applied = applySteering(); !applied) {
+            e.position = from;
+            TS_CHECK(applySteering());
+            return applied.error();
+        }
+        return 0;
+    }
+    if (const auto* c = std::get_if<SetConstraints>(&command)) {
+        TS_CHECK(search::checkConstraints(c->constraints, m_options.tasks[static_cast<size_t>(c->task)].dag));
+        next.constraints[static_cast<size_t>(c->task)] = c->constraints;
+    } else if (const auto* c = std::get_if<SeedStates>(&command)) {
+        std::vector<sched::State>& seeds = next.seeds[static_cast<size_t>(c->task)];
+        for (const std::vector<sched::Step>& steps : c->states) {
+            TS_TRY(sched::State state, stateOnTask(m_options.tasks[static_cast<size_t>(c->task)].dag, steps));
+            const uint64_t hash = search::stateHash(state);
+            if (std::none_of(
+                    seeds.begin(), seeds.end(), [&](const sched::State& s) { return search::stateHash(s) == hash; }))
+                seeds.push_back(std::move(state));
+        }
+    } else if (const auto* c = std::get_if<MeasureState>(&command)) {
+        TS_TRY(recordId, measureManual(*c));
+        // measureManual put the state in the population; the new entry says so (undo takes it out again).
+        auto state = stateOnTask(m_options.tasks[static_cast<size_t>(c->task)].dag, c->steps);
+        next.manualIn[static_cast<size_t>(c->task)].insert(search::stateHash(*state));
+        next.label += " (record " + std::to_string(recordId) + ")";
+    }
+    // The new entry replaces what could be redone.
+    const std::vector<Engine::SteeringEntry> before = e.history;
+    const int beforePosition = e.position;
+    e.history.resize(static_cast<size_t>(e.position) + 1);
+    e.history.push_back(std::move(next));
+    e.position = static_cast<int>(e.history.size()) - 1;
+    if (auto applied = applySteering(); !applied) {
+        e.history = before;
+        e.position = beforePosition;
+        TS_CHECK(applySteering());
+        return applied.error();
+    }
+    return recordId;
+}
+
+Expected<void> TuningSession::applySteering()
+{
+    Engine& e = *m_engine;
+    const Engine::SteeringEntry& entry = e.history[static_cast<size_t>(e.position)];
+    SteeringChanged event;
+    for (size_t t = 0; t < e.policies.size(); ++t) {
+        search::TaskSteering steering { entry.constraints[t], entry.seeds[t], {} };
+        for (uint64_t hash : e.allManual[t])
+            if (!entry.manualIn[t].contains(hash))
+                steering.excluded.push_back(hash);
+        if (auto steered = e.policies[t]->steer(steering); !steered)
+            return makeError(steered.error().kind,
+                m_options.tasks[t].name + " (task " + std::to_string(t) + "): " + steered.error().message);
+        event.constraints.push_back(entry.constraints[t]);
+        event.seeds.push_back(static_cast<int>(entry.seeds[t].size()));
+        event.manualInPopulation.push_back(static_cast<int>(entry.manualIn[t].size()));
+    }
+    for (const Engine::SteeringEntry& h : e.history)
+        event.history.push_back(h.label);
+    event.position = e.position;
+    // Stored with the session (its resume and the window's settings list read them).
+    nlohmann::json steering { { "history", event.history }, { "position", e.position } };
+    nlohmann::json constraints = nlohmann::json::object();
+    nlohmann::json seeds = nlohmann::json::object();
+    for (size_t t = 0; t < e.policies.size(); ++t) {
+        if (!entry.constraints[t].empty())
+            constraints[std::to_string(t)] = search::toJson(entry.constraints[t]);
+        for (const sched::State& seed : entry.seeds[t])
+            seeds[std::to_string(t)].push_back(sched::stepsToText(seed.steps()));
+    }
+    steering["constraints"] = std::move(constraints);
+    steering["seeds"] = std::move(seeds);
+    e.settings["steering"] = std::move(steering);
+    // Before the session's row exists (prepare) nothing is stored or said: begin() says it, on the session's thread.
+    if (m_sessionId == 0)
+        return {};
+    TS_CHECK(e.store.setSessionModel(m_sessionId, e.storedModelKind, e.settings.dump()));
+    emit(std::move(event));
+    return {};
+}
+
+Expected<int64_t> TuningSession::measureManual(const MeasureState& command)
+{
+    Engine& e = *m_engine;
+    const int t = command.task;
+    TS_TRY(sched::State state, stateOnTask(m_options.tasks[static_cast<size_t>(t)].dag, command.steps));
+    search::TaskPolicy& policy = *e.policies[static_cast<size_t>(t)];
+    if (!policy.usesSessionModel() && m_options.policy != search::PolicyKind::Random)
+        return makeError(ErrorKind::Unsupported,
+            std::string("a manual state is an Ansor schedule; the ") + search::toString(m_options.policy)
+                + " policy searches a template's configs");
+    Round round;
+    double score = 0.0;
+    if (policy.usesSessionModel()) {
+        const std::vector<double> scores = e.model->predict(policy.costTask(), std::span(&state, 1));
+        score = scores.empty() ? 0.0 : scores.front();
+    }
+    std::vector<search::Candidate> candidates { search::Candidate {
+        state, score, false, nlohmann::json { { "pick", "manual" } }.dump(), {} } };
+    emit(PhaseStarted { t, "measure manual" });
+    const auto results = measureBatch(t, candidates, round);
+    if (!results)
+        return makeError(ErrorKind::InvalidArgument, "aborted while the manual state was measured; it was not kept");
+    TS_TRY(std::vector<store::Record> records, storeBatch(t, candidates, *results, round));
+    policy.recordMeasured(candidates, *results);
+    absorb(t, candidates, records, *results, true);
+    TS_CHECK(updateModel(t, candidates, *results, round, 0));
+    e.allManual[static_cast<size_t>(t)].insert(search::stateHash(state));
+    return records.front().id;
 }
 
 Expected<void> TuningSession::start()
@@ -354,6 +586,16 @@ Expected<void> TuningSession::prepare()
     }
     // Ansor's task scheduler: the model predicts at random until every task had a round.
     e.model->setWarmupSamples(static_cast<int>(o.tasks.size()) * measuresPerRound());
+    if (!o.shadowModels.empty()) {
+        if (o.policy != search::PolicyKind::Ansor)
+            return makeError(ErrorKind::Unsupported,
+                std::string("shadow models score the session model's candidates; the ") + search::toString(o.policy)
+                    + " policy does not rank with the session's model");
+        TS_TRY(ShadowModels shadows,
+            ShadowModels::make(
+                o.shadowModels, o.seed, e.machine, static_cast<int>(o.tasks.size()) * measuresPerRound()));
+        e.shadows = std::move(shadows);
+    }
     search::SchedulerOptions schedulerOptions = o.scheduler;
     schedulerOptions.seed = o.seed;
     e.scheduler = std::make_unique<search::TaskScheduler>(std::move(schedulerTasks), schedulerOptions);
@@ -404,20 +646,37 @@ Expected<void> TuningSession::prepare()
         e.status[i].trials = trials;
         e.status[i].bestCost = std::isfinite(best) ? best : 0.0;
         // The model learns again from every record (Ansor resumes its XGBoost model the same way).
-        if (!states.empty() && e.policies[i]->usesSessionModel())
+        if (!states.empty() && e.policies[i]->usesSessionModel()) {
             TS_CHECK(e.model->update(e.policies[i]->costTask(), states, results));
+            if (e.shadows)
+                e.shadows->learn(e.policies[i]->costTask(), states, results);
+        }
     }
+
+    // The steering the session starts with: history entry 0.
+    Engine::SteeringEntry start { "session start", std::vector<search::Constraints>(o.tasks.size()),
+        std::vector<std::vector<sched::State>>(o.tasks.size()), std::vector<std::set<uint64_t>>(o.tasks.size()) };
+    if (o.constraints.size() > o.tasks.size() || o.seeds.size() > o.tasks.size())
+        return makeError(ErrorKind::InvalidArgument, "constraints or seeds for more tasks than the session tunes");
+    for (size_t i = 0; i < o.constraints.size(); ++i)
+        start.constraints[i] = o.constraints[i];
+    for (size_t i = 0; i < o.seeds.size(); ++i)
+        start.seeds[i] = o.seeds[i];
+    e.history = { std::move(start) };
+    e.allManual.assign(o.tasks.size(), {});
+    TS_CHECK(applySteering());
 
     TS_TRY(std::vector<uint8_t> weights, e.model->save());
     TS_TRY(e.modelId,
         e.store.saveCostModel(store::CostModelInfo { 0, e.model->kind(), e.model->kind() + " (session start)",
             e.model->settings(), "{}", std::move(weights), record::unixNow() }));
-    nlohmann::json settings { { "trials", o.trials }, { "measures_per_round", o.measuresPerRound },
+    nlohmann::json settings = e.settings; // the steering, if any
+    settings.update(nlohmann::json { { "trials", o.trials }, { "measures_per_round", o.measuresPerRound },
         { "network", o.network }, { "batch", o.batch }, { "layout", o.layout },
         { "scheduler", search::toString(o.scheduler.strategy) }, { "population", o.search.population },
         { "crossover_prob", o.search.crossoverProb }, { "similar_task_seeds", o.search.similarTaskSeeds },
         { "analytical_warmup", o.search.analyticalWarmup }, { "prefilter", o.search.prefilterKeep },
-        { "measured_machine_limits", e.machine.measured }, { "tasks", o.tasks.size() } };
+        { "measured_machine_limits", e.machine.measured }, { "tasks", o.tasks.size() } });
     if (const int rewrite = recordedLayoutRewrite(o.measure); rewrite > 0)
         settings["layout_rewrite_option"] = rewrite;
     if (!o.origin.empty()) {
@@ -439,6 +698,7 @@ Expected<void> TuningSession::prepare()
         e.store.beginSession(store::SessionInfo { 0, search::toString(o.policy), modelKind,
             static_cast<int64_t>(o.seed), settings.dump(), e.deviceId, record::unixNow(), std::nullopt, "running" }));
     e.settings = std::move(settings);
+    e.storedModelKind = modelKind;
     return {};
 }
 
@@ -522,6 +782,14 @@ Finished TuningSession::finish(std::string status, std::string message)
     Engine& e = *m_engine;
     if (e.finished)
         return *e.finished;
+    m_running = false;
+    std::vector<std::pair<int64_t, SessionCommand>> unapplied;
+    {
+        std::lock_guard lock(m_pauseMutex);
+        unapplied.swap(m_commands);
+    }
+    for (const auto& [id, command] : unapplied)
+        emit(CommandDone { id, describe(command), "the session ended before it was applied", 0 });
     // Figures timed while other processes took the cores are said, wherever the session's message is shown.
     if (e.busyTrials > 0)
         message += (message.empty() ? "" : "; ") + std::to_string(e.busyTrials) + " of " + std::to_string(e.totalTrials)
@@ -539,6 +807,10 @@ Finished TuningSession::finish(std::string status, std::string message)
                     { "training", nlohmann::json::parse(e.model->trainingSummary(), nullptr, false) } }
                     .dump(),
                 std::move(weights).value(), record::unixNow() });
+    if (e.shadows && !e.shadows->history().empty()) { // the per-round metrics, for the Predicted vs measured view
+        e.settings["shadow_models"] = nlohmann::json::parse(shadowMetricsToJson(e.shadows->history()), nullptr, false);
+        (void)e.store.setSessionModel(m_sessionId, e.storedModelKind, e.settings.dump());
+    }
     (void)e.store.endSession(m_sessionId, f.status, record::unixNow());
     e.finished = f;
     emit(f);
@@ -652,7 +924,7 @@ Expected<std::vector<store::Record>> TuningSession::storeBatch(int task,
 }
 
 int TuningSession::absorb(int task, const std::vector<search::Candidate>& candidates,
-    const std::vector<store::Record>& records, const std::vector<record::MeasureResult>& results)
+    const std::vector<store::Record>& records, const std::vector<record::MeasureResult>& results, bool manual)
 {
     Engine& e = *m_engine;
     TaskStatus& status = e.status[static_cast<size_t>(task)];
@@ -662,7 +934,7 @@ int TuningSession::absorb(int task, const std::vector<search::Candidate>& candid
         ++status.trials;
         ++e.totalTrials;
         emit(RecordMeasured { task, static_cast<int>(i), records[i].id, r, candidates[i].score, *records[i].batchRank,
-            candidates[i].random });
+            candidates[i].random, manual });
         if (!r.ok()) {
             ++errors;
             ++e.consecutiveErrors[static_cast<size_t>(task)];
@@ -675,6 +947,8 @@ int TuningSession::absorb(int task, const std::vector<search::Candidate>& candid
             emit(BestImproved { task, status.bestCost, status.gflops(), records[i].id, status.trials, false });
         }
     }
+    if (manual) // not a round of the scheduler's: its gradient sees the new best at the task's next round
+        return errors;
     e.scheduler->recordRound(
         task, static_cast<int>(records.size()), status.bestCost > 0.0 ? status.bestCost : kInfinity);
     if (e.consecutiveErrors[static_cast<size_t>(task)] >= m_options.maxConsecutiveErrors) {
@@ -686,6 +960,41 @@ int TuningSession::absorb(int task, const std::vector<search::Candidate>& candid
                 + " consecutive errors; the last: " + (last.empty() ? "(no message)" : last));
     }
     return errors;
+}
+
+Expected<void> TuningSession::updateModel(int task, const std::vector<search::Candidate>& candidates,
+    const std::vector<record::MeasureResult>& results, Round& round, int roundNumber)
+{
+    Engine& e = *m_engine;
+    const search::TaskPolicy& policy = *e.policies[static_cast<size_t>(task)];
+    if (!policy.usesSessionModel())
+        return {};
+    std::vector<sched::State> states;
+    std::vector<record::MeasureResult> measured;
+    std::vector<double> scores;
+    for (size_t i = 0; i < candidates.size(); ++i)
+        if (candidates[i].instantiationError.empty()) {
+            states.push_back(candidates[i].state);
+            measured.push_back(results[i]);
+            scores.push_back(candidates[i].score);
+        }
+    emit(PhaseStarted { task, "model" });
+    if (e.shadows) { // scored on what they knew before this batch, as the session's model ranked it
+        const auto shadowStart = Clock::now();
+        if (roundNumber > 0)
+            round.shadows
+                = e.shadows->round(roundNumber, task, policy.costTask(), states, measured, scores, e.model->kind());
+        else
+            e.shadows->learn(policy.costTask(), states, measured);
+        round.phases.model += secondsSince(shadowStart);
+    }
+    const auto updateStart = Clock::now();
+    if (auto updated = e.model->update(policy.costTask(), states, measured); !updated)
+        return makeError(updated.error().kind, "updating the cost model: " + updated.error().message);
+    const double updateSeconds = secondsSince(updateStart);
+    round.phases.model += updateSeconds;
+    emit(ModelUpdated { e.model->kind(), e.model->trainedOn(), updateSeconds });
+    return {};
 }
 
 void TuningSession::syncDeadTasks()
@@ -773,6 +1082,8 @@ Expected<void> TuningSession::begin()
     e.measuredGflops.assign(m_options.tasks.size(), {});
     e.taskStarted.assign(m_options.tasks.size(), false);
     e.measurer = std::make_unique<measure::Measurer>(m_options.measure);
+    TS_CHECK(applySteering()); // the history's first entry, stored and said
+    m_running = true;
     return {};
 }
 
@@ -785,6 +1096,7 @@ Expected<bool> TuningSession::step()
     if (e.totalTrials >= e.budget || m_cancelled)
         return false;
     waitWhilePaused();
+    drainCommands();
     if (m_cancelled)
         return false;
     applyModelSwitch();
@@ -850,26 +1162,13 @@ Expected<bool> TuningSession::step()
     if (seedsSimilarTasks())
         keepBestMeasured(t, static_cast<size_t>(o.search.similarTaskSeeds));
 
-    if (policy.usesSessionModel()) {
-        std::vector<sched::State> states;
-        std::vector<record::MeasureResult> measured;
-        for (size_t i = 0; i < candidates->size(); ++i)
-            if ((*candidates)[i].instantiationError.empty()) {
-                states.push_back((*candidates)[i].state);
-                measured.push_back((*results)[i]);
-            }
-        emit(PhaseStarted { t, "model" });
-        const auto updateStart = Clock::now();
-        if (auto updated = e.model->update(policy.costTask(), states, measured); !updated)
-            return fail("updating the cost model: " + updated.error().message);
-        const double updateSeconds = secondsSince(updateStart);
-        round.phases.model += updateSeconds;
-        emit(ModelUpdated { e.model->kind(), e.model->trainedOn(), updateSeconds });
-    }
+    if (auto updated = updateModel(t, *candidates, *results, round, e.roundNumber + 1); !updated)
+        return fail(updated.error().message);
 
     syncDeadTasks();
     emit(RoundDone { ++e.roundNumber, t, static_cast<int>(records->size()), errors, e.status, estimatedLatency(),
-        secondsSince(e.started), e.totalTrials, round.search, round.phases, choice, std::move(gradients) });
+        secondsSince(e.started), e.totalTrials, round.search, round.phases, choice, std::move(gradients),
+        std::move(round.shadows) });
     return true;
 }
 

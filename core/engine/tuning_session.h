@@ -22,6 +22,7 @@
 // running session aborts it.
 #pragma once
 
+#include "core/engine/shadow_models.h"
 #include "core/ir/compute_dag.h"
 #include "core/measure/measurer.h"
 #include "core/record/measure_result.h"
@@ -102,7 +103,44 @@ struct TuneOptions {
     bool resume = true;
     // JSON object members added to the session's stored settings ({"race": {...}}); "" for none.
     std::string extraSettings;
+    // Steering from the start (by task index; shorter or empty: none): constraints every proposed state obeys
+    // (`tune --constraints FILE`), and states that join each round's initial population (chosen records). Stored
+    // in the session's settings; an error (a constraint that does not fit its task) stops start() before any work.
+    std::vector<search::Constraints> constraints;
+    std::vector<std::vector<sched::State>> seeds;
+    // Shadow models (cost-model kinds): each learns from the same records as the session's model and scores every
+    // round's candidates before they are measured, without steering; RoundDone::shadows carries each one's (and the
+    // session model's) pairwise accuracy and Spearman on the round (shadow_models.h). Ansor only.
+    std::vector<std::string> shadowModels;
 };
+
+// ----- steering (issue 41): what a person asks a live session to do. Commands queue (post) and are applied
+// between two batches, never inside one, on the session's thread, in the order posted; while the session is
+// paused they are applied at once. Each applied command is one step of the steering history, which undo and
+// redo walk: a constraint, a seed and a manual state's place in the population come and go with it; a manual
+// record stays in the store (the history says it was undone).
+
+// Measure this state now (a "manual" record of the session: its own marker, the model learns from it; a crash,
+// a wrong result or a timeout is one failed manual record with its message). Steps for the task's DAG.
+struct MeasureState {
+    int task = 0;
+    std::vector<sched::Step> steps;
+};
+// These states join the task's initial population from the next round (and stay there).
+struct SeedStates {
+    int task = 0;
+    std::vector<std::vector<sched::Step>> states;
+};
+// The task's constraints from the next round on (replacing its earlier ones; empty: none).
+struct SetConstraints {
+    int task = 0;
+    search::Constraints constraints;
+};
+struct UndoSteering { };
+struct RedoSteering { };
+using SessionCommand = std::variant<MeasureState, SeedStates, SetConstraints, UndoSteering, RedoSteering>;
+// "measure a state of task 2", for people and the history.
+std::string describe(const SessionCommand& command);
 
 // ----- events: immutable snapshots, delivered in order on the session's thread
 
@@ -142,6 +180,7 @@ struct RecordMeasured {
     double predictedScore = 0.0;
     int batchRank = 0;
     bool random = false;
+    bool manual = false; // a person's state (MeasureState), measured between two batches
 };
 struct BestImproved {
     int task = 0;
@@ -198,6 +237,8 @@ struct RoundDone {
     // of every task it computed before choosing (NaN for dead tasks; -inf for a task without a best).
     std::string choice;
     std::vector<double> gradients;
+    // With shadow models: the session model's line, then each shadow's, on this round's candidates.
+    std::vector<ShadowMetrics> shadows;
 };
 struct Finished {
     std::string status; // "finished", "cancelled", "failed"
@@ -209,8 +250,24 @@ struct Finished {
     int restoredTrials = 0; // earlier sessions'
 };
 
+// A posted command was applied (error empty) or refused (nothing changed).
+struct CommandDone {
+    int64_t id = 0; // post()'s
+    std::string what; // describe(command)
+    std::string error;
+    int64_t recordId = 0; // MeasureState: the manual record (also when its measurement failed)
+};
+// The steering history changed (a command applied, undone, redone), and what it now says per task.
+struct SteeringChanged {
+    std::vector<std::string> history; // entry 0: "session start"
+    int position = 0; // the entry in effect; those after it can be redone
+    std::vector<search::Constraints> constraints; // per task
+    std::vector<int> seeds; // per task: the person's states in its population
+    std::vector<int> manualInPopulation; // per task: manual records whose state is in its population
+};
+
 using TuneEvent = std::variant<BatchProgress, RecordMeasured, BestImproved, TaskSwitched, PhaseStarted, ModelUpdated,
-    ModelSwitched, RoundDone, Finished>;
+    ModelSwitched, RoundDone, Finished, CommandDone, SteeringChanged>;
 using EventSink = std::function<void(const TuneEvent&)>;
 
 class TuningSession {
@@ -244,6 +301,10 @@ public:
     // What switchModel refuses, for callers that check before a session exists (the CLI's options, the
     // workbench while a session builds its tasks).
     static Expected<void> checkModelSwitch(search::PolicyKind policy, const std::string& kind);
+    // Queues a steering command (any thread): applied between two batches, or at once while paused; a CommandDone
+    // event with the returned id says how it went. Errors here: the session is not running, or the task index is
+    // out of range.
+    Expected<int64_t> post(SessionCommand command);
     void abort(); // now; the batch in flight is lost
     // Joins the worker; the Finished event (also sent to the sink), or the error that ended it.
     Expected<Finished> wait();
@@ -262,12 +323,21 @@ private:
     struct Round {
         PhaseTimes phases;
         search::RoundStats search;
+        std::vector<ShadowMetrics> shadows;
     };
 
     Expected<void> prepare();
     // An error finishes the session as failed; the Finished event goes out, the error comes back.
     Error fail(const std::string& message);
+    // Holds while paused, applying the commands posted meanwhile.
     void waitWhilePaused();
+    // Applies the commands posted so far, in order.
+    void drainCommands();
+    Expected<int64_t> apply(const SessionCommand& command, int64_t id);
+    Expected<int64_t> measureManual(const MeasureState& command);
+    // Gives every task's policy the steering of the history's entry in effect, stores it, tells the sink.
+    Expected<void> applySteering();
+    Expected<void> checkTask(int task) const;
     void emit(TuneEvent event) const;
     int measuresPerRound() const;
     // Ansor's policy, with SearchParams::similarTaskSeeds, on more than one task.
@@ -286,8 +356,13 @@ private:
     Expected<std::vector<store::Record>> storeBatch(int task, const std::vector<search::Candidate>& candidates,
         const std::vector<record::MeasureResult>& results, Round& round);
     // The batch's effect on the task's status, the events and the scheduler; returns the failures.
+    // A manual batch: marked so, and not a round of the task scheduler.
     int absorb(int task, const std::vector<search::Candidate>& candidates, const std::vector<store::Record>& records,
-        const std::vector<record::MeasureResult>& results);
+        const std::vector<record::MeasureResult>& results, bool manual = false);
+    // The session's model learns from a measured batch. With shadow models, they score the batch first
+    // (roundNumber > 0: a round, whose metrics go in Round::shadows) or only learn from it (0: a manual state).
+    Expected<void> updateModel(int task, const std::vector<search::Candidate>& candidates,
+        const std::vector<record::MeasureResult>& results, Round& round, int roundNumber);
     // Before a round: the switch switchModel() asked for, if any.
     void applyModelSwitch();
     // A task's stored records on this device that its policy owns and that replay, as a model learns from them.
@@ -306,6 +381,10 @@ private:
     std::optional<std::string> m_requestedModel;
     std::mutex m_pauseMutex;
     std::condition_variable m_pauseWake;
+    // Commands posted and not yet applied, with their ids; guarded by m_pauseMutex (a post wakes a paused loop).
+    std::vector<std::pair<int64_t, SessionCommand>> m_commands;
+    int64_t m_nextCommand = 1;
+    std::atomic<bool> m_running { false }; // between begin() and end(): commands are taken
     std::optional<Expected<Finished>> m_result;
     std::thread m_worker;
     int64_t m_sessionId = 0;

@@ -248,8 +248,16 @@ std::vector<sched::State> SketchPolicy::sampleInitPopulation(uint64_t roundSeed,
     auto sketchList = sketches();
     if (!sketchList)
         return out;
-    const std::vector<Sketch>& all = **sketchList;
+    // Sketches the constraints rule out are not drawn from (steer() refuses constraints that rule out all).
+    std::vector<const Sketch*> all;
+    const std::vector<bool> allowed = allowedSketches();
+    for (size_t i = 0; i < (*sketchList)->size(); ++i)
+        if (allowed[i])
+            all.push_back(&(**sketchList)[i]);
+    if (all.empty())
+        return out;
     std::unordered_set<uint64_t> seen;
+    std::atomic<int> rejected { 0 };
     int minPopulation = std::max(1, m_params.sampleInitMinPopulation);
     int unchanged = 0;
     const int batch = std::max(1, m_params.population);
@@ -259,12 +267,17 @@ std::vector<sched::State> SketchPolicy::sampleInitPopulation(uint64_t roundSeed,
         const uint64_t batchSeed = roundSeed + static_cast<uint64_t>(iteration) * 0xD1B54A32D192ED03ULL;
         parallelFor(batch, [&](int64_t i) {
             Rng rng = itemRng(batchSeed, i);
-            const Sketch& sketch = all[static_cast<size_t>(rng.uniformInt(0, static_cast<int64_t>(all.size()) - 1))];
+            const Sketch& sketch = *all[static_cast<size_t>(rng.uniformInt(0, static_cast<int64_t>(all.size()) - 1))];
             auto state = randomAnnotation(m_task, sketch, m_params, rng);
             // A GPU target: an annotation past the device's limits is dropped here, as Ansor drops an
             // invalid one, so that the population is made of states the device can launch.
-            if (state && (!gpu || withinGpuLimitsBeforeLowering(*state, m_task.target)))
-                drawn[static_cast<size_t>(i)] = std::move(state).value();
+            if (!state || (gpu && !withinGpuLimitsBeforeLowering(*state, m_task.target)))
+                return;
+            if (m_checker && !m_checker->satisfies(*state)) {
+                ++rejected;
+                return;
+            }
+            drawn[static_cast<size_t>(i)] = std::move(state).value();
         });
         m_stats.sampled += batch;
         ++unchanged;
@@ -284,6 +297,7 @@ std::vector<sched::State> SketchPolicy::sampleInitPopulation(uint64_t roundSeed,
         }
     }
     m_stats.valid += static_cast<int>(out.size());
+    m_stats.constraintRejections += rejected.load();
     m_stats.sampleSeconds += secondsSince(start);
     return out;
 }
@@ -312,6 +326,10 @@ std::vector<std::pair<sched::State, double>> SketchPolicy::evolutionarySearch(
             const uint64_t hash = stateHash(population[i]);
             if (inHeap.count(hash))
                 continue;
+            if (m_checker && !m_checker->satisfies(population[i])) { // a parent only: never proposed
+                inHeap.insert(hash);
+                continue;
+            }
             if (static_cast<int>(heap.size()) < outSize) {
                 heap.push_back(Item { population[i], scores[i], hash });
                 std::push_heap(heap.begin(), heap.end(), worse);
@@ -352,7 +370,7 @@ std::vector<std::pair<sched::State, double>> SketchPolicy::evolutionarySearch(
         }
         const uint64_t generationSeed = roundSeed + static_cast<uint64_t>(k + 1) * 0xA0761D6478BD642FULL;
         std::vector<std::optional<sched::State>> next(static_cast<size_t>(size));
-        std::vector<std::array<int, 4>> counts(static_cast<size_t>(size), { 0, 0, 0, 0 });
+        std::vector<std::array<int, 5>> counts(static_cast<size_t>(size), { 0, 0, 0, 0, 0 });
         parallelFor(size, [&](int64_t slot) {
             Rng rng = itemRng(generationSeed, slot);
             auto& count = counts[static_cast<size_t>(slot)];
@@ -378,6 +396,12 @@ std::vector<std::pair<sched::State, double>> SketchPolicy::evolutionarySearch(
                 } else {
                     next[static_cast<size_t>(slot)] = parent;
                 }
+                // A child that breaks the constraints is drawn again, as a failed mutation is.
+                if (m_checker && next[static_cast<size_t>(slot)]
+                    && !m_checker->satisfies(*next[static_cast<size_t>(slot)])) {
+                    next[static_cast<size_t>(slot)].reset();
+                    ++count[4];
+                }
             }
         });
         population.clear();
@@ -389,6 +413,7 @@ std::vector<std::pair<sched::State, double>> SketchPolicy::evolutionarySearch(
             m_stats.mutationFailures += count[1];
             m_stats.crossovers += count[2];
             m_stats.crossoverFailures += count[3];
+            m_stats.constraintRejections += count[4];
         }
         m_stats.evolveSeconds += secondsSince(start);
     }
@@ -431,6 +456,10 @@ Expected<std::vector<Candidate>> SketchPolicy::searchOneRound(int numMeasures, s
             out.push_back(Candidate { state, score, random });
     };
     if (m_kind == PolicyKind::Random) {
+        m_lastPopulation.clear();
+        for (const sched::State& state : init)
+            m_lastPopulation.push_back(stateHash(state));
+        std::sort(m_lastPopulation.begin(), m_lastPopulation.end());
         m_rng.shuffle(init);
         // Lowered (on a GPU target, to check the limits) a chunk at a time, only as far as needed.
         const size_t chunk = static_cast<size_t>(std::max(1, numMeasures));
@@ -459,11 +488,31 @@ Expected<std::vector<Candidate>> SketchPolicy::searchOneRound(int numMeasures, s
         joining.emplace_back(stateHash(m_measuredGood[i].first), i);
     std::sort(joining.begin(), joining.end());
     for (const auto& [hash, i] : joining)
-        init.push_back(m_measuredGood[i].first);
+        if (!m_excluded.contains(hash))
+            init.push_back(m_measuredGood[i].first);
     // Other tasks' best states of this kind, refit here (TuneScope's; Ansor starts every task from scratch).
     for (const sched::State& seed : m_seeds)
         if (!m_measured.contains(stateHash(seed)))
             init.push_back(seed);
+    // A person's states (steer): parents every round, measured or not, unless they break the constraints.
+    for (const sched::State& seed : m_steering.seeds) {
+        if (m_checker && !m_checker->satisfies(seed)) {
+            ++m_stats.constraintRejections;
+            continue;
+        }
+        init.push_back(seed);
+        ++m_stats.userSeeds;
+    }
+    // What breaks the constraints does not breed: measured states of before the constraints, other tasks' seeds.
+    if (m_checker) {
+        const size_t before = init.size();
+        std::erase_if(init, [&](const sched::State& state) { return !m_checker->satisfies(state); });
+        m_stats.constraintRejections += static_cast<int>(before - init.size());
+    }
+    m_lastPopulation.clear();
+    for (const sched::State& state : init)
+        m_lastPopulation.push_back(stateHash(state));
+    std::sort(m_lastPopulation.begin(), m_lastPopulation.end());
 
     // eps-greedy: a few random members of the population are measured whatever the model says. In the
     // analytical warm-up more of them: the estimate is a prior that misjudges some kinds of task.
@@ -541,6 +590,43 @@ bool SketchPolicy::restoreMeasured(uint64_t hash, const sched::State* state, dou
     if (state && meanCost > 0.0 && meanCost < record::kFailedCost)
         m_measuredGood.emplace_back(*state, 1.0 / meanCost);
     return true;
+}
+
+std::vector<bool> SketchPolicy::allowedSketches()
+{
+    auto all = sketches();
+    if (!all)
+        return {};
+    std::vector<bool> out;
+    for (const Sketch& sketch : **all)
+        out.push_back(!m_checker || sketchAllowed(m_checker->constraints(), sketch.state));
+    return out;
+}
+
+Expected<void> SketchPolicy::steer(const TaskSteering& steering)
+{
+    TS_CHECK(checkConstraints(steering.constraints, m_task.dag));
+    if (m_kind == PolicyKind::Random && !steering.seeds.empty())
+        return makeError(ErrorKind::Unsupported,
+            "the random policy measures random annotations only: seeds would never be measured");
+    for (const sched::State& seed : steering.seeds)
+        if (auto filled = seed.checkFilled(); !filled)
+            return makeError(
+                ErrorKind::InvalidArgument, "a seed is not a complete schedule: " + filled.error().message);
+    TS_TRY(const std::vector<Sketch>* all, sketches());
+    if (!steering.constraints.forbid.empty() || !steering.constraints.require.empty()) {
+        if (std::none_of(all->begin(), all->end(),
+                [&](const Sketch& sketch) { return sketchAllowed(steering.constraints, sketch.state); }))
+            return makeError(ErrorKind::InvalidArgument,
+                "the sketch rules rule out all " + std::to_string(all->size()) + " sketches of " + m_task.name);
+    }
+    m_steering = steering;
+    if (steering.constraints.empty())
+        m_checker.reset();
+    else
+        m_checker.emplace(m_task.dag, steering.constraints);
+    m_excluded = std::unordered_set<uint64_t>(steering.excluded.begin(), steering.excluded.end());
+    return {};
 }
 
 namespace {

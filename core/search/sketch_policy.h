@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <stop_token>
 #include <string>
@@ -74,6 +75,12 @@ public:
     const RoundStats& lastRound() const override { return m_stats; }
     bool usesSessionModel() const override { return true; }
     void setCostModel(cost::CostModel& model) override { m_model = &model; }
+    Expected<void> steer(const TaskSteering& steering) override;
+    const TaskSteering& steering() const { return m_steering; }
+    // The state hashes of the last round's initial population (what evolution started from), sorted.
+    const std::vector<uint64_t>& lastPopulation() const { return m_lastPopulation; }
+    // Which of the sketches the constraints allow (all without constraints).
+    std::vector<bool> allowedSketches();
     Expected<SpaceSize> spaceSize() override;
     std::string describe() const override;
 
@@ -116,6 +123,10 @@ private:
     // Other tasks' best states transplanted here (seedFromSimilarTasks), for the initial population.
     std::vector<sched::State> m_seeds;
     RoundStats m_stats;
+    TaskSteering m_steering;
+    std::optional<ConstraintChecker> m_checker; // with m_steering's constraints, when there are any
+    std::unordered_set<uint64_t> m_excluded;
+    std::vector<uint64_t> m_lastPopulation;
 };
 
 } // namespace ts::search

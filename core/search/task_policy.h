@@ -21,6 +21,7 @@
 #include "core/cost/cost_model.h"
 #include "core/record/measure_result.h"
 #include "core/schedule/state.h"
+#include "core/search/constraints.h"
 #include "core/search/search_task.h"
 #include "core/support/error.h"
 
@@ -69,6 +70,8 @@ struct RoundStats {
     int predicted = 0; // states scored by the model
     int warmupRanked = 0; // of those, ranked by the analytical estimate in the learned model's warm-up
     int internalErrors = 0; // individuals dropped because a rule broke an invariant (a bug of ours; 0 in tests)
+    int constraintRejections = 0; // states drawn, bred or seeded that broke the task's constraints (TaskSteering)
+    int userSeeds = 0; // a person's states that joined the initial population
     double sampleSeconds = 0.0; // initial population (AutoTVM: the tuner's proposal, model fit included)
     double evolveSeconds = 0.0; // mutation and crossover
     double predictSeconds = 0.0; // cost model
@@ -80,6 +83,16 @@ struct SpaceSize {
     int sketches = 0; // Ansor: the sketches generated
     double annotationsPerSketch = 0.0; // Ansor: an estimate of the random annotations of one sketch (log-mean)
     std::string text; // "308 configs (conv2d_NCHWc.x86)", "3 sketches x ~2e+07 annotations"
+};
+
+// What a person set for one task's search (issue 41): constraints every proposed state obeys, their own states
+// in every round's initial population (parents for mutation and crossover, whether measured or not), and measured
+// states kept out of it (an undone manual measurement's place). A new value replaces the old from the next round.
+struct TaskSteering {
+    Constraints constraints;
+    std::vector<sched::State> seeds;
+    std::vector<uint64_t> excluded; // stateHash of each
+    bool empty() const { return constraints.empty() && seeds.empty() && excluded.empty(); }
 };
 
 class TaskPolicy {
@@ -125,6 +138,14 @@ public:
     // The session switched its model (between rounds, on the session's thread): rank with `model` from now on.
     // It outlives the policy, as PolicyContext::model does. Policies that do not use the session's model ignore it.
     virtual void setCostModel(cost::CostModel& model) { (void)model; }
+    // Steering from the next round on. An error (constraints that do not fit the task, or rule out every sketch; a
+    // policy that cannot be steered so) changes nothing.
+    virtual Expected<void> steer(const TaskSteering& steering)
+    {
+        if (steering.empty())
+            return {};
+        return makeError(ErrorKind::Unsupported, describe() + ": this policy cannot be steered by hand (yet)");
+    }
     virtual Expected<SpaceSize> spaceSize() = 0;
     // For people: what the search does in one round ("evolutionary search over 3 sketches ...").
     virtual std::string describe() const = 0;

@@ -23,6 +23,9 @@ public:
 
     // True if a report made at `now` is to be delivered; it then starts the next interval.
     bool admit(Clock::time_point now = Clock::now());
+    // A report delivered at `now` whatever the interval (an urgent one: a phase, a round's end) starts the next
+    // interval too, so that the reports after it still come at most once per interval.
+    void restart(Clock::time_point now = Clock::now()) { m_lastAdmitted = now; }
 
     Clock::duration interval() const { return m_interval; }
 

@@ -177,7 +177,8 @@ void SnapshotBuilder::apply(const engine::TuneEvent& event)
         s.phaseTask = -1;
         s.batch = {};
     }
-    // TaskSwitched and ModelUpdated: the rounds and the phase say it.
+    // TaskSwitched and ModelUpdated: the rounds and the phase say it. An event this builder does not know (one
+    // added to engine::TuneEvent later) falls through every branch and changes nothing but the elapsed time.
 }
 
 // ----- stored
