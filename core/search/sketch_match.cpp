@@ -32,7 +32,7 @@ bool isAnnotationStep(const sched::Step& step)
     return std::holds_alternative<sched::ComputeInlineStep>(step)
         || std::holds_alternative<sched::ComputeRootStep>(step) || std::holds_alternative<sched::ComputeAtStep>(step)
         || std::holds_alternative<sched::FuseStep>(step) || std::holds_alternative<sched::AnnotationStep>(step)
-        || std::holds_alternative<sched::PragmaStep>(step);
+        || std::holds_alternative<sched::PragmaStep>(step) || std::holds_alternative<sched::ReorderStep>(step);
 }
 
 int sketchIndexOf(const std::vector<Sketch>& sketches, const std::vector<sched::Step>& steps)

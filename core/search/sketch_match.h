@@ -12,8 +12,12 @@
 //   stages that are neither tiled nor multi-level tiled, appended, or (the mutation) edited in place among
 //   the appended ones; a sketch's own compute_at (the fused tile's) is never moved;
 // - crossover: per-stage choices of the above between two states of the same sketch.
+// - TuneScope's weight-axis rule (SearchParams::weightAxisInnermost, where weights are packed): a reorder of a
+//   compute_at tile's innermost loops, appended. (Without RE among the appended kinds, half the measured states of
+//   a network's convolutions matched no sketch: the Sketches view listed them under "Other".)
 // So a state belongs to the sketch whose steps are, kind for kind and stage for stage, the first steps of
-// the state, the rest being only those appended kinds (CI, CR, CA, FU, AN, PR). When several sketches
+// the state, the rest being only those appended kinds (CI, CR, CA, FU, AN, PR, RE). GPU thread binding's
+// cooperative-fetch splits are not among them yet: such states match no sketch. When several sketches
 // qualify, the longest wins. States that match none (imported from a TVM log, tuned with other rules or
 // another target's sketches) give -1.
 #pragma once
