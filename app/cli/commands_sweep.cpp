@@ -101,7 +101,7 @@ namespace {
         return Schedule { std::move(state).value(), path, 0 };
     }
 
-    // Four significant digits: the models' scores differ in scale (the analytical one estimates FLOP/s).
+    // Four significant digits: the models' scores differ in scale (the analytical one is 1 / its estimated seconds).
     std::string scoreText(double score)
     {
         if (!std::isfinite(score))
@@ -149,7 +149,7 @@ namespace {
                     = std::isfinite(p.predictions[m]) ? nlohmann::json(p.predictions[m]) : nlohmann::json(nullptr);
             nlohmann::json point { { "value", p.value }, { "current", p.current },
                 { "status", record::toInt(p.result.status) }, { "status_name", record::toString(p.result.status) },
-                { "predictions", predictions }, { "steps", nlohmann::json::parse(p.steps) } };
+                { "predictions", predictions }, { "steps", p.steps } };
             if (p.result.ok()) {
                 point["ms"] = p.result.meanCost() * 1e3;
                 point["gflops"] = p.gflops;

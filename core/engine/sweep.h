@@ -22,6 +22,9 @@
 // and stops on request (its progress callback returns false, or its stop token), returning the points measured
 // so far. With a workspace it stores each point as a record (extra {"pick": "sweep", "sweep": {...}}) of the
 // task on the target's device, so that a session's model learns from it (and never measures its state again).
+//
+// Threads: sweep() runs on the calling thread (the measurer builds on its own threads and joins them); the window
+// runs it as a one-shot job, its inputs taken by value, and cancels it through the stop token.
 #pragma once
 
 #include "core/cost/cost_model.h"
