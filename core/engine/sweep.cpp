@@ -3,8 +3,10 @@
 #include "core/cost/analytical_model.h"
 #include "core/cost/random_model.h"
 #include "core/engine/machine.h"
+#include "core/engine/tuning_session.h"
 #include "core/lower/lower.h"
 #include "core/schedule/step_json.h"
+#include "core/search/annotation_rules.h"
 #include "core/store/schedule_source.h"
 #include "core/support/strings.h"
 
@@ -19,21 +21,6 @@ namespace ts::engine {
 
 namespace {
     constexpr const char* kUnrollPragma = "auto_unroll_max_step";
-
-    std::vector<int64_t> divisorsOf(int64_t n)
-    {
-        std::vector<int64_t> small;
-        std::vector<int64_t> large;
-        for (int64_t d = 1; d * d <= n; ++d) {
-            if (n % d != 0)
-                continue;
-            small.push_back(d);
-            if (d != n / d)
-                large.push_back(n / d);
-        }
-        small.insert(small.end(), large.rbegin(), large.rend());
-        return small;
-    }
 
     // "auto_unroll_max_step$64" -> 64; nullopt for another pragma or a value that is not a number.
     std::optional<int64_t> unrollValue(const std::string& pragma)
@@ -57,7 +44,7 @@ namespace {
                 others *= *split.lengths[j];
         const bool innermost = split.innerToOuter && static_cast<size_t>(part) + 1 == split.lengths.size();
         if (extent > 0 && extent % others == 0)
-            for (int64_t v : divisorsOf(extent / others))
+            for (int64_t v : search::detail::divisors(extent / others))
                 if (!innermost || v <= params.maxInnermostSplitFactor)
                     values.insert(v);
         return { values.begin(), values.end() };
@@ -127,21 +114,6 @@ namespace {
         std::get<sched::PragmaStep>(steps[step]).pragma = std::string(kUnrollPragma) + "$" + std::to_string(value);
         TS_TRY(sched::State changed, sched::State::replay(dag, steps));
         return lower::inferBound(changed);
-    }
-
-    // The layout_rewrite_option a stored record was measured with (absent: 0), as the tuning session reads it.
-    int layoutRewriteOf(const std::string& extra)
-    {
-        const nlohmann::json json = nlohmann::json::parse(extra, nullptr, false);
-        if (!json.is_object() || !json.contains("layout_rewrite_option"))
-            return 0;
-        const nlohmann::json& option = json["layout_rewrite_option"];
-        return option.is_number_integer() ? option.get<int>() : -1;
-    }
-
-    int recordedLayoutRewrite(const measure::MeasureOptions& measure)
-    {
-        return measure.target.isGpu() ? 0 : measure.layoutRewrite;
     }
 
     cost::CostTask costTaskOf(const ir::ComputeDAG& dag, const measure::MeasureOptions& measure, double flops)

@@ -35,24 +35,6 @@ namespace {
             analytical->setLimits(limits);
     }
 
-    // The layout_rewrite_option the session's records and settings carry: the measurement's, on a CPU; 0 otherwise.
-    int recordedLayoutRewrite(const measure::MeasureOptions& measure)
-    {
-        return measure.target.isGpu() ? 0 : measure.layoutRewrite;
-    }
-
-    // The layout_rewrite_option a stored record was measured with (its extra field; absent is 0). A record
-    // measured with another option timed another kernel (option 1 packs the weight inside the timed run), so
-    // a resumed session neither counts it as measured nor re-measures it as its best.
-    int layoutRewriteOf(const std::string& extra)
-    {
-        const nlohmann::json json = nlohmann::json::parse(extra, nullptr, false);
-        if (!json.is_object() || !json.contains("layout_rewrite_option"))
-            return 0;
-        const nlohmann::json& option = json["layout_rewrite_option"];
-        return option.is_number_integer() ? option.get<int>() : -1;
-    }
-
     // A stored record's state, for a model to learn from: successful records that replay on the DAG their steps
     // were made for (store::replayStored: the task's, or an AutoTVM config's own program).
     std::optional<sched::State> replayMeasured(
@@ -107,6 +89,20 @@ std::string describe(const SessionCommand& command)
                 return "redo";
         },
         command);
+}
+
+int recordedLayoutRewrite(const measure::MeasureOptions& measure)
+{
+    return measure.target.isGpu() ? 0 : measure.layoutRewrite;
+}
+
+int layoutRewriteOf(const std::string& extra)
+{
+    const nlohmann::json json = nlohmann::json::parse(extra, nullptr, false);
+    if (!json.is_object() || !json.contains("layout_rewrite_option"))
+        return 0;
+    const nlohmann::json& option = json["layout_rewrite_option"];
+    return option.is_number_integer() ? option.get<int>() : -1;
 }
 
 int defaultLayoutRewrite(search::PolicyKind policy, bool network, const target::Target& target)

@@ -61,6 +61,12 @@ struct TuneTask {
 // leaves them packed), and those of an operator tuned on its own inside the timed kernel (1,
 // INSERT_TRANSFORM_STAGE). AutoTVM's templates and GPU targets rewrite nothing (0).
 int defaultLayoutRewrite(search::PolicyKind policy, bool network, const target::Target& target);
+// The layout_rewrite_option records measured with these options carry: the measurement's on a CPU, 0 on a GPU.
+int recordedLayoutRewrite(const measure::MeasureOptions& measure);
+// The layout_rewrite_option a stored record was measured with (its extra JSON; absent: 0; malformed: -1). A record
+// measured with another option timed another kernel (option 1 packs the weight inside the timed run), so a session
+// neither resumes from it nor re-measures it as its best.
+int layoutRewriteOf(const std::string& extra);
 
 struct TuneOptions {
     std::vector<TuneTask> tasks;
