@@ -654,10 +654,13 @@ Expected<void> TuningSession::prepare()
         std::vector<std::vector<sched::State>>(o.tasks.size()), std::vector<std::set<uint64_t>>(o.tasks.size()) };
     if (o.constraints.size() > o.tasks.size() || o.seeds.size() > o.tasks.size())
         return makeError(ErrorKind::InvalidArgument, "constraints or seeds for more tasks than the session tunes");
+    TS_CHECK(restoreSteering(o.steeringFrom, start.constraints, start.seeds));
     for (size_t i = 0; i < o.constraints.size(); ++i)
-        start.constraints[i] = o.constraints[i];
+        if (!o.constraints[i].empty())
+            start.constraints[i] = o.constraints[i];
     for (size_t i = 0; i < o.seeds.size(); ++i)
-        start.seeds[i] = o.seeds[i];
+        if (!o.seeds[i].empty())
+            start.seeds[i] = o.seeds[i];
     e.history = { std::move(start) };
     e.allManual.assign(o.tasks.size(), {});
     TS_CHECK(applySteering());
@@ -675,6 +678,8 @@ Expected<void> TuningSession::prepare()
         { "measured_machine_limits", e.machine.measured }, { "tasks", o.tasks.size() } });
     if (const int rewrite = recordedLayoutRewrite(o.measure); rewrite > 0)
         settings["layout_rewrite_option"] = rewrite;
+    if (!o.shadowModels.empty())
+        settings["shadow_kinds"] = o.shadowModels; // a resume follows the same models
     if (!o.origin.empty()) {
         nlohmann::json origin = nlohmann::json::parse(o.origin, nullptr, false);
         if (!origin.is_discarded())
@@ -695,6 +700,50 @@ Expected<void> TuningSession::prepare()
             static_cast<int64_t>(o.seed), settings.dump(), e.deviceId, record::unixNow(), std::nullopt, "running" }));
     e.settings = std::move(settings);
     e.storedModelKind = modelKind;
+    return {};
+}
+
+Expected<void> TuningSession::restoreSteering(const std::string& settingsText,
+    std::vector<search::Constraints>& constraints, std::vector<std::vector<sched::State>>& seeds) const
+{
+    if (settingsText.empty())
+        return {};
+    const nlohmann::json settings = nlohmann::json::parse(settingsText, nullptr, false);
+    if (!settings.is_object() || !settings.contains("steering"))
+        return {}; // a session that was never steered
+    const nlohmann::json& steering = settings["steering"];
+    const auto taskOf = [&](const std::string& key) -> Expected<size_t> {
+        char* end = nullptr;
+        const long index = std::strtol(key.c_str(), &end, 10);
+        if (end == key.c_str() || *end != '\0' || index < 0 || index >= static_cast<long>(m_options.tasks.size()))
+            return makeError(ErrorKind::InvalidArgument,
+                "the stored steering names task " + key + ", which this session does not tune");
+        return static_cast<size_t>(index);
+    };
+    if (steering.contains("constraints") && steering["constraints"].is_object())
+        for (const auto& [key, json] : steering["constraints"].items()) {
+            TS_TRY(const size_t t, taskOf(key));
+            auto parsed = search::constraintsFromJson(json);
+            if (!parsed)
+                return makeError(
+                    parsed.error().kind, "the stored constraints of task " + key + ": " + parsed.error().message);
+            if (auto fits = search::checkConstraints(*parsed, m_options.tasks[t].dag); !fits)
+                return makeError(
+                    fits.error().kind, "the stored constraints of task " + key + ": " + fits.error().message);
+            constraints[t] = std::move(parsed).value();
+        }
+    if (steering.contains("seeds") && steering["seeds"].is_object())
+        for (const auto& [key, list] : steering["seeds"].items()) {
+            TS_TRY(const size_t t, taskOf(key));
+            for (const nlohmann::json& steps : list) {
+                auto state = sched::State::replayJson(
+                    m_options.tasks[t].dag, steps.is_string() ? steps.get<std::string>() : steps.dump());
+                if (!state)
+                    return makeError(state.error().kind,
+                        "a stored seed of task " + key + " does not replay: " + state.error().message);
+                seeds[t].push_back(std::move(state).value());
+            }
+        }
     return {};
 }
 

@@ -114,6 +114,10 @@ struct TuneOptions {
     // in the session's settings; an error (a constraint that does not fit its task) stops start() before any work.
     std::vector<search::Constraints> constraints;
     std::vector<std::vector<sched::State>> seeds;
+    // A stored session's settings (store::SessionInfo::settings), to resume its steering: the constraints and seeds
+    // in effect when it stopped start this session, for the tasks `constraints` and `seeds` leave empty. A steering
+    // that no longer fits its task (a stage renamed since) is an error of start().
+    std::string steeringFrom;
     // Shadow models (cost-model kinds): each learns from the same records as the session's model and scores every
     // round's candidates before they are measured, without steering; RoundDone::shadows carries each one's (and the
     // session model's) pairwise accuracy and Spearman on the round (shadow_models.h). Ansor only.
@@ -344,6 +348,9 @@ private:
     // Gives every task's policy the steering of the history's entry in effect, stores it, tells the sink.
     Expected<void> applySteering();
     Expected<void> checkTask(int task) const;
+    // TuneOptions::steeringFrom: the stored constraints and seeds, by task.
+    Expected<void> restoreSteering(const std::string& settings, std::vector<search::Constraints>& constraints,
+        std::vector<std::vector<sched::State>>& seeds) const;
     void emit(TuneEvent event) const;
     int measuresPerRound() const;
     // Ansor's policy, with SearchParams::similarTaskSeeds, on more than one task.

@@ -324,3 +324,50 @@ TEST(Steering, CommandsPostedWhilePausedApplyAtOnce)
     session.cancel();
     ASSERT_TRUE(session.wait());
 }
+
+TEST(Steering, AResumeStartsFromTheStoredConstraintsAndSeeds)
+{
+    Fixture f("resume");
+    const search::Constraints c = parse(R"({"unroll": {"in": [0, 64]}})");
+    std::optional<sched::State> seed;
+    {
+        engine::TuningSession session(f.options, f.sink());
+        ASSERT_TRUE(session.begin());
+        ASSERT_TRUE(session.step());
+        auto store = store::Store::open(f.options.workspace);
+        ASSERT_TRUE(store);
+        auto record = recordById(*store, f.all<engine::RecordMeasured>().front().recordId);
+        ASSERT_TRUE(record);
+        auto state = sched::State::replayJson(f.options.tasks[0].dag, record->steps);
+        ASSERT_TRUE(state);
+        seed = *state;
+        ASSERT_TRUE(session.post(engine::SetConstraints { 0, c }));
+        ASSERT_TRUE(session.post(engine::SeedStates { 0, { seed->steps() } }));
+        ASSERT_TRUE(session.step());
+        session.cancel();
+        ASSERT_TRUE(session.end());
+    }
+    auto store = store::Store::open(f.options.workspace);
+    ASSERT_TRUE(store);
+    auto sessions = store->sessions();
+    ASSERT_TRUE(sessions);
+    const std::string settings = sessions->back().settings;
+
+    Fixture again("resume");
+    again.options.steeringFrom = settings;
+    engine::TuningSession resumed(again.options, again.sink());
+    ASSERT_TRUE(resumed.begin());
+    EXPECT_EQ(again.policy->steering().constraints, c);
+    ASSERT_EQ(again.policy->steering().seeds.size(), 1u);
+    EXPECT_EQ(search::stateHash(again.policy->steering().seeds.front()), search::stateHash(*seed));
+    EXPECT_EQ(again.last<engine::SteeringChanged>().constraints.at(0), c);
+    ASSERT_TRUE(resumed.end());
+
+    // A stored steering that names a task this session does not tune is an error before any work.
+    Fixture wrong("resume_wrong");
+    wrong.options.steeringFrom = R"({"steering": {"constraints": {"5": {"unroll": {"max": 16}}}}})";
+    engine::TuningSession refused(wrong.options, {});
+    auto started = refused.start();
+    ASSERT_FALSE(started);
+    EXPECT_NE(started.error().message.find("task 5"), std::string::npos) << started.error().message;
+}
