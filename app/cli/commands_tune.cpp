@@ -13,6 +13,8 @@
 #include "core/lower/lower.h"
 #include "core/measure/gpu_bundle.h"
 #include "core/schedule/step_json.h"
+#include "core/store/schedule_source.h"
+#include "core/store/store.h"
 #include "core/schedule/step_printer.h"
 #include "core/search/annotation.h"
 #include "core/search/sketch.h"
@@ -392,6 +394,64 @@ namespace {
             options.constraints = std::move(constraints).value();
         }
 
+        // --seed-records IDS: the workspace's records (of the tasks tuned) join their task's population from the
+        // first round, as the window's "Add to search" does.
+        std::vector<std::string> seedLines;
+        if (args.has("seed-records")) {
+            std::set<int64_t> wanted;
+            for (const std::string& text : split(args.value("seed-records"), ',')) {
+                char* end = nullptr;
+                const long long id = std::strtoll(text.c_str(), &end, 10);
+                if (text.empty() || *end != '\0' || id <= 0)
+                    return fail("--seed-records takes record ids, e.g. 12,40; got '" + text + "'");
+                wanted.insert(id);
+            }
+            auto store = store::Store::open(options.workspace);
+            if (!store)
+                return fail("--seed-records: " + store.error().message);
+            auto storedTasks = store->tasks();
+            if (!storedTasks)
+                return fail("--seed-records: " + storedTasks.error().message);
+            std::map<int64_t, std::string> keyOf;
+            for (const store::TaskInfo& t : *storedTasks)
+                keyOf[t.id] = t.key;
+            options.seeds.assign(options.tasks.size(), {});
+            std::set<int64_t> found;
+            auto visited = store->forEachRecord({}, [&](const store::Record& r) {
+                if (!wanted.contains(r.id))
+                    return true;
+                found.insert(r.id);
+                return found.size() < wanted.size();
+            });
+            if (!visited)
+                return fail("--seed-records: " + visited.error().message);
+            for (int64_t id : wanted)
+                if (!found.contains(id))
+                    return fail("--seed-records: the workspace has no record " + std::to_string(id));
+            // Read again, now that every id is known to exist, to replay each on its task.
+            std::string error;
+            (void)store->forEachRecord({}, [&](const store::Record& r) {
+                if (!wanted.contains(r.id))
+                    return true;
+                size_t t = 0;
+                while (t < options.tasks.size() && options.tasks[t].dag.workloadKey() != keyOf[r.taskId])
+                    ++t;
+                if (t == options.tasks.size()) {
+                    error = "record " + std::to_string(r.id) + " is of a task this command does not tune";
+                    return false;
+                }
+                auto state = store::replayStored(options.tasks[t].dag, r.steps, r.extra);
+                if (!state) {
+                    error = "record " + std::to_string(r.id) + " does not replay: " + state.error().message;
+                    return false;
+                }
+                options.seeds[t].push_back(std::move(state).value());
+                seedLines.push_back("record " + std::to_string(r.id) + " seeds task " + std::to_string(ids[t]));
+                return true;
+            });
+            if (!error.empty())
+                return fail("--seed-records: " + error);
+        }
         if (args.has("shadow-models"))
             for (const std::string& kind : split(args.value("shadow-models"), ','))
                 options.shadowModels.push_back(kind);
@@ -441,6 +501,8 @@ namespace {
                       << store::deviceOf(measuredOn).name << "\n";
             for (const std::string& line : constraintLines)
                 std::cout << "constrained: " << line << "\n";
+            for (const std::string& line : seedLines)
+                std::cout << "seeded: " << line << "\n";
             if (session.restoredTrials() > 0)
                 std::cout << "resuming: " << session.restoredTrials() << " of " << trialsTotal
                           << " trials already in the workspace\n";
@@ -536,7 +598,8 @@ std::vector<Command> tuneCommands()
             "[--warmup analytical|random] "
             "[--similar-task-seeds N] [--scheduler "
             "gradient|round-robin] [--switch-model T:M] [--layout-rewrite 0|1|2] "
-            "[--constraints FILE] [--shadow-models M,...] [--target T [--gpu-exchange DIR | --gpu-command CMD]] "
+            "[--constraints FILE] [--seed-records IDS] [--shadow-models M,...] [--target T [--gpu-exchange DIR | "
+            "--gpu-command CMD]] "
             "[--workspace PATH]",
             { kNetworkOption, kOnnxOption, kBatchOption, kLayoutOption,
                 { "tasks", "IDS", "only these tasks, e.g. 0,3,5 (default: every task)" }, kOpOption, kShapeOption,
@@ -571,6 +634,9 @@ std::vector<Command> tuneCommands()
                     "each round, the N best states other tasks of the same kind measured, refit to this task's "
                     "shape, join its initial population (TuneScope's; default 16, 0: off, as Ansor)" },
                 { "scheduler", "gradient|round-robin", "task scheduler (default gradient)" },
+                { "seed-records", "IDS",
+                    "these records of the workspace (of the tasks tuned) join their task's initial population in every "
+                    "round, e.g. a hand-written schedule imported from a log, or another session's best" },
                 { "shadow-models", "M,...",
                     "cost models that learn from the same records as the session's and score every round's "
                     "candidates without steering: each round's pairwise accuracy and Spearman per model, and their "
