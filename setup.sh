@@ -20,6 +20,9 @@ PACKAGES=(
   libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata python3-torch python3-torchvision
   libgtest-dev libgmock-dev libbenchmark-dev
   xvfb xauth fonts-dejavu-core libxkbcommon-dev
+  # The Chinese interface (--lang zh_CN): CJK glyphs (about 57 MB download, 89 MB installed; see
+  # docs/user-guide.md, Languages) and Qt's own strings (standard buttons) in German and Chinese.
+  fonts-noto-cjk qt6-translations-l10n
 )
 
 deps() {

@@ -151,8 +151,12 @@ else
   echo "strace not usable here: which tunescope-runner measured is not checked"
 fi
 echo "$out" | grep -q 'status: *0 (ok)' || fail "tunescope-cli measure printed: $out"
-# qt_add_translations compiles the .qm files in; resource names are stored as UTF-16 big-endian.
-strings -e b "$bin/tunescope" | grep -qx 'tunescope_de.qm' || fail "tunescope has no compiled-in tunescope_de.qm"
+# qt_add_translations compiles the .qm files in; resource names are stored as UTF-16 big-endian. (grep reads to the
+# end, not -q: under pipefail, strings killed by SIGPIPE after an early match would fail the pipeline.)
+qms=$(strings -e b "$bin/tunescope" | grep -x 'tunescope_.*\.qm' || true)
+for qm in tunescope_de.qm tunescope_zh_CN.qm; do
+  echo "$qms" | grep -qx "$qm" || fail "tunescope has no compiled-in $qm"
+done
 
 # --- desktop entry
 desktop="$root/usr/share/applications/tunescope.desktop"

@@ -49,6 +49,23 @@ namespace {
         static const QRegularExpression re(QStringLiteral("%[a-z0-9]+"));
         return re;
     }
+    const QRegularExpression& jsonStrings()
+    {
+        static const QRegularExpression re(QStringLiteral("\"(?:[^\"\\\\]|\\\\.)*\""));
+        return re;
+    }
+    // The first string of a step array: TVM's step codes ("SP", "AN", "FSP", ...).
+    const QRegularExpression& stepCodes()
+    {
+        static const QRegularExpression re(
+            QStringLiteral("\\[\\s*(\"(?:AN|FU|PR|RE|SP|FSP|FFSP|SA|CA|CI|CR|CHR|CHW|RF)\")"));
+        return re;
+    }
+    const QRegularExpression& jsonLiterals()
+    {
+        static const QRegularExpression re(QStringLiteral("\\b(null|true|false)\\b"));
+        return re;
+    }
 } // namespace
 
 CodeHighlighter::CodeHighlighter(QTextDocument* document, Language language)
@@ -109,6 +126,12 @@ void CodeHighlighter::highlightBlock(const QString& text)
         }
         return;
     }
+    case Language::StepJson:
+        colour(text, numbers(), number);
+        colour(text, jsonLiterals(), comment);
+        colour(text, jsonStrings(), name);
+        colour(text, stepCodes(), keyword);
+        return;
     case Language::LlvmIr: {
         colour(text, llvmKeywords(), keyword);
         colour(text, llvmNames(), name);

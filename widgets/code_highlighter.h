@@ -1,7 +1,7 @@
 // CodeHighlighter: light syntax colouring for the code view's listings: loop IR and Ansor's loop nests
-// (loop kinds, comments, numbers), LLVM IR and assembly (comments, labels, instructions), and unified diffs
-// (added, removed, hunk lines). Colours are fixed shades readable on a light background; the text stays the
-// document's own, only formats change. GUI thread only.
+// (loop kinds, comments, numbers), LLVM IR and assembly (comments, labels, instructions), unified diffs
+// (added, removed, hunk lines), and schedule steps as TVM JSON (step codes, other strings, numbers, null). Colours are
+// fixed shades readable on a light background; the text stays the document's own, only formats change. GUI thread only.
 #pragma once
 
 #include <QRegularExpression>
@@ -13,7 +13,7 @@ namespace ts::widgets {
 class CodeHighlighter : public QSyntaxHighlighter {
     Q_OBJECT
 public:
-    enum class Language { LoopIr, LlvmIr, Assembly, Diff, Plain };
+    enum class Language { LoopIr, LlvmIr, Assembly, Diff, Plain, StepJson };
 
     CodeHighlighter(QTextDocument* document, Language language);
     Language language() const { return m_language; }

@@ -42,7 +42,8 @@ void PredictionScatter::setRounds(
     std::vector<Point> points;
     for (const models::PredictionRound& r : rounds)
         for (const models::TrialPoint* t : r.points)
-            points.push_back(Point { *t->predicted, t->gflops, t->recordId, t->round, t->task, t->trial, t->random });
+            points.push_back(
+                Point { *t->predicted, t->gflops, t->recordId, t->round, t->task, t->trial, t->random, t->manual });
     const bool same = points.size() == m_points.size()
         && std::equal(points.begin(), points.end(), m_points.begin(),
             [](const Point& a, const Point& b) { return a.recordId == b.recordId && a.round == b.round; });
@@ -57,6 +58,7 @@ void PredictionScatter::setRounds(
     bool first = true;
     const int firstRound = rounds.empty() ? 0 : rounds.front().round;
     const int lastRound = rounds.empty() ? 0 : rounds.back().round;
+    QCPGraph* manual = nullptr; // every round's manual states: one marker, one legend entry
     for (const models::PredictionRound& r : rounds) {
         const double t = lastRound > firstRound ? double(r.round - firstRound) / (lastRound - firstRound) : 1.0;
         const QColor colour = plotstyle::rampColour(t);
@@ -72,7 +74,14 @@ void PredictionScatter::setRounds(
         random->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssTriangle, QPen(colour, 1.5), Qt::NoBrush, 8));
         random->removeFromLegend();
         for (const models::TrialPoint* p : r.points) {
-            (p->random ? random : picks)->addData(*p->predicted, p->gflops);
+            if (p->manual && !manual) {
+                manual = addGraph();
+                manual->setLineStyle(QCPGraph::lsNone);
+                manual->setScatterStyle(
+                    QCPScatterStyle(QCPScatterStyle::ssStar, QPen(Qt::black, 1.5), Qt::NoBrush, 11));
+                manual->setName(tr("manual"));
+            }
+            (p->manual ? manual : p->random ? random : picks)->addData(*p->predicted, p->gflops);
             if (first) {
                 xMin = xMax = *p->predicted;
                 first = false;
@@ -138,6 +147,8 @@ void PredictionScatter::mouseMoveEvent(QMouseEvent* event)
             + tr("Predicted %1, measured %2 GFLOP/s").arg(p->predicted, 0, 'g', 4).arg(p->gflops, 0, 'f', 2);
         if (p->random)
             text += QLatin1Char('\n') + tr("A random pick (eps-greedy)");
+        if (p->manual)
+            text += QLatin1Char('\n') + tr("A manual state (measured by hand)");
         QToolTip::showText(event->globalPosition().toPoint(), text, this);
     } else {
         QToolTip::hideText();

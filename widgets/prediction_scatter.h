@@ -1,6 +1,7 @@
 // PredictionScatter: the cost model's predicted score against the measured throughput, one point per
 // successful, predicted trial of the rounds given, coloured by round (older light blue to newest dark red).
-// The model's own picks are discs; eps-greedy random picks are triangles. A model that ranks well puts the
+// The model's own picks are discs; eps-greedy random picks are triangles; a person's manual states are black-edged
+// stars (legend "manual"). A model that ranks well puts the
 // points on a rising band. Hovering a point names its record; clicking one emits pointClicked. GUI thread.
 #pragma once
 
@@ -31,6 +32,7 @@ public:
         int task = 0;
         int trial = 0;
         bool random = false;
+        bool manual = false;
     };
     const std::vector<Point>& points() const { return m_points; }
     // The point nearest `pixel` within a few pixels.

@@ -18,7 +18,9 @@ namespace {
     {
         return std::holds_alternative<engine::PhaseStarted>(event) || std::holds_alternative<engine::RoundDone>(event)
             || std::holds_alternative<engine::Finished>(event) || std::holds_alternative<engine::BestImproved>(event)
-            || std::holds_alternative<engine::ModelSwitched>(event); // modelSwitched, queued next, reads it
+            || std::holds_alternative<engine::ModelSwitched>(event) // modelSwitched, queued next, reads it
+            || std::holds_alternative<engine::SteeringChanged>(event) // so does commandDone
+            || std::holds_alternative<engine::CommandDone>(event); // a manual record, before commandDone
     }
 } // namespace
 
@@ -249,6 +251,10 @@ bool SessionHub::start(const engine::TuneOrigin& origin, engine::TuneOptions opt
                             live.post([hub, notice = *notice] { Q_EMIT hub->noticed(notice); });
                     }
                     live.fold(event);
+                    if (const auto* c = std::get_if<engine::CommandDone>(&event))
+                        live.post([hub, id = c->id, what = QString::fromStdString(c->what),
+                                      error = QString::fromStdString(c->error),
+                                      record = c->recordId] { Q_EMIT hub->commandDone(id, what, error, record); });
                     if (const auto* m = std::get_if<engine::ModelSwitched>(&event))
                         live.post([hub, from = QString::fromStdString(m->from), to = QString::fromStdString(m->to),
                                       error = QString::fromStdString(m->error)] {
@@ -324,6 +330,12 @@ bool SessionHub::resume(int64_t sessionId, int trials)
     options.measure.layoutRewrite = settings.value("layout_rewrite_option", 0);
     if (settings.value("scheduler", std::string("gradient")) == "round-robin")
         options.scheduler.strategy = search::SchedulerStrategy::RoundRobin;
+    // The steering in effect when it stopped (constraints, seeds) and the same shadow models.
+    options.steeringFrom = found->settings;
+    if (settings.contains("shadow_kinds") && settings["shadow_kinds"].is_array())
+        for (const nlohmann::json& kind : settings["shadow_kinds"])
+            if (kind.is_string())
+                options.shadowModels.push_back(kind.get<std::string>());
     return start(*origin, std::move(options));
 }
 
@@ -401,12 +413,36 @@ bool SessionHub::switchModel(const QString& kind)
     return true;
 }
 
+Expected<int64_t> SessionHub::post(engine::SessionCommand command)
+{
+    const std::string what = engine::describe(command);
+    Expected<int64_t> posted = makeError(ErrorKind::InvalidArgument, "no session is running");
+    if (isLive())
+        // Under the job's lock, so that the session cannot end between the look and the post; post() only queues
+        // the command and wakes the session (any thread), it never calls back into the job.
+        posted = m_live->update(
+            [&command](Live& live) -> Expected<int64_t> {
+                if (!live.session) // not made yet, or handed back to the worker at the end
+                    return makeError(ErrorKind::InvalidArgument,
+                        live.builder && live.builder->snapshot().sessionId > 0
+                            ? "the session has ended"
+                            : "the session is still building its tasks");
+                return live.session->post(std::move(command));
+            },
+            session::Publish::Skip);
+    if (!posted)
+        Q_EMIT errorOccurred(
+            tr("Cannot %1: %2").arg(QString::fromStdString(what), QString::fromStdString(posted.error().message)));
+    return posted;
+}
+
 void SessionHub::publishLive(std::shared_ptr<const models::SessionSnapshot> latest)
 {
     if (!latest || latest == m_liveSnapshot)
         return;
     const bool firstWithId = latest->sessionId != 0 && (!m_liveSnapshot || m_liveSnapshot->sessionId == 0);
     m_liveSnapshot = std::move(latest);
+    Q_EMIT liveUpdated();
     if (m_followLive)
         setCurrent(m_liveSnapshot);
     if (firstWithId)
@@ -428,6 +464,7 @@ void SessionHub::onLiveEnded(Expected<void> outcome)
     }
     if (last) {
         m_liveSnapshot = last;
+        Q_EMIT liveUpdated();
         if (last->sessionId > 0)
             m_loaded[last->sessionId] = last;
         if (m_followLive)

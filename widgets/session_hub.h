@@ -1,6 +1,6 @@
-// SessionHub: the tuning sessions of the open workspace, the one live session this window drives, and the
-// session the views show. Every view reads sessions from here (as immutable SessionSnapshot values) and
-// never touches the engine or the store itself for them.
+// SessionHub: the tuning sessions of the open workspace, the one live session this window drives (and steers:
+// post()), and the session the views show. Every view reads sessions from here (as immutable SessionSnapshot values)
+// and never touches the engine or the store itself for them.
 //
 // Threads (DESIGN, "The GUI never blocks"): the live session is a session::StreamingJob. Its worker thread
 // also builds its tasks and restores earlier sessions' state; its events are folded into a SnapshotBuilder there,
@@ -74,6 +74,12 @@ public:
     bool switchModel(const QString& kind);
     // The live session's newest snapshot (null when none is live).
     std::shared_ptr<const models::SessionSnapshot> live() const { return m_liveSnapshot; }
+    // Steers the live session (issue 41, docs/steering.md): the command queues on the session and is applied
+    // between two batches, or at once while it is paused; commandDone(id, ...) says how it went, and the steering
+    // it changed comes with the next snapshot (SessionSnapshot::steering). Returns the command's id; an error, also
+    // sent as errorOccurred, when none is live, the session is still building its tasks or has ended, or it refuses
+    // the command (a task out of range). Any thread may steer an engine session; this one is the GUI's.
+    Expected<int64_t> post(engine::SessionCommand command);
 
     // ----- whole-network runs (Session > Run network), the newest per session title ("resnet-18, batch 1, layout
     // NCHW"): a run uses the workspace's best records of the network, whichever session measured them. Kept until
@@ -81,6 +87,9 @@ public:
     void setNetworkRun(const std::string& title, std::shared_ptr<const runtime::NetworkRun> run);
     // The newest run of the snapshot's network (null: none run in this window yet).
     std::shared_ptr<const runtime::NetworkRun> networkRun(const models::SessionSnapshot& snapshot) const;
+
+    // ----- records stored outside a session (a sweep's points, issue 41): the views that list records read them.
+    void announceRecords() { Q_EMIT recordsStored(); }
 
 Q_SIGNALS:
     void workspaceChanged();
@@ -93,12 +102,20 @@ Q_SIGNALS:
     void liveFinished(qint64 sessionId, const QString& status, const QString& message);
     // The live session switched its model (error empty) or failed to (it keeps `from`).
     void modelSwitched(const QString& from, const QString& to, const QString& error);
+    // A command post() sent was applied (error empty) or refused (nothing changed). `what` says what it asked
+    // ("constrain task 0: ..."); `recordId` is a manual measurement's record (also when the measurement failed).
+    // Comes after the snapshot that holds what it changed.
+    void commandDone(qint64 id, const QString& what, const QString& error, qint64 recordId);
+    // The live session's newest snapshot (live()) was replaced, whichever session is shown.
+    void liveUpdated();
     // Something the user should know about the live session that is not a failure (records of its tasks it
     // did not resume because another layout rewrite measured them).
     void noticed(const QString& message);
     // A failure worth telling the user (a workspace that cannot be opened, a session that cannot load).
     void errorOccurred(const QString& message);
     void networkRunChanged();
+    // Records were added to the workspace by other work than the live session (announceRecords).
+    void recordsStored();
 
 private:
     // The live session's state on its worker: its snapshot builder and the engine session (session_hub.cpp).

@@ -22,6 +22,8 @@ struct TuningCurvePlot::SessionGraphs {
     std::vector<int64_t> lastRecord; // per task: the record of the last curve point drawn
     QCPGraph* latency = nullptr;
     size_t latencyPlotted = 0; // rounds looked at
+    QCPGraph* manual = nullptr; // the shown session's manual trials (none for an overlay)
+    size_t trialsScanned = 0; // trials looked at for manual ones
     QCPGraph* legendEntry = nullptr; // the session's label in the legend, while sessions are compared
 };
 
@@ -100,6 +102,9 @@ void TuningCurvePlot::setXAxis(XAxis axis)
         }
         g->latency->data()->clear();
         g->latencyPlotted = 0;
+        if (g->manual)
+            g->manual->data()->clear();
+        g->trialsScanned = 0;
         update(*g);
     };
     redraw(m_main.get());
@@ -223,6 +228,8 @@ void TuningCurvePlot::removeGraphs(SessionGraphs& g)
         removeGraph(graph);
     if (g.latency)
         removeGraph(g.latency);
+    if (g.manual)
+        removeGraph(g.manual);
     if (g.legendEntry)
         removeGraph(g.legendEntry);
     g = SessionGraphs {};
@@ -278,6 +285,26 @@ void TuningCurvePlot::update(SessionGraphs& g)
         }
         if (!curve.empty() && tailKey > keyOf(curve.back()))
             line->addData(tailKey, curve.back().gflops);
+    }
+    if (!g.overlay) {
+        if (g.trialsScanned > s.trials.size()) { // the session reloaded from the store
+            if (g.manual)
+                g.manual->data()->clear();
+            g.trialsScanned = 0;
+        }
+        for (; g.trialsScanned < s.trials.size(); ++g.trialsScanned) {
+            const models::TrialPoint& t = s.trials[g.trialsScanned];
+            if (!t.manual || !t.ok())
+                continue;
+            if (!g.manual) { // made at the first one, after the curves: drawn over them, last in the legend
+                g.manual = addGraph(xAxis, yAxis);
+                g.manual->setLineStyle(QCPGraph::lsNone);
+                g.manual->setScatterStyle(
+                    QCPScatterStyle(QCPScatterStyle::ssStar, QPen(Qt::black, 1.5), Qt::NoBrush, 11));
+                g.manual->setName(tr("manual"));
+            }
+            g.manual->addData(m_xAxis == XAxis::Trials ? t.trial : t.elapsed, t.gflops);
+        }
     }
     for (; g.latencyPlotted < s.rounds.size(); ++g.latencyPlotted) {
         const models::RoundInfo& round = s.rounds[g.latencyPlotted];
@@ -436,6 +463,8 @@ QCPGraph* TuningCurvePlot::latencyGraph(int overlay) const
                                          : nullptr;
     return g ? g->latency : nullptr;
 }
+
+QCPGraph* TuningCurvePlot::manualGraph() const { return m_main ? m_main->manual : nullptr; }
 
 QPointF TuningCurvePlot::pixelOf(const Point& point) const
 {

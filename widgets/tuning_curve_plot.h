@@ -9,7 +9,8 @@
 // A new snapshot of the shown session appends only what is new to each graph (the improvements and rounds
 // since the last one, and the line's tail up to the current trial) and queues one replot, so a live session
 // redraws cheaply at the hub's rate. A session that switched its cost model has a dashed line, named by the new
-// model, at each switch. Hovering a marker shows its record; clicking one emits pointClicked.
+// model, at each switch. A person's manual states (issue 41) are black stars at their throughput, legend "manual".
+// Hovering a marker shows its record; clicking one emits pointClicked.
 // GUI thread only.
 #pragma once
 
@@ -62,6 +63,8 @@ public:
     QCPGraph* curveGraph(int task, int overlay = -1) const;
     QCPGraph* markerGraph(int task, int overlay = -1) const;
     QCPGraph* latencyGraph(int overlay = -1) const;
+    // The shown session's manual trials that succeeded (null until it has one).
+    QCPGraph* manualGraph() const;
     int overlayCount() const { return static_cast<int>(m_overlays.size()); }
     QCPAxisRect* latencyRect() const { return m_latencyRect; }
 

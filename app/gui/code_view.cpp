@@ -1,5 +1,6 @@
 #include "app/gui/code_view.h"
 
+#include "app/gui/schedule_editor.h"
 #include "app/gui/view_registry.h"
 #include "core/graph/task_extraction.h"
 #include "core/schedule/state.h"
@@ -15,6 +16,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QRadioButton>
 #include <QSlider>
 #include <QTabWidget>
@@ -101,13 +103,20 @@ CodeView::CodeView(ViewContext& context, QWidget* parent)
     m_tabs->addTab(m_assembly, tr("Assembly"));
     m_tabs->addTab(buildStepTab(), tr("Step through"));
     m_tabs->addTab(buildDiffTab(), tr("Diff"));
+    m_editor = new ScheduleEditor(context.sessions, this);
+    m_tabs->addTab(m_editor, tr("Edit"));
 
     m_pinAction = new QAction(tr("&Pin for Diff"), this);
     m_pinAction->setToolTip(tr("Keep the selected schedule state to compare other states with (Code view, Diff tab)"));
     connect(m_pinAction, &QAction::triggered, this, &CodeView::pinSelected);
     m_unpinAction = new QAction(tr("Clear Diff Pin"), this);
     connect(m_unpinAction, &QAction::triggered, this, &CodeView::unpin);
-    addActions({ m_pinAction, m_unpinAction });
+    m_editAction = new QAction(tr("&Edit a Copy"), this);
+    m_editAction->setToolTip(tr("Edit a copy of the selected schedule state's steps (Code view, Edit tab): the loop "
+                                "nest, loop IR and model score follow as you type"));
+    connect(m_editAction, &QAction::triggered, this, &CodeView::editSelected);
+    connect(m_editor->copyButton(), &QAbstractButton::clicked, this, &CodeView::editSelected);
+    addActions({ m_pinAction, m_unpinAction, m_editAction });
 
     using widgets::SelectionContext;
     connect(&m_selection, &SelectionContext::taskChanged, this, &CodeView::onSelectionChanged);
@@ -209,6 +218,8 @@ QString CodeView::text(Tab tab) const
         return m_stepText->toPlainText();
     case Tab::Diff:
         return m_diffText->toPlainText();
+    case Tab::Edit:
+        return m_editor->stepsText();
     }
     return {};
 }
@@ -308,6 +319,8 @@ void CodeView::start()
                          : QString();
     updateTitle();
     m_pinAction->setEnabled(m_state != nullptr);
+    m_editAction->setEnabled(m_state != nullptr);
+    m_editor->copyButton()->setEnabled(m_state != nullptr);
     m_unpinAction->setEnabled(m_pin != nullptr);
     if (!m_task || !m_state) {
         m_job.cancel();
@@ -471,6 +484,17 @@ void CodeView::pinSelected()
             updateDiff();
             Q_EMIT pinReady();
         });
+}
+
+// The copy is the editor's own: later selections do not change it, and it changes nothing that was selected.
+void CodeView::editSelected()
+{
+    if (!m_task || !m_state)
+        return;
+    m_editor->open(
+        m_task, *m_state, m_selection.state() == m_state ? m_selection.recordId() : std::nullopt, m_title->text());
+    showTab(Tab::Edit);
+    m_editor->textEdit()->setFocus();
 }
 
 void CodeView::unpin()

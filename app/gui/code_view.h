@@ -9,7 +9,9 @@
 //              with the lines step k changed highlighted, and step k's call above it (how a sketch becomes a
 //              program);
 //   Diff       a unified diff of the steps or the loop IR between a pinned state ("Pin for diff") and the
-//              selected one.
+//              selected one;
+//   Edit       a copy of the selected state's steps to edit ("Edit a Copy"), replayed as one types, with its own
+//              loop nest, loop IR and model score (app/gui/schedule_editor.h).
 // Everything but the steps is computed in a JobTracker job (widgets/models/code_listing.h): the tabs say
 // "computing…" until it arrives, and a newer selection drops an older job's result. Follows the selection's
 // task and state, and the hub's shown session for the model that scores. GUI thread only.
@@ -47,11 +49,12 @@ class SessionHub;
 namespace ts::app {
 
 struct ViewContext;
+class ScheduleEditor;
 
 class CodeView : public QWidget {
     Q_OBJECT
 public:
-    enum class Tab { Steps, LoopNest, LoopIr, LlvmIr, Assembly, Step, Diff };
+    enum class Tab { Steps, LoopNest, LoopIr, LlvmIr, Assembly, Step, Diff, Edit };
     enum class DiffOf { Steps, LoopIr };
 
     CodeView(ViewContext& context, QWidget* parent = nullptr);
@@ -83,6 +86,11 @@ public:
     void setDiffOf(DiffOf of);
     // The unified diff shown; empty when there is none (no pin, no differences, or not computed yet).
     QString diffText() const { return m_diff; }
+
+    // Edit: a copy of the selected state in the Edit tab.
+    QAction* editAction() const { return m_editAction; }
+    void editSelected();
+    ScheduleEditor* editor() const { return m_editor; }
 
 Q_SIGNALS:
     // The selected state's computed tabs were filled.
@@ -127,6 +135,8 @@ private:
     QPlainTextEdit* m_diffText;
     QAction* m_pinAction;
     QAction* m_unpinAction;
+    ScheduleEditor* m_editor;
+    QAction* m_editAction;
 
     // What the tabs show: the selection when the job started, and its result.
     std::shared_ptr<const graph::Task> m_task;

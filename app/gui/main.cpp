@@ -3,6 +3,7 @@
 //   tunescope --network N --task I selects another task at start
 //   tunescope --headless           prints the demo's content (tasks and the selected DAG) without a display
 //   tunescope --screenshot F.png   renders the window to F.png and exits (used by docs and tests)
+//   tunescope --lang zh_CN         the interface in Simplified Chinese (en, de, zh_CN; default: the system's)
 //   tunescope --workspace W.tunescope   opens that workspace (default: the last one, or the demo workspace)
 //   tunescope --demo-session       starts the demo's short tuning session in the workspace (done by itself the
 //                                  first time the demo workspace is opened)
@@ -13,6 +14,7 @@
 #include "app/gui/main_window.h"
 #include "app/gui/race_view.h"
 #include "app/gui/settings_keys.h"
+#include "app/gui/ui_language.h"
 #include "core/cost/neural_models.h"
 #include "core/graph/task_report.h"
 #include "core/store/schedule_source.h"
@@ -25,12 +27,9 @@
 #include <QDockWidget>
 #include <QFileInfo>
 #include <QIcon>
-#include <QLibraryInfo>
-#include <QLocale>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTimer>
-#include <QTranslator>
 
 #include <cstdio>
 #include <cstring>
@@ -131,8 +130,10 @@ int main(int argc, char** argv)
         QStringLiteral("task"), QStringLiteral("Task to select."), QStringLiteral("id"), QStringLiteral("0"));
     QCommandLineOption screenshotOption(QStringLiteral("screenshot"),
         QStringLiteral("Render the window to a PNG file and exit."), QStringLiteral("file"));
-    QCommandLineOption langOption(
-        QStringLiteral("lang"), QStringLiteral("User-interface language (en, de)."), QStringLiteral("code"));
+    QCommandLineOption langOption(QStringLiteral("lang"),
+        QStringLiteral("User-interface language: %1 (default: the system's).")
+            .arg(ts::app::kUiLanguages.join(QStringLiteral(", "))),
+        QStringLiteral("code"));
     QCommandLineOption headlessOption(
         QStringLiteral("headless"), QStringLiteral("Print the demo workspace's content instead of opening a window."));
     QCommandLineOption workspaceOption(QStringLiteral("workspace"),
@@ -153,10 +154,18 @@ int main(int argc, char** argv)
         workspaceOption, demoOption, afterTrialsOption, sizeOption, modelOption });
     parser.process(app);
 
-    QTranslator translator;
-    const QString lang = parser.isSet(langOption) ? parser.value(langOption) : QLocale::system().name().left(2);
-    if (lang != QLatin1String("en") && translator.load(QStringLiteral(":/i18n/tunescope_") + lang))
-        QApplication::installTranslator(&translator);
+    // --lang names a bundled language (de_DE and zh-CN do too) and fails if it cannot; without it the system's
+    // UI languages decide, English where none is bundled.
+    if (parser.isSet(langOption)) {
+        const QString lang = ts::app::uiLanguageFor(parser.value(langOption));
+        if (lang.isEmpty() || !ts::app::installUiLanguage(app, lang)) {
+            std::fprintf(stderr, "tunescope: no translation for --lang %s (languages: %s)\n",
+                qPrintable(parser.value(langOption)), qPrintable(ts::app::kUiLanguages.join(QStringLiteral(", "))));
+            return 1;
+        }
+    } else {
+        ts::app::installUiLanguage(app, ts::app::systemUiLanguage());
+    }
 
     ts::app::MainWindow window;
     const QStringList size = parser.value(sizeOption).split(QLatin1Char('x'));

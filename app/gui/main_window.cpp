@@ -57,6 +57,7 @@ MainWindow::MainWindow(QWidget* parent)
     setWindowTitle(tr("TuneScope"));
     setObjectName(QStringLiteral("MainWindow"));
     m_fileMenu = menuBar()->addMenu(tr("&File"));
+    m_editMenu = menuBar()->addMenu(tr("&Edit"));
     m_viewMenu = menuBar()->addMenu(tr("&View"));
     m_sessionMenu = menuBar()->addMenu(tr("&Session"));
     createViews();
@@ -167,14 +168,19 @@ void MainWindow::createActions()
     QAction* quit = m_fileMenu->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
 
-    // Each view's own commands, in registry order.
+    // Each view's own commands, in registry order; those that edit (undo, redo) in the Edit menu.
     auto* toolbar = addToolBar(tr("View"));
     toolbar->setObjectName(QStringLiteral("ViewToolBar"));
-    for (const ViewInfo& info : viewRegistry()) {
-        const QList<QAction*> actions = m_views.value(QString::fromLatin1(info.id))->actions();
-        toolbar->addActions(actions);
-        m_viewMenu->addActions(actions);
-    }
+    for (const ViewInfo& info : viewRegistry())
+        for (QAction* action : m_views.value(QString::fromLatin1(info.id))->actions()) {
+            if (action->property(kMenuProperty).toString() == QLatin1String("edit")) {
+                m_editMenu->addAction(action);
+                continue;
+            }
+            toolbar->addAction(action);
+            m_viewMenu->addAction(action);
+        }
+    m_editMenu->setEnabled(!m_editMenu->isEmpty());
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About TuneScope"), this, [this] {
@@ -250,6 +256,14 @@ void MainWindow::createSessionActions()
         [this](const QString& message) { statusBar()->showMessage(message, 10000); });
     connect(m_sessions, &widgets::SessionHub::noticed, this,
         [this](const QString& message) { statusBar()->showMessage(message, 20000); });
+    // What a steering command (Steering dock, Records' context menu) came to.
+    connect(m_sessions, &widgets::SessionHub::commandDone, this,
+        [this](qint64, const QString& what, const QString& error, qint64 recordId) {
+            statusBar()->showMessage(!error.isEmpty() ? tr("Steering refused: %1: %2").arg(what, error)
+                    : recordId > 0                    ? tr("Steering done: %1 (record %2)").arg(what).arg(recordId)
+                                                      : tr("Steering done: %1").arg(what),
+                15000);
+        });
     updateSessionActions();
 }
 

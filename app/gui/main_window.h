@@ -1,7 +1,7 @@
 // The workbench's main window. It owns the SelectionContext, builds the views listed in view_registry.h
 // (the explorer and details docks around the central DAG view), lists each view's actions under View and
-// in the toolbar, shows the selected task in the status bar, and keeps window geometry, dock layout and the
-// last selection in QSettings (keys in settings_keys.h).
+// in the toolbar (or under Edit: undo and redo steering), shows the selected task in the status bar, and keeps window
+// geometry, dock layout and the last selection in QSettings (keys in settings_keys.h).
 #pragma once
 
 #include <QHash>
@@ -94,6 +94,7 @@ private:
     QHash<QString, QWidget*> m_views;
     QLabel* m_status = nullptr;
     QMenu* m_fileMenu = nullptr;
+    QMenu* m_editMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
     QMenu* m_sessionMenu = nullptr;
     QLabel* m_phase = nullptr;

@@ -19,6 +19,7 @@
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QTableView>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -41,6 +42,8 @@ RecordsView::RecordsView(ViewContext& context, QWidget* parent)
     , m_status(new QLabel(this))
     , m_table(new QTableView(this))
     , m_export(new QAction(tr("Export repro…"), this))
+    , m_measureManual(new QAction(tr("Measure again as manual"), this))
+    , m_seed(new QAction(tr("Add to search (seed)"), this))
     , m_liveRefresh(new QTimer(this))
     , m_exportJob(this)
 {
@@ -71,6 +74,22 @@ RecordsView::RecordsView(ViewContext& context, QWidget* parent)
     m_export->setToolTip(tr("Write the selected record's steps, TVM log line, loop IR and a re-measure script to a "
                             "folder"));
     addAction(m_export);
+    // Steering, from the table's context menu only (not the window's View menu: they need a row).
+    m_measureManual->setObjectName(QStringLiteral("measureAsManual"));
+    m_seed->setObjectName(QStringLiteral("seedRecord"));
+    m_table->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_table, &QWidget::customContextMenuRequested, this, [this](const QPoint& at) {
+        updateSteeringActions();
+        QMenu menu(this);
+        menu.setToolTipsVisible(true); // a disabled entry says why
+        menu.addAction(m_measureManual);
+        menu.addAction(m_seed);
+        menu.addSeparator();
+        menu.addAction(m_export);
+        menu.exec(m_table->viewport()->mapToGlobal(at));
+    });
+    connect(m_measureManual, &QAction::triggered, this, [this] { steerWithSelected(false); });
+    connect(m_seed, &QAction::triggered, this, [this] { steerWithSelected(true); });
 
     auto* bar = new QHBoxLayout;
     bar->setContentsMargins(0, 0, 0, 0);
@@ -112,6 +131,18 @@ RecordsView::RecordsView(ViewContext& context, QWidget* parent)
     connect(&hub, &SessionHub::sessionsChanged, this, &RecordsView::onSessionsChanged);
     connect(&hub, &SessionHub::currentChanged, this, &RecordsView::onHubUpdated);
     connect(&hub, &SessionHub::liveFinished, m_model, &models::RecordsModel::appendNew);
+    connect(&hub, &SessionHub::recordsStored, m_model, &models::RecordsModel::appendNew); // a sweep's points
+    connect(&hub, &SessionHub::liveStateChanged, this, &RecordsView::updateSteeringActions);
+    connect(&hub, &SessionHub::liveUpdated, this, &RecordsView::updateSteeringActions);
+    connect(&hub, &SessionHub::commandDone, this,
+        [this](qint64 id, const QString& what, const QString& error, qint64 record) {
+            if (m_steering.erase(id) == 0)
+                return; // another view's command
+            m_note = !error.isEmpty() ? tr("Refused: %1: %2").arg(what, error)
+                : record > 0          ? tr("Done: %1 (record %2)").arg(what).arg(record)
+                                      : tr("Done: %1").arg(what);
+            updateStatus();
+        });
     connect(&hub, &SessionHub::snapshotReady, this, [this](qint64) {
         if (m_pendingRecord)
             selectRecord(*m_pendingRecord);
@@ -120,6 +151,7 @@ RecordsView::RecordsView(ViewContext& context, QWidget* parent)
 
     onSessionsChanged();
     onWorkspaceChanged();
+    updateSteeringActions();
 }
 
 RecordsView::~RecordsView() = default;
@@ -167,6 +199,7 @@ void RecordsView::onCurrentRowChanged()
     const QModelIndex current = m_proxy->mapToSource(m_table->currentIndex());
     const auto* record = current.isValid() ? m_model->rowAt(current.row()) : nullptr;
     m_export->setEnabled(record != nullptr);
+    updateSteeringActions();
     if (!record || m_following)
         return;
     selectRecord(record->id);
@@ -297,6 +330,73 @@ void RecordsView::exportRepro(int64_t recordId, const QString& dir)
             updateStatus();
             Q_EMIT reproExported(dir, QString());
         });
+}
+
+int RecordsView::liveTaskOfSelected(QString& why) const
+{
+    const QModelIndex current = m_proxy->mapToSource(m_table->currentIndex());
+    const models::RecordRow* row = current.isValid() ? m_model->rowAt(current.row()) : nullptr;
+    const widgets::SessionHub& hub = m_context.sessions;
+    const auto live = hub.isLive() ? hub.live() : nullptr;
+    if (!row) {
+        why = tr("Select a record first.");
+        return -1;
+    }
+    if (!live || live->finished()) {
+        why = tr("No session is running: start or resume one that tunes this record's task.");
+        return -1;
+    }
+    // The same workload is the same task, whichever session measured the record.
+    const std::string key = m_model->taskKey(row->taskId);
+    for (size_t t = 0; t < live->tasks.size() && !key.empty(); ++t)
+        if (live->tasks[t].task && live->tasks[t].task->dag.workloadKey() == key)
+            return static_cast<int>(t);
+    why = tr("Record %1's task (%2) is not one of the running session's tasks.")
+              .arg(row->id)
+              .arg(m_model->taskName(row->taskId));
+    return -1;
+}
+
+void RecordsView::updateSteeringActions()
+{
+    QString why;
+    const bool steerable = liveTaskOfSelected(why) >= 0;
+    m_measureManual->setEnabled(steerable);
+    m_seed->setEnabled(steerable);
+    m_measureManual->setToolTip(steerable ? tr("Measure this record's state again now, in the running session, "
+                                               "as a manual record (its own marker in the views)")
+                                          : why);
+    m_seed->setToolTip(
+        steerable ? tr("Put this record's state into the initial population of every later round of its task") : why);
+}
+
+void RecordsView::steerWithSelected(bool seed)
+{
+    QString why;
+    const int task = liveTaskOfSelected(why);
+    const QModelIndex current = m_proxy->mapToSource(m_table->currentIndex());
+    const models::RecordRow* row = current.isValid() ? m_model->rowAt(current.row()) : nullptr;
+    if (task < 0 || !row) {
+        m_note = why;
+        updateStatus();
+        return;
+    }
+    auto steps = sched::parseSteps(row->steps);
+    if (!steps) {
+        m_note
+            = tr("Record %1's steps do not read: %2").arg(row->id).arg(QString::fromStdString(steps.error().message));
+        updateStatus();
+        return;
+    }
+    // The session checks that they replay on its task, and says so in its answer (commandDone).
+    auto posted = seed ? m_context.sessions.post(engine::SeedStates { task, { std::move(steps).value() } })
+                       : m_context.sessions.post(engine::MeasureState { task, std::move(steps).value() });
+    if (posted)
+        m_steering.insert(*posted);
+    m_note = posted ? (seed ? tr("Record %1 sent to the session as a seed…").arg(row->id)
+                            : tr("Record %1 sent to the session to measure…").arg(row->id))
+                    : tr("Refused: %1").arg(QString::fromStdString(posted.error().message));
+    updateStatus();
 }
 
 } // namespace ts::app

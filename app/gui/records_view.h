@@ -12,6 +12,11 @@
 // A record selected elsewhere is selected in the table when its row is loaded.
 //
 // "Export repro…" writes the selected record's repro folder (engine::exportRepro) in a job.
+//
+// The context menu steers the live session with the selected record (issue 41, docs/steering.md): "Measure again
+// as manual" (engine::MeasureState with its steps: a manual record of the session) and "Add to search (seed)"
+// (engine::SeedStates: its state joins the task's initial population). Both need a live session that tunes the
+// record's task (the same workload); otherwise they are disabled and their tooltip says why.
 #pragma once
 
 #include "core/session/job_tracker.h"
@@ -20,6 +25,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <set>
 
 class QAction;
 class QCheckBox;
@@ -51,6 +57,8 @@ public:
     QCheckBox* failuresOnlyBox() const { return m_failuresOnly; }
     QComboBox* sessionCombo() const { return m_session; }
     QAction* exportAction() const { return m_export; }
+    QAction* measureManualAction() const { return m_measureManual; }
+    QAction* seedAction() const { return m_seed; }
 
     // Writes the repro of `recordId` into `dir` in a job; reproExported follows.
     void exportRepro(int64_t recordId, const QString& dir);
@@ -69,6 +77,11 @@ private:
     void selectRecord(int64_t recordId);
     void updateStatus();
     void onExportTriggered();
+    // The live session's index of the selected record's task; -1 with why not in `why`.
+    int liveTaskOfSelected(QString& why) const;
+    void updateSteeringActions();
+    // Posts `command` built for the selected record's task and steps.
+    void steerWithSelected(bool seed);
 
     ViewContext& m_context;
     models::RecordsModel* m_model;
@@ -79,11 +92,14 @@ private:
     QLabel* m_status;
     QTableView* m_table;
     QAction* m_export;
+    QAction* m_measureManual;
+    QAction* m_seed;
     QTimer* m_liveRefresh;
     QString m_note; // what the status line says after the counts (a selection that could not be made)
     QString m_loadError; // the last page that failed to load, until one loads
     bool m_following = false; // selecting a row because the context changed: do not write it back
     std::optional<int64_t> m_pendingRecord; // clicked, waiting for its session's snapshot
+    std::set<int64_t> m_steering; // commands this view posted that the session has not answered
     session::JobTracker m_exportJob;
 };
 

@@ -19,6 +19,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QPushButton>
 #include <QRadioButton>
 #include <QSettings>
@@ -86,6 +87,29 @@ SessionDialog::SessionDialog(QWidget* parent)
     whatForm->addRow(tr("Operator:"), m_op);
     whatForm->addRow(tr("Shape:"), m_shape);
     whatForm->addRow(tr("Layout:"), m_layout);
+
+    // Shadow models: in the left column, under what to tune, where the taller right column leaves room.
+    auto* shadows = new QGroupBox(tr("Shadow models"), this);
+    shadows->setObjectName(QStringLiteral("shadowModels"));
+    m_shadows = new QListWidget(shadows);
+    m_shadows->setObjectName(QStringLiteral("shadowModelList"));
+    for (const cost::CostModelKind& k : cost::costModelKinds()) {
+        auto* item = new QListWidgetItem(QString::fromStdString(k.kind), m_shadows);
+        item->setData(Qt::UserRole, QString::fromStdString(k.kind));
+        item->setToolTip(QString::fromStdString(k.description));
+        item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
+        item->setCheckState(Qt::Unchecked);
+    }
+    // Takes the height the column has; a few rows at least, scrolled beyond that.
+    m_shadows->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Ignored);
+    m_shadows->setMinimumHeight(m_shadows->fontMetrics().height() * 5);
+    auto* shadowsHint = new QLabel(tr("Scored on every round's candidates, without steering; compared in "
+                                      "Predicted vs measured."),
+        shadows);
+    shadowsHint->setWordWrap(true);
+    auto* shadowsLayout = new QVBoxLayout(shadows);
+    shadowsLayout->addWidget(shadowsHint);
+    shadowsLayout->addWidget(m_shadows, 1);
 
     // How to search
     auto* how = new QGroupBox(tr("Search"), this);
@@ -196,6 +220,7 @@ SessionDialog::SessionDialog(QWidget* parent)
     auto* columns = new QHBoxLayout;
     auto* left = new QVBoxLayout;
     left->addWidget(what);
+    left->addWidget(shadows, 1);
     auto* right = new QVBoxLayout;
     right->addWidget(how);
     right->addWidget(measure);
@@ -208,6 +233,7 @@ SessionDialog::SessionDialog(QWidget* parent)
     layout->addWidget(m_buttons);
 
     connect(m_byNetwork, &QRadioButton::toggled, this, &SessionDialog::updateEnabled);
+    connect(m_policy, &QComboBox::currentIndexChanged, this, &SessionDialog::updateEnabled);
     connect(m_op, &QComboBox::currentIndexChanged, this,
         [this] { m_shape->setPlaceholderText(m_op->currentData().toString()); });
     for (QLineEdit* edit : { m_taskIds, m_shape, m_workspace })
@@ -224,6 +250,17 @@ void SessionDialog::updateEnabled()
         w->setEnabled(network);
     for (QWidget* w : std::initializer_list<QWidget*> { m_op, m_shape })
         w->setEnabled(!network);
+    // Shadow models score the candidates the session's model ranked: only Ansor's search ranks with it.
+    const QString policy = m_policy->currentData().toString();
+    const bool ansor = policy == QLatin1String(search::toString(search::PolicyKind::Ansor));
+    QWidget* shadows = m_shadows->parentWidget();
+    shadows->setEnabled(ansor);
+    shadows->setToolTip(ansor ? tr("Extra cost models, trained on the same records as the session's model: each "
+                                   "scores every round's candidates without steering the search, and the Predicted "
+                                   "vs measured view draws each one's pairwise accuracy and Spearman per round.")
+                              : tr("Shadow models score the candidates the session's model ranks; the %1 policy "
+                                   "does not rank with the session's model (Ansor only).")
+                                    .arg(policy));
 }
 
 void SessionDialog::setTask(const QString& network, int64_t batch, const QString& layout, int taskId)
@@ -268,6 +305,10 @@ engine::TuneOptions SessionDialog::options() const
         o.policy = *policy;
     o.model = m_model->currentData().toString().toStdString();
     o.search.analyticalWarmup = m_analyticalWarmup->isChecked();
+    if (o.policy == search::PolicyKind::Ansor) // the engine refuses shadows for the others
+        for (int i = 0; i < m_shadows->count(); ++i)
+            if (m_shadows->item(i)->checkState() == Qt::Checked)
+                o.shadowModels.push_back(m_shadows->item(i)->data(Qt::UserRole).toString().toStdString());
     o.trials = m_trials->value();
     o.measuresPerRound = m_perRound->value();
     o.seed = static_cast<uint64_t>(m_seed->value());
@@ -371,6 +412,10 @@ void SessionDialog::restoreValues()
     m_minRepeatMs->setValue(settings.value(QStringLiteral("minRepeatMs"), 100).toInt());
     m_flushCache->setChecked(settings.value(QStringLiteral("flushCache"), false).toBool());
     m_analyticalWarmup->setChecked(settings.value(QStringLiteral("analyticalWarmup"), true).toBool());
+    const QStringList shadows = settings.value(QStringLiteral("shadowModels")).toStringList();
+    for (int i = 0; i < m_shadows->count(); ++i)
+        m_shadows->item(i)->setCheckState(
+            shadows.contains(m_shadows->item(i)->data(Qt::UserRole).toString()) ? Qt::Checked : Qt::Unchecked);
     m_layoutRewrite->setCurrentIndex(
         std::max(0, m_layoutRewrite->findData(settings.value(QStringLiteral("layoutRewrite"), -1).toInt())));
     m_buildTimeout->setValue(settings.value(QStringLiteral("buildTimeout"), 15.0).toDouble());
@@ -402,6 +447,11 @@ void SessionDialog::saveValues() const
     settings.setValue(QStringLiteral("minRepeatMs"), m_minRepeatMs->value());
     settings.setValue(QStringLiteral("flushCache"), m_flushCache->isChecked());
     settings.setValue(QStringLiteral("analyticalWarmup"), m_analyticalWarmup->isChecked());
+    QStringList shadows;
+    for (int i = 0; i < m_shadows->count(); ++i)
+        if (m_shadows->item(i)->checkState() == Qt::Checked)
+            shadows.push_back(m_shadows->item(i)->data(Qt::UserRole).toString());
+    settings.setValue(QStringLiteral("shadowModels"), shadows);
     settings.setValue(QStringLiteral("layoutRewrite"), m_layoutRewrite->currentData());
     settings.setValue(QStringLiteral("buildTimeout"), m_buildTimeout->value());
     settings.setValue(QStringLiteral("gpuExchange"), m_exchange->text().trimmed());

@@ -1,7 +1,8 @@
 // "New tuning session": what to tune (a network with batch, layout and some of its tasks, or one operator
-// with its shape), how (policy, cost model, target, trial budget, measures per round, seed, threads) and how to
-// measure (number, repeat, min_repeat_ms, cache flush, layout rewrite, build and run timeouts), and the workspace. The
-// dialog only collects and checks values; SessionHub::start runs them. The last values are kept in QSettings.
+// with its shape), how (policy, cost model, target, trial budget, measures per round, seed, threads; shadow models,
+// Ansor only) and how to measure (number, repeat, min_repeat_ms, cache flush, layout rewrite, build and run
+// timeouts), and the workspace. The dialog only collects and checks values; SessionHub::start runs them. The last
+// values are kept in QSettings.
 #pragma once
 
 #include "core/engine/tune_origin.h"
@@ -15,6 +16,7 @@ class QDialogButtonBox;
 class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
+class QListWidget;
 class QRadioButton;
 class QSpinBox;
 
@@ -57,6 +59,8 @@ private:
     QLineEdit* m_shape;
     QComboBox* m_policy;
     QComboBox* m_model;
+    // Shadow models: one checkable item per registered cost-model kind (cost::costModelKinds()); Ansor only.
+    QListWidget* m_shadows;
     QComboBox* m_target; // editable: this CPU (item 0), a CUDA target, or any TVM target string
     QSpinBox* m_trials;
     QSpinBox* m_perRound;

@@ -12,6 +12,8 @@
 #include "app/gui/scheduler_view.h"
 #include "app/gui/sessions_view.h"
 #include "app/gui/sketch_view.h"
+#include "app/gui/steering_view.h"
+#include "app/gui/sweep_view.h"
 #include "app/gui/task_dag_view.h"
 #include "app/gui/task_details_view.h"
 
@@ -52,6 +54,12 @@ const std::vector<ViewInfo>& viewRegistry()
             "SchedulerDock" },
         { "RaceDock", QT_TRANSLATE_NOOP("ts::app::MainWindow", "Race"), ViewArea::Bottom, 270,
             [](ViewContext& context, QWidget* parent) -> QWidget* { return new RaceView(context, parent); }, 1,
+            "SchedulerDock" },
+        { "SweepDock", QT_TRANSLATE_NOOP("ts::app::MainWindow", "Sweep"), ViewArea::Bottom, 270,
+            [](ViewContext& context, QWidget* parent) -> QWidget* { return new SweepView(context, parent); }, 1,
+            "SchedulerDock" },
+        { "SteeringDock", QT_TRANSLATE_NOOP("ts::app::MainWindow", "Steering"), ViewArea::Bottom, 270,
+            [](ViewContext& context, QWidget* parent) -> QWidget* { return new SteeringView(context, parent); }, 1,
             "SchedulerDock" },
         { "ModelComparisonDock", QT_TRANSLATE_NOOP("ts::app::MainWindow", "Model comparison"), ViewArea::Bottom, 270,
             [](ViewContext& context, QWidget* parent) -> QWidget* { return new ModelComparisonView(context, parent); },

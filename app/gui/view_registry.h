@@ -16,7 +16,8 @@
 //  3. Work that takes longer than a frame (a layout, a query, a model fit) runs as a session::JobTracker
 //     job owned by the view: inputs copied into the job, the newest result applied, stale ones dropped.
 //  4. Put the view's own commands on it as QActions (QWidget::addAction): the main window adds them to
-//     the View menu and the toolbar.
+//     the View menu and the toolbar; an action whose kMenuProperty is "edit" goes to the Edit menu instead
+//     (the Steering dock's Undo and Redo steering).
 //  5. Add one entry to viewRegistry() in view_registry.cpp: a stable id (the dock's object name, saved
 //     in the window state: never rename one), the title, the area and the factory. Settings it keeps
 //     get their keys in settings_keys.h.
@@ -39,6 +40,9 @@ class SessionHub;
 namespace ts::app {
 
 enum class ViewArea { Central, Left, Right, Bottom };
+
+// A view's action with this property set to "edit" is listed in the window's Edit menu, not in View and the toolbar.
+inline constexpr char kMenuProperty[] = "tunescopeMenu";
 
 // What every view is built from; both outlive the views.
 struct ViewContext {

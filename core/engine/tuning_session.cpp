@@ -469,6 +469,7 @@ Expected<void> TuningSession::applySteering()
     }
     steering["constraints"] = std::move(constraints);
     steering["seeds"] = std::move(seeds);
+    steering["manual_in_population"] = event.manualInPopulation;
     e.settings["steering"] = std::move(steering);
     // Before the session's row exists (prepare) nothing is stored or said: begin() says it, on the session's thread.
     if (m_sessionId == 0)

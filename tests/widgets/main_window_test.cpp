@@ -2,8 +2,10 @@
 // reaches every view through the selection context: the DAG scene (laid out asynchronously), the details
 // and the status; a fast reselect shows only the last task; batch and layout changes keep the selection.
 #include "app/gui/main_window.h"
+#include "app/gui/sweep_view.h"
 #include "app/gui/view_registry.h"
 #include "core/graph/task_report.h"
+#include "core/schedule/state.h"
 #include "widgets/dag_view.h"
 #include "widgets/models/network_task_model.h"
 #include "widgets/selection_context.h"
@@ -13,6 +15,7 @@
 #include <QDockWidget>
 #include <QLabel>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStackedWidget>
@@ -122,6 +125,14 @@ private Q_SLOTS:
         QTRY_COMPARE(window.dagView()->title(), QStringLiteral("resnet-18 — task 3: conv2d_bias_add_add_relu_nchw"));
         QCOMPARE(window.dagView()->nodeItems().size(), 9);
         QVERIFY(window.statusBar()->findChild<QLabel*>()->text().startsWith(QLatin1String("resnet-18, task 3: 9 ops")));
+        // The Sweep dock asks for a state of the task; the initial state has no split to sweep, and says so.
+        auto* sweep = qobject_cast<app::SweepView*>(window.view(QStringLiteral("SweepDock")));
+        QVERIFY(sweep);
+        QVERIFY2(
+            sweep->titleText().startsWith(QLatin1String("Select a schedule state")), qPrintable(sweep->titleText()));
+        window.selection()->selectState(std::make_shared<const sched::State>(sched::State::initial(task->dag)));
+        QTRY_VERIFY2(sweep->titleText().contains(QLatin1String("nothing to sweep")), qPrintable(sweep->titleText()));
+        QVERIFY(!sweep->sweepButton()->isEnabled());
 
         // Selecting in the context (as a future view would) moves the explorer too.
         const QModelIndex bert = window.taskModel()->networkIndex(QStringLiteral("bert-tiny"));

@@ -18,9 +18,11 @@ std::vector<PredictionRound> predictionRounds(const SessionSnapshot& snapshot, i
     for (const TrialPoint& t : snapshot.trials) {
         if (t.round < first)
             continue;
+        const bool fresh = !byRound.contains(t.round);
         PredictionRound& r = byRound[t.round];
         r.round = t.round;
-        r.task = t.task;
+        if (fresh || !t.manual) // the round's task is its search's, not a manual trial's
+            r.task = t.task;
         if (!t.ok())
             ++r.failed;
         else if (!t.predicted)
@@ -28,6 +30,7 @@ std::vector<PredictionRound> predictionRounds(const SessionSnapshot& snapshot, i
         else {
             r.points.push_back(&t);
             r.randomPicks += t.random ? 1 : 0;
+            r.manualPicks += t.manual ? 1 : 0;
         }
     }
     std::vector<PredictionRound> out;
@@ -36,6 +39,8 @@ std::vector<PredictionRound> predictionRounds(const SessionSnapshot& snapshot, i
         std::vector<double> predicted;
         std::vector<double> measured;
         for (const TrialPoint* p : r.points) {
+            if (p->manual)
+                continue;
             predicted.push_back(*p->predicted);
             measured.push_back(p->gflops);
         }

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <map>
 #include <set>
 
@@ -22,6 +23,49 @@ namespace {
             point.cost = result.meanCost();
             point.gflops = gflopsOf(flops, point.cost);
         }
+    }
+
+    // A record's extra JSON says "pick": "manual" (engine::TuningSession::measureManual). The text is looked at
+    // first: parsing every record's extra would cost more than the rest of loading it.
+    bool isManualPick(const std::string& extra)
+    {
+        if (extra.find("manual") == std::string::npos)
+            return false;
+        const nlohmann::json json = nlohmann::json::parse(extra, nullptr, false);
+        return json.is_object() && json.value("pick", std::string()) == "manual";
+    }
+
+    // The steering a stored session's settings hold (engine: TuningSession::applySteering), for `tasks` tasks.
+    // Parts that do not read are left out: the rest of the session still shows.
+    SteeringInfo storedSteering(const nlohmann::json& settings, size_t tasks)
+    {
+        SteeringInfo steering;
+        steering.constraints.resize(tasks);
+        steering.seeds.assign(tasks, 0);
+        if (!settings.is_object() || !settings.contains("steering") || !settings["steering"].is_object())
+            return steering;
+        const nlohmann::json& stored = settings["steering"];
+        if (stored.contains("history") && stored["history"].is_array())
+            for (const nlohmann::json& label : stored["history"])
+                steering.history.push_back(label.is_string() ? label.get<std::string>() : label.dump());
+        steering.position = std::clamp(stored.value("position", 0), 0, std::max(0, int(steering.history.size()) - 1));
+        auto taskOf = [tasks](const std::string& key) -> std::optional<size_t> {
+            char* end = nullptr;
+            const long index = std::strtol(key.c_str(), &end, 10);
+            if (end == key.c_str() || *end != '\0' || index < 0 || static_cast<size_t>(index) >= tasks)
+                return std::nullopt;
+            return static_cast<size_t>(index);
+        };
+        if (stored.contains("constraints") && stored["constraints"].is_object())
+            for (const auto& [key, value] : stored["constraints"].items())
+                if (const auto task = taskOf(key))
+                    if (auto constraints = search::constraintsFromJson(value))
+                        steering.constraints[*task] = std::move(constraints).value();
+        if (stored.contains("seeds") && stored["seeds"].is_object())
+            for (const auto& [key, value] : stored["seeds"].items())
+                if (const auto task = taskOf(key); task && value.is_array())
+                    steering.seeds[*task] = static_cast<int>(value.size());
+        return steering;
     }
 
     // The latency estimate over the tasks' bests: sum of weight * best, 0 while one has none.
@@ -59,6 +103,12 @@ const TrialPoint* SessionSnapshot::findRecord(int64_t recordId) const
     return nullptr;
 }
 
+int SessionSnapshot::manualTrials(int task) const
+{
+    return static_cast<int>(std::count_if(
+        trials.begin(), trials.end(), [task](const TrialPoint& p) { return p.manual && p.task == task; }));
+}
+
 std::string SessionSnapshot::label() const
 {
     // A session that switched its model names the one it started with too: "ansor + xgb → tlp".
@@ -94,6 +144,8 @@ SnapshotBuilder::SnapshotBuilder(
         task.task = i < tasks.size() ? tasks[i] : nullptr;
         s.tasks.push_back(std::move(task));
     }
+    s.steering.constraints.resize(s.tasks.size());
+    s.steering.seeds.assign(s.tasks.size(), 0);
 }
 
 void SnapshotBuilder::setSessionId(int64_t id, int restoredTrials)
@@ -135,6 +187,7 @@ void SnapshotBuilder::apply(const engine::TuneEvent& event)
             point.predicted = m->predictedScore;
         point.batchRank = m->batchRank;
         point.random = m->random;
+        point.manual = m->manual;
         ++task.sessionTrials;
         ++task.status.trials;
         s.trials.push_back(std::move(point));
@@ -163,7 +216,18 @@ void SnapshotBuilder::apply(const engine::TuneEvent& event)
         s.elapsed = r->elapsed;
         s.rounds.push_back(RoundInfo { r->round, r->task, r->measured, r->errors, r->totalTrials, r->elapsed,
             r->estimatedLatency, r->choice, r->gradients, r->phases, r->search });
+        s.shadows.insert(s.shadows.end(), r->shadows.begin(), r->shadows.end());
         m_round = r->round + 1;
+    } else if (const auto* st = std::get_if<engine::SteeringChanged>(&event)) {
+        // The newest says it all: the whole history and what is in effect now.
+        s.steering.history = st->history;
+        s.steering.position = st->position;
+        s.steering.constraints = st->constraints;
+        s.steering.seeds = st->seeds;
+        s.steering.manualInPopulation = st->manualInPopulation;
+        s.steering.constraints.resize(s.tasks.size());
+        s.steering.seeds.resize(s.tasks.size());
+        s.steering.manualInPopulation.resize(s.tasks.size());
     } else if (const auto* f = std::get_if<engine::Finished>(&event)) {
         s.state = f->status;
         s.message = f->message;
@@ -177,7 +241,8 @@ void SnapshotBuilder::apply(const engine::TuneEvent& event)
         s.phaseTask = -1;
         s.batch = {};
     }
-    // TaskSwitched and ModelUpdated: the rounds and the phase say it. An event this builder does not know (one
+    // TaskSwitched and ModelUpdated: the rounds and the phase say it. CommandDone: the hub passes it on as a signal
+    // (the steering it changed comes as SteeringChanged). An event this builder does not know (one
     // added to engine::TuneEvent later) falls through every branch and changes nothing but the elapsed time.
 }
 
@@ -206,6 +271,10 @@ Expected<SessionSnapshot> loadSessionSnapshot(store::Store& store, int64_t sessi
         s.network = settings.value("network", std::string());
         if (settings.contains("origin"))
             s.origin = settings["origin"].dump();
+        // Shadow models' lines, stored when the session ended; unreadable ones are left out (the records still show).
+        if (settings.contains("shadow_models"))
+            if (auto lines = engine::shadowMetricsFromJson(settings["shadow_models"].dump()))
+                s.shadows = std::move(lines).value();
     }
 
     // The session's tasks as its origin names them, matched to the store's task rows by workload key.
@@ -258,7 +327,10 @@ Expected<SessionSnapshot> loadSessionSnapshot(store::Store& store, int64_t sessi
         const int index = found->second;
         SessionTask& task = s.tasks[static_cast<size_t>(index)];
         const int rank = r.batchRank.value_or(-1);
-        if (index != roundTask || (rank >= 0 && ranksInRound.count(rank))) {
+        // A manual record was measured between two batches: it belongs to no round and does not end the one before
+        // it; a live session gives it the next round's number, and so does this.
+        const bool manual = isManualPick(r.extra);
+        if (!manual && (index != roundTask || (rank >= 0 && ranksInRound.count(rank)))) {
             if (roundTask >= 0)
                 s.rounds.back().estimatedLatency = estimatedLatency(s.tasks);
             ++round;
@@ -268,24 +340,27 @@ Expected<SessionSnapshot> loadSessionSnapshot(store::Store& store, int64_t sessi
             s.rounds.back().round = round;
             s.rounds.back().task = index;
         }
-        ranksInRound.insert(rank);
         TrialPoint point;
         point.recordId = r.id;
         point.task = index;
         point.trial = ++s.trialsDone;
-        point.round = round;
+        point.round = manual ? round + 1 : round;
         point.elapsed = std::max(0.0, r.result.timestamp - s.startedAt);
         fillTrial(point, r.result, task.status.flops);
         point.predicted = r.predictedScore;
         point.batchRank = rank;
         point.random = r.extra.find("\"random\"") != std::string::npos;
+        point.manual = manual;
         ++task.sessionTrials;
         ++task.status.trials;
-        RoundInfo& current = s.rounds.back();
-        ++current.measured;
-        current.errors += point.ok() ? 0 : 1;
-        current.totalTrials = s.trialsDone;
-        current.elapsed = point.elapsed;
+        if (!manual) {
+            ranksInRound.insert(rank);
+            RoundInfo& current = s.rounds.back();
+            ++current.measured;
+            current.errors += point.ok() ? 0 : 1;
+            current.totalTrials = s.trialsDone;
+            current.elapsed = point.elapsed;
+        }
         if (point.ok() && (task.status.bestCost <= 0.0 || point.cost < task.status.bestCost)) {
             task.status.bestCost = point.cost;
             task.curve.push_back(
@@ -298,6 +373,7 @@ Expected<SessionSnapshot> loadSessionSnapshot(store::Store& store, int64_t sessi
     if (!s.rounds.empty())
         s.rounds.back().estimatedLatency = estimatedLatency(s.tasks);
     s.estimatedLatency = estimatedLatency(s.tasks);
+    s.steering = storedSteering(settings, s.tasks.size());
     if (info->endedAt)
         s.elapsed = std::max(s.elapsed, *info->endedAt - info->startedAt);
     if (s.title.empty())

@@ -10,6 +10,7 @@
 #include "core/engine/tuning_session.h"
 #include "core/graph/task_extraction.h"
 #include "core/record/measure_result.h"
+#include "core/search/constraints.h"
 #include "core/store/store.h"
 #include "core/support/error.h"
 
@@ -36,6 +37,7 @@ struct TrialPoint {
     std::optional<double> predicted; // the cost model's score (higher is better)
     int batchRank = -1; // rank of the prediction in its batch, 0 = best; -1 unknown
     bool random = false; // an eps-greedy pick
+    bool manual = false; // a person's state measured between two batches (engine::MeasureState), not a search pick
 
     bool ok() const { return status == record::MeasureStatus::Ok && cost > 0.0; }
 };
@@ -75,6 +77,20 @@ struct SessionTask {
     double lastGradient = std::numeric_limits<double>::quiet_NaN();
 };
 
+// How a person steered the session (issue 41, docs/steering.md): the steering history and what is in effect per
+// task. A live session's is its newest engine::SteeringChanged; a stored session's comes from its settings'
+// "steering", which do not say how many manual states each population holds (manualInPopulation is empty then).
+struct SteeringInfo {
+    std::vector<std::string> history; // entry 0: "session start"; empty: nothing known (an older session)
+    int position = 0; // the entry in effect; those after it were undone and can be redone
+    std::vector<search::Constraints> constraints; // per task, as many as SessionSnapshot::tasks
+    std::vector<int> seeds; // per task: the person's states in its initial population
+    std::vector<int> manualInPopulation; // per task; empty when not known
+
+    bool canUndo() const { return position > 0; }
+    bool canRedo() const { return position + 1 < static_cast<int>(history.size()); }
+};
+
 struct SessionSnapshot {
     int64_t sessionId = 0; // 0 until the session has started
     std::string title; // "resnet-18, batch 1, layout NHWC"
@@ -106,6 +122,10 @@ struct SessionSnapshot {
     std::vector<engine::ModelSwitched> modelSwitches;
     std::vector<TrialPoint> trials;
     std::vector<RoundInfo> rounds;
+    SteeringInfo steering;
+    // Shadow models' per-round metrics (engine::RoundDone::shadows; a stored session's settings["shadow_models"]):
+    // each round's session-model line, then one per shadow, all rounds in order. Empty: the session had none.
+    std::vector<engine::ShadowMetrics> shadows;
 
     // The trials left in this session's budget.
     int remainingTrials() const;
@@ -114,6 +134,8 @@ struct SessionSnapshot {
     bool finished() const { return state == "finished" || state == "cancelled" || state == "failed"; }
     // The trial of `recordId`, or null.
     const TrialPoint* findRecord(int64_t recordId) const;
+    // The manual trials of `task` (those undone since included: their records stay in the store).
+    int manualTrials(int task) const;
     // "ansor + xgb, seed 1" for legends.
     std::string label() const;
 };
@@ -142,8 +164,9 @@ private:
 };
 
 // A stored session as a snapshot: its records in order, its tasks (rebuilt from its origin when it has one),
-// curves and rounds (a round is a run of records of one task whose batch ranks do not repeat). Errors: no
-// such session, a store error.
+// curves and rounds (a round is a run of records of one task whose batch ranks do not repeat; a manual record,
+// "pick": "manual" in its extra, belongs to no round: it takes the next round's number, as a live one does) and
+// its steering (settings' "steering"). Errors: no such session, a store error.
 Expected<SessionSnapshot> loadSessionSnapshot(store::Store& store, int64_t sessionId);
 
 } // namespace ts::models
