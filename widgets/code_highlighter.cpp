@@ -1,5 +1,8 @@
 #include "widgets/code_highlighter.h"
 
+#include <QFontDatabase>
+#include <QPlainTextEdit>
+
 namespace ts::widgets {
 
 namespace {
@@ -154,6 +157,17 @@ void CodeHighlighter::highlightBlock(const QString& text)
         return;
     }
     }
+}
+
+QPlainTextEdit* makeCodeListing(QWidget* parent, CodeHighlighter::Language language)
+{
+    auto* edit = new QPlainTextEdit(parent);
+    edit->setReadOnly(true);
+    edit->setLineWrapMode(QPlainTextEdit::NoWrap);
+    edit->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    edit->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+    new CodeHighlighter(edit->document(), language);
+    return edit;
 }
 
 } // namespace ts::widgets

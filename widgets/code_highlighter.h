@@ -8,6 +8,9 @@
 #include <QSyntaxHighlighter>
 #include <QTextCharFormat>
 
+class QPlainTextEdit;
+class QWidget;
+
 namespace ts::widgets {
 
 class CodeHighlighter : public QSyntaxHighlighter {
@@ -27,5 +30,8 @@ private:
 
     Language m_language;
 };
+
+// A read-only, unwrapped, fixed-font listing coloured as `language` (the Code view's panes and the editor's).
+QPlainTextEdit* makeCodeListing(QWidget* parent, CodeHighlighter::Language language);
 
 } // namespace ts::widgets

@@ -40,17 +40,6 @@ struct CodeView::Pinned {
 };
 
 namespace {
-    QPlainTextEdit* makeListing(QWidget* parent, CodeHighlighter::Language language)
-    {
-        auto* edit = new QPlainTextEdit(parent);
-        edit->setReadOnly(true);
-        edit->setLineWrapMode(QPlainTextEdit::NoWrap);
-        edit->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-        edit->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
-        new CodeHighlighter(edit->document(), language);
-        return edit;
-    }
-
     QLabel* makeNote(QWidget* parent)
     {
         auto* label = new QLabel(parent);
@@ -92,10 +81,10 @@ CodeView::CodeView(ViewContext& context, QWidget* parent)
     m_tabs->setDocumentMode(true);
     layout->addWidget(m_tabs, 1);
 
-    m_steps = makeListing(this, CodeHighlighter::Language::Plain);
-    m_loopNest = makeListing(this, CodeHighlighter::Language::LoopIr);
-    m_llvmIr = makeListing(this, CodeHighlighter::Language::LlvmIr);
-    m_assembly = makeListing(this, CodeHighlighter::Language::Assembly);
+    m_steps = widgets::makeCodeListing(this, CodeHighlighter::Language::Plain);
+    m_loopNest = widgets::makeCodeListing(this, CodeHighlighter::Language::LoopIr);
+    m_llvmIr = widgets::makeCodeListing(this, CodeHighlighter::Language::LlvmIr);
+    m_assembly = widgets::makeCodeListing(this, CodeHighlighter::Language::Assembly);
     m_tabs->addTab(m_steps, tr("Steps"));
     m_tabs->addTab(m_loopNest, tr("Loop nest"));
     m_tabs->addTab(buildLoopIrTab(), tr("Loop IR"));
@@ -134,7 +123,7 @@ QWidget* CodeView::buildLoopIrTab()
     auto* layout = new QVBoxLayout(page);
     layout->setContentsMargins(0, 2, 0, 0);
     m_scoreLabel = makeNote(page);
-    m_loopIr = makeListing(page, CodeHighlighter::Language::LoopIr);
+    m_loopIr = widgets::makeCodeListing(page, CodeHighlighter::Language::LoopIr);
     layout->addWidget(m_scoreLabel);
     layout->addWidget(m_loopIr, 1);
     return page;
@@ -168,7 +157,7 @@ QWidget* CodeView::buildStepTab()
     m_stepCall = makeNote(page);
     m_stepCall->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     layout->addWidget(m_stepCall);
-    m_stepText = makeListing(page, CodeHighlighter::Language::LoopIr);
+    m_stepText = widgets::makeCodeListing(page, CodeHighlighter::Language::LoopIr);
     layout->addWidget(m_stepText, 1);
     connect(m_back, &QToolButton::clicked, this, [this] { showStep(currentStep() - 1); });
     connect(m_forward, &QToolButton::clicked, this, [this] { showStep(currentStep() + 1); });
@@ -195,7 +184,7 @@ QWidget* CodeView::buildDiffTab()
     layout->addLayout(row);
     m_diffLabel = makeNote(page);
     layout->addWidget(m_diffLabel);
-    m_diffText = makeListing(page, CodeHighlighter::Language::Diff);
+    m_diffText = widgets::makeCodeListing(page, CodeHighlighter::Language::Diff);
     layout->addWidget(m_diffText, 1);
     connect(m_diffSteps, &QRadioButton::toggled, this, [this] { updateDiff(); });
     return page;

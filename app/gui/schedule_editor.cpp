@@ -28,17 +28,6 @@ namespace ts::app {
 using widgets::CodeHighlighter;
 
 namespace {
-    QPlainTextEdit* makePane(QWidget* parent, CodeHighlighter::Language language)
-    {
-        auto* edit = new QPlainTextEdit(parent);
-        edit->setReadOnly(true);
-        edit->setLineWrapMode(QPlainTextEdit::NoWrap);
-        edit->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-        edit->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
-        new CodeHighlighter(edit->document(), language);
-        return edit;
-    }
-
     // A new text that keeps the reader's place: an edit usually changes a few lines of a long loop IR.
     void setTextKeepingPlace(QPlainTextEdit* edit, const QString& text)
     {
@@ -114,12 +103,12 @@ ScheduleEditor::ScheduleEditor(widgets::SessionHub& sessions, QWidget* parent)
     m_score->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_panes = new QTabWidget(right);
     m_panes->setDocumentMode(true);
-    m_loopNest = makePane(right, CodeHighlighter::Language::LoopIr);
+    m_loopNest = widgets::makeCodeListing(right, CodeHighlighter::Language::LoopIr);
     m_loopNest->setContextMenuPolicy(Qt::CustomContextMenu);
     m_loopNest->setToolTip(tr("Right-click a loop to split, vectorize, parallelize or unroll it, or to compute "
                               "another stage at it"));
-    m_loopIr = makePane(right, CodeHighlighter::Language::LoopIr);
-    m_calls = makePane(right, CodeHighlighter::Language::Plain);
+    m_loopIr = widgets::makeCodeListing(right, CodeHighlighter::Language::LoopIr);
+    m_calls = widgets::makeCodeListing(right, CodeHighlighter::Language::Plain);
     m_panes->addTab(m_loopNest, tr("Loop nest"));
     m_panes->addTab(m_loopIr, tr("Loop IR"));
     m_panes->addTab(m_calls, tr("As calls"));

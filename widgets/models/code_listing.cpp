@@ -220,6 +220,15 @@ Expected<RecordLowering> recordLowering(const std::string& workspace, int64_t re
     return makeError(ErrorKind::NotFound, workspace + ": no device " + std::to_string(record.deviceId));
 }
 
+RecordLowering loweringFor(
+    const target::Target& target, const std::optional<int64_t>& recordId, const std::string& workspace)
+{
+    if (recordId && !workspace.empty())
+        if (auto measured = recordLowering(workspace, *recordId))
+            return *measured;
+    return RecordLowering { target, 0 };
+}
+
 CodeListing buildCodeListing(const CodeRequest& request, const std::stop_token& stop)
 {
     CodeListing out;
@@ -229,16 +238,11 @@ CodeListing buildCodeListing(const CodeRequest& request, const std::stop_token& 
     out.frames = stepThrough(task.dag, state.steps(), stop);
     if (stop.stop_requested())
         return out;
-    target::Target target = request.target;
-    int layoutRewrite = 0;
-    if (request.recordId && !request.workspace.empty())
-        if (auto measured = recordLowering(request.workspace, *request.recordId)) {
-            target = measured->target;
-            layoutRewrite = measured->layoutRewrite;
-        }
+    const RecordLowering lowering = loweringFor(request.target, request.recordId, request.workspace);
+    const target::Target& target = lowering.target;
     lower::LowerOptions options;
     options.target = target;
-    options.layoutRewrite = layoutRewrite;
+    options.layoutRewrite = lowering.layoutRewrite;
     auto func = lower::lower(state, options);
     if (!func) {
         out.loopIr.error = func.error().message;

@@ -115,6 +115,10 @@ struct RecordLowering {
     int layoutRewrite = 0;
 };
 Expected<RecordLowering> recordLowering(const std::string& workspace, int64_t recordId);
+// How to lower a state shown for `recordId` of `workspace` (none: `target`, no layout rewrite): the record's
+// lowering when it can be read, else `target`'s.
+RecordLowering loweringFor(
+    const target::Target& target, const std::optional<int64_t>& recordId, const std::string& workspace);
 // Everything above for the request. Returns early (partly filled) when `stop` is requested.
 CodeListing buildCodeListing(const CodeRequest& request, const std::stop_token& stop = {});
 

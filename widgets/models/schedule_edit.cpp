@@ -406,16 +406,11 @@ EditOutcome replayEdit(const EditRequest& request, const std::stop_token& stop)
     out.calls = sched::printStepsAsCalls(task.dag, state.steps());
     if (stop.stop_requested())
         return out;
-    target::Target target = request.target;
-    int layoutRewrite = 0;
-    if (request.recordId && !request.workspace.empty())
-        if (auto measured = recordLowering(request.workspace, *request.recordId)) {
-            target = measured->target;
-            layoutRewrite = measured->layoutRewrite;
-        }
+    const RecordLowering lowering = loweringFor(request.target, request.recordId, request.workspace);
+    const target::Target& target = lowering.target;
     lower::LowerOptions options;
     options.target = target;
-    options.layoutRewrite = layoutRewrite;
+    options.layoutRewrite = lowering.layoutRewrite;
     auto func = lower::lower(state, options);
     if (!func) {
         out.loopIr.error = func.error().message;
