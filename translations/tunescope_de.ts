@@ -67,256 +67,256 @@
 <context>
     <name>ts::app::CodeView</name>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="65"/>
+        <location filename="../app/gui/code_view.cpp" line="54"/>
         <source>No %1: %2</source>
         <translation>%1 nicht verfügbar: %2</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="99"/>
-        <location filename="../app/gui/code_view.cpp" line="186"/>
+        <location filename="../app/gui/code_view.cpp" line="88"/>
+        <location filename="../app/gui/code_view.cpp" line="175"/>
         <source>Steps</source>
         <translation>Schritte</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="100"/>
+        <location filename="../app/gui/code_view.cpp" line="89"/>
         <source>Loop nest</source>
         <translation>Schleifennest</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="101"/>
-        <location filename="../app/gui/code_view.cpp" line="187"/>
+        <location filename="../app/gui/code_view.cpp" line="90"/>
+        <location filename="../app/gui/code_view.cpp" line="176"/>
         <source>Loop IR</source>
         <translation>Loop-IR</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="102"/>
-        <location filename="../app/gui/code_view.cpp" line="371"/>
-        <location filename="../app/gui/code_view.cpp" line="373"/>
+        <location filename="../app/gui/code_view.cpp" line="91"/>
+        <location filename="../app/gui/code_view.cpp" line="360"/>
+        <location filename="../app/gui/code_view.cpp" line="362"/>
         <source>LLVM IR</source>
         <translation>LLVM IR</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="103"/>
-        <location filename="../app/gui/code_view.cpp" line="372"/>
+        <location filename="../app/gui/code_view.cpp" line="92"/>
+        <location filename="../app/gui/code_view.cpp" line="361"/>
         <source>Assembly</source>
         <translation>Assembler</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="104"/>
+        <location filename="../app/gui/code_view.cpp" line="93"/>
         <source>Step through</source>
         <translation>Schrittweise</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="105"/>
+        <location filename="../app/gui/code_view.cpp" line="94"/>
         <source>Diff</source>
         <translation>Diff</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="107"/>
+        <location filename="../app/gui/code_view.cpp" line="96"/>
         <source>Edit</source>
         <translation>Bearbeiten</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="109"/>
+        <location filename="../app/gui/code_view.cpp" line="98"/>
         <source>&amp;Pin for Diff</source>
         <translation>Für Diff an&amp;heften</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="110"/>
+        <location filename="../app/gui/code_view.cpp" line="99"/>
         <source>Keep the selected schedule state to compare other states with (Code view, Diff tab)</source>
         <translation>Den ausgewählten Schedule-Zustand behalten, um andere Zustände damit zu vergleichen (Codeansicht, Reiter Diff)</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="112"/>
+        <location filename="../app/gui/code_view.cpp" line="101"/>
         <source>Clear Diff Pin</source>
         <translation>Diff-Anheftung aufheben</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="114"/>
+        <location filename="../app/gui/code_view.cpp" line="103"/>
         <source>&amp;Edit a Copy</source>
         <translation>Kopie &amp;bearbeiten</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="115"/>
+        <location filename="../app/gui/code_view.cpp" line="104"/>
         <source>Edit a copy of the selected schedule state&apos;s steps (Code view, Edit tab): the loop nest, loop IR and model score follow as you type</source>
         <translation>Eine Kopie der Schritte des ausgewählten Schedule-Zustands bearbeiten (Codeansicht, Reiter Bearbeiten): Schleifennest, Loop-IR und Modell-Score folgen beim Tippen</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="151"/>
+        <location filename="../app/gui/code_view.cpp" line="140"/>
         <source>Back</source>
         <translation>Zurück</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="152"/>
+        <location filename="../app/gui/code_view.cpp" line="141"/>
         <source>Undo the last step shown</source>
         <translation>Den zuletzt gezeigten Schritt rückgängig machen</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="156"/>
+        <location filename="../app/gui/code_view.cpp" line="145"/>
         <source>Forward</source>
         <translation>Vor</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="157"/>
+        <location filename="../app/gui/code_view.cpp" line="146"/>
         <source>Apply the next step</source>
         <translation>Den nächsten Schritt anwenden</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="185"/>
+        <location filename="../app/gui/code_view.cpp" line="174"/>
         <source>Compare:</source>
         <translation>Vergleichen:</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="279"/>
+        <location filename="../app/gui/code_view.cpp" line="268"/>
         <source>Select a task, then a schedule state (a trial, a record, a sketch) to see its code.</source>
         <translation>Wählen Sie eine Aufgabe und dann einen Schedule-Zustand (einen Versuch, einen Datensatz, einen Sketch), um seinen Code zu sehen.</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="283"/>
+        <location filename="../app/gui/code_view.cpp" line="272"/>
         <source>%1: select a schedule state (a trial, a record, a sketch) to see its code.</source>
         <translation>%1: Wählen Sie einen Schedule-Zustand (einen Versuch, einen Datensatz, einen Sketch), um seinen Code zu sehen.</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="289"/>
+        <location filename="../app/gui/code_view.cpp" line="278"/>
         <source>%1: a schedule of one step</source>
         <translation>%1: ein Schedule aus einem Schritt</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="290"/>
+        <location filename="../app/gui/code_view.cpp" line="279"/>
         <source>%1: a schedule of %2 steps</source>
         <translation>%1: ein Schedule aus %2 Schritten</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="292"/>
+        <location filename="../app/gui/code_view.cpp" line="281"/>
         <source>, record %1</source>
         <translation>, Datensatz %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="334"/>
+        <location filename="../app/gui/code_view.cpp" line="323"/>
         <source>(no steps: the default schedule)</source>
         <translation>(keine Schritte: der Standard-Schedule)</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="335"/>
-        <location filename="../app/gui/code_view.cpp" line="532"/>
+        <location filename="../app/gui/code_view.cpp" line="324"/>
+        <location filename="../app/gui/code_view.cpp" line="521"/>
         <source>computing…</source>
         <translation>wird berechnet…</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="356"/>
+        <location filename="../app/gui/code_view.cpp" line="345"/>
         <source>Failed: %1</source>
         <translation>Fehlgeschlagen: %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="367"/>
+        <location filename="../app/gui/code_view.cpp" line="356"/>
         <source>loop nest</source>
         <translation>Schleifennest</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="369"/>
-        <location filename="../app/gui/code_view.cpp" line="540"/>
+        <location filename="../app/gui/code_view.cpp" line="358"/>
+        <location filename="../app/gui/code_view.cpp" line="529"/>
         <source>loop IR</source>
         <translation>Loop-IR</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="371"/>
-        <location filename="../app/gui/code_view.cpp" line="373"/>
+        <location filename="../app/gui/code_view.cpp" line="360"/>
+        <location filename="../app/gui/code_view.cpp" line="362"/>
         <source>CUDA C</source>
         <translation>CUDA C</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="372"/>
-        <location filename="../app/gui/code_view.cpp" line="374"/>
+        <location filename="../app/gui/code_view.cpp" line="361"/>
+        <location filename="../app/gui/code_view.cpp" line="363"/>
         <source>PTX</source>
         <translation>PTX</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="374"/>
+        <location filename="../app/gui/code_view.cpp" line="363"/>
         <source>assembly</source>
         <translation>Assembler</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="379"/>
+        <location filename="../app/gui/code_view.cpp" line="368"/>
         <source>No per-stage scores: %1</source>
         <translation>Keine Scores pro Stufe: %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="381"/>
+        <location filename="../app/gui/code_view.cpp" line="370"/>
         <source>Per-stage scores (higher is better) of the %1 model, %2.</source>
         <translation>Scores pro Stufe (höher ist besser) des Modells %1, %2.</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="384"/>
+        <location filename="../app/gui/code_view.cpp" line="373"/>
         <source>Per-stage estimated time in µs of the %1 model, %2.</source>
         <translation>Geschätzte Zeit pro Stufe in µs des Modells %1, %2.</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="387"/>
+        <location filename="../app/gui/code_view.cpp" line="376"/>
         <source>(Not the session&apos;s own model: %1.)</source>
         <translation>(Nicht das eigene Modell der Sitzung: %1.)</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="418"/>
+        <location filename="../app/gui/code_view.cpp" line="407"/>
         <source>%1 / %2</source>
         <translation>%1 / %2</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="419"/>
+        <location filename="../app/gui/code_view.cpp" line="408"/>
         <source>%1 / %2   +%3 −%4 lines</source>
         <translation>%1 / %2   +%3 −%4 Zeilen</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="420"/>
+        <location filename="../app/gui/code_view.cpp" line="409"/>
         <source>Lines the step added (highlighted) and removed</source>
         <translation>Vom Schritt hinzugefügte (hervorgehoben) und entfernte Zeilen</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="421"/>
+        <location filename="../app/gui/code_view.cpp" line="410"/>
         <source>The initial state: one loop nest per op, no step applied yet.</source>
         <translation>Der Anfangszustand: ein Schleifennest pro Operation, noch kein Schritt angewendet.</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="422"/>
+        <location filename="../app/gui/code_view.cpp" line="411"/>
         <source>Step %1: %2</source>
         <translation>Schritt %1: %2</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="426"/>
+        <location filename="../app/gui/code_view.cpp" line="415"/>
         <source>This prefix of the steps does not replay: %1</source>
         <translation>Dieses Präfix der Schritte lässt sich nicht anwenden: %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="514"/>
+        <location filename="../app/gui/code_view.cpp" line="503"/>
         <source>No state is pinned: select a state, use Pin for Diff, then select another state.</source>
         <translation>Kein Zustand angeheftet: Wählen Sie einen Zustand, verwenden Sie „Für Diff anheften“ und wählen Sie dann einen anderen Zustand.</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="519"/>
+        <location filename="../app/gui/code_view.cpp" line="508"/>
         <source>Pinned: %1. Select a state to compare with it.</source>
         <translation>Angeheftet: %1. Wählen Sie einen Zustand zum Vergleich aus.</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="531"/>
+        <location filename="../app/gui/code_view.cpp" line="520"/>
         <source>Pinned: %1.</source>
         <translation>Angeheftet: %1.</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="540"/>
+        <location filename="../app/gui/code_view.cpp" line="529"/>
         <source>steps</source>
         <translation>Schritte</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="542"/>
+        <location filename="../app/gui/code_view.cpp" line="531"/>
         <source>Pinned: %1. The selected state has the same %2.</source>
         <translation>Angeheftet: %1. Der ausgewählte Zustand hat identische %2.</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="543"/>
+        <location filename="../app/gui/code_view.cpp" line="532"/>
         <source>No differences.</source>
         <translation>Keine Unterschiede.</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="545"/>
+        <location filename="../app/gui/code_view.cpp" line="534"/>
         <source>The %1 of the pinned state (−, %2) and of the selected one (+, %3).</source>
         <translation>%1 des angehefteten Zustands (−, %2) und des ausgewählten (+, %3).</translation>
     </message>
@@ -1819,237 +1819,237 @@ Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
 <context>
     <name>ts::app::ScheduleEditor</name>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="79"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="68"/>
         <source>Edit a Copy of the Selection</source>
         <translation>Kopie der Auswahl bearbeiten</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="80"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="69"/>
         <source>Open the selected state&apos;s steps (a record, a sketch&apos;s sample, the best) in this editor</source>
         <translation>Die Schritte des ausgewählten Zustands (ein Datensatz, ein Sample eines Sketches, der beste) in diesem Editor öffnen</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="83"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="72"/>
         <source>Measure</source>
         <translation>Messen</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="84"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="73"/>
         <source>Add to Search</source>
         <translation>Zur Suche hinzufügen</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="98"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="87"/>
         <source>Select a state (a record, a sketch&apos;s sample, the best) and use Edit a Copy: its steps appear here as TVM JSON, one step per line, to edit.</source>
         <translation>Wählen Sie einen Zustand (einen Datensatz, ein Sample eines Sketches, den besten) und verwenden Sie „Kopie bearbeiten“: Seine Schritte erscheinen hier als TVM-JSON, ein Schritt pro Zeile, zum Bearbeiten.</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="119"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="108"/>
         <source>Right-click a loop to split, vectorize, parallelize or unroll it, or to compute another stage at it</source>
         <translation>Rechtsklick auf eine Schleife, um sie zu splitten, zu vektorisieren, zu parallelisieren oder abzurollen, oder um eine andere Stufe an ihr zu berechnen</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="123"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="112"/>
         <source>Loop nest</source>
         <translation>Schleifennest</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="124"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="113"/>
         <source>Loop IR</source>
         <translation>Loop-IR</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="125"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="114"/>
         <source>As calls</source>
         <translation>Als Aufrufe</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="168"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="157"/>
         <source>A copy of %1. Edits replay as you type; the original is unchanged.</source>
         <translation>Eine Kopie von %1. Änderungen werden beim Tippen nachgespielt; das Original bleibt unverändert.</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="171"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="160"/>
         <source>computing…</source>
         <translation>wird berechnet…</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="249"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="238"/>
         <source>Could not replay: %1</source>
         <translation>Nachspielen nicht möglich: %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="277"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="266"/>
         <source>No loop IR: %1</source>
         <translation>Keine Loop-IR: %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="286"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="275"/>
         <source>No score: %1</source>
         <translation>Kein Score: %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="288"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="277"/>
         <source>Score of the %1 model (%2): %3, the sum over %4 stages (higher is better).</source>
         <translation>Score des Modells %1 (%2): %3, die Summe über %4 Stufen (höher ist besser).</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="293"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="282"/>
         <source>Estimated time of the %1 model (%2): %3 µs, the sum over %4 stages.</source>
         <translation>Geschätzte Zeit des Modells %1 (%2): %3 µs, die Summe über %4 Stufen.</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="298"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="287"/>
         <source>(Not the session&apos;s own model: %1.)</source>
         <translation>(Nicht das eigene Modell der Sitzung: %1.)</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="310"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="299"/>
         <source>Line %1: %2</source>
         <translation>Zeile %1: %2</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="312"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="301"/>
         <source>Step %1 (line %2): %3</source>
         <translation>Schritt %1 (Zeile %2): %3</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="314"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="303"/>
         <source>Step %1 (line %2), field %3 (%4): %5</source>
         <translation>Schritt %1 (Zeile %2), Feld %3 (%4): %5</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="319"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="308"/>
         <source>The panes show the last steps that replayed.</source>
         <translation>Die Bereiche zeigen die letzten Schritte, die sich nachspielen ließen.</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="375"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="364"/>
         <source>Open a state in the editor first (Edit a Copy).</source>
         <translation>Öffnen Sie zuerst einen Zustand im Editor (Kopie bearbeiten).</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="377"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="366"/>
         <source>No tuning session is running: start one to measure this state in it or seed its search.</source>
         <translation>Keine Tuning-Sitzung läuft: Starten Sie eine, um diesen Zustand darin zu messen oder ihre Suche damit zu versorgen.</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="379"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="368"/>
         <source>The running session does not tune this task.</source>
         <translation>Die laufende Sitzung tunt diese Aufgabe nicht.</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="381"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="370"/>
         <source>The steps in the editor have not replayed (yet).</source>
         <translation>Die Schritte im Editor ließen sich (noch) nicht nachspielen.</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="385"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="374"/>
         <source>Measure these steps now in the running session (between two batches), stored as a manual record</source>
         <translation>Diese Schritte jetzt in der laufenden Sitzung messen (zwischen zwei Batches), gespeichert als manueller Datensatz</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="388"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="377"/>
         <source>Put these steps into the task&apos;s initial population in every later round</source>
         <translation>Diese Schritte in jeder späteren Runde in die Anfangspopulation der Aufgabe aufnehmen</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="398"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="387"/>
         <source>Not measured: %1</source>
         <translation>Nicht gemessen: %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="402"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="391"/>
         <source>Measuring: the session measures these steps between two batches…</source>
         <translation>Messung: Die Sitzung misst diese Schritte zwischen zwei Batches…</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="412"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="401"/>
         <source>Not added: %1</source>
         <translation>Nicht hinzugefügt: %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="416"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="405"/>
         <source>Adding to the search: the session takes it between two batches…</source>
         <translation>Wird zur Suche hinzugefügt: Die Sitzung übernimmt ihn zwischen zwei Batches…</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="425"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="414"/>
         <source>Refused (%1): %2</source>
         <translation>Abgelehnt (%1): %2</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="427"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="416"/>
         <source>Measured: record %1 (%2).</source>
         <translation>Gemessen: Datensatz %1 (%2).</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="429"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="418"/>
         <source>Done: %1.</source>
         <translation>Erledigt: %1.</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="448"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="437"/>
         <source>Right-click a loop to split, annotate or compute a stage at it</source>
         <translation>Rechtsklick auf eine Schleife, um sie zu splitten, zu annotieren oder eine Stufe an ihr zu berechnen</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="453"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="442"/>
         <source>The steps in the editor have not replayed: fix or wait for them first</source>
         <translation>Die Schritte im Editor ließen sich nicht nachspielen: Korrigieren Sie sie oder warten Sie zuerst</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="459"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="448"/>
         <source>Loop %1 of %2</source>
         <translation>Schleife %1 von %2</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="461"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="450"/>
         <source>Split by…</source>
         <translation>Splitten nach…</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="466"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="455"/>
         <source>Split a Loop</source>
         <translation>Schleife splitten</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="467"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="456"/>
         <source>Length of the inner loop (the loop has %1 iterations):</source>
         <translation>Länge der inneren Schleife (die Schleife hat %1 Iterationen):</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="468"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="457"/>
         <source>Length of the inner loop:</source>
         <translation>Länge der inneren Schleife:</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="480"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="469"/>
         <source>Vectorize</source>
         <translation>Vektorisieren</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="481"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="470"/>
         <source>Parallel</source>
         <translation>Parallel</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="481"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="470"/>
         <source>Unroll</source>
         <translation>Abrollen</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="488"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="477"/>
         <source>The loop is already annotated %1</source>
         <translation>Die Schleife ist bereits mit %1 annotiert</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="492"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="481"/>
         <source>Compute at This Loop</source>
         <translation>An dieser Schleife berechnen</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="506"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="495"/>
         <source>Compute %1 Here</source>
         <translation>%1 hier berechnen</translation>
     </message>

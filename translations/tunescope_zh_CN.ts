@@ -67,256 +67,256 @@
 <context>
     <name>ts::app::CodeView</name>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="65"/>
+        <location filename="../app/gui/code_view.cpp" line="54"/>
         <source>No %1: %2</source>
         <translation>无%1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="99"/>
-        <location filename="../app/gui/code_view.cpp" line="186"/>
+        <location filename="../app/gui/code_view.cpp" line="88"/>
+        <location filename="../app/gui/code_view.cpp" line="175"/>
         <source>Steps</source>
         <translation>步骤</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="100"/>
+        <location filename="../app/gui/code_view.cpp" line="89"/>
         <source>Loop nest</source>
         <translation>循环嵌套</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="101"/>
-        <location filename="../app/gui/code_view.cpp" line="187"/>
+        <location filename="../app/gui/code_view.cpp" line="90"/>
+        <location filename="../app/gui/code_view.cpp" line="176"/>
         <source>Loop IR</source>
         <translation>循环 IR</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="102"/>
-        <location filename="../app/gui/code_view.cpp" line="371"/>
-        <location filename="../app/gui/code_view.cpp" line="373"/>
+        <location filename="../app/gui/code_view.cpp" line="91"/>
+        <location filename="../app/gui/code_view.cpp" line="360"/>
+        <location filename="../app/gui/code_view.cpp" line="362"/>
         <source>LLVM IR</source>
         <translation>LLVM IR</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="103"/>
-        <location filename="../app/gui/code_view.cpp" line="372"/>
+        <location filename="../app/gui/code_view.cpp" line="92"/>
+        <location filename="../app/gui/code_view.cpp" line="361"/>
         <source>Assembly</source>
         <translation>汇编</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="104"/>
+        <location filename="../app/gui/code_view.cpp" line="93"/>
         <source>Step through</source>
         <translation>逐步查看</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="105"/>
+        <location filename="../app/gui/code_view.cpp" line="94"/>
         <source>Diff</source>
         <translation>差异对比</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="107"/>
+        <location filename="../app/gui/code_view.cpp" line="96"/>
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="109"/>
+        <location filename="../app/gui/code_view.cpp" line="98"/>
         <source>&amp;Pin for Diff</source>
         <translation>固定以对比(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="110"/>
+        <location filename="../app/gui/code_view.cpp" line="99"/>
         <source>Keep the selected schedule state to compare other states with (Code view, Diff tab)</source>
         <translation>保留所选调度状态，用于与其他状态对比（代码视图的“差异对比”标签页）</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="112"/>
+        <location filename="../app/gui/code_view.cpp" line="101"/>
         <source>Clear Diff Pin</source>
         <translation>清除对比固定</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="114"/>
+        <location filename="../app/gui/code_view.cpp" line="103"/>
         <source>&amp;Edit a Copy</source>
         <translation>编辑副本(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="115"/>
+        <location filename="../app/gui/code_view.cpp" line="104"/>
         <source>Edit a copy of the selected schedule state&apos;s steps (Code view, Edit tab): the loop nest, loop IR and model score follow as you type</source>
         <translation>编辑所选调度状态步骤的副本（代码视图的“编辑”标签页）：循环嵌套、循环 IR 和模型得分随输入实时更新</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="151"/>
+        <location filename="../app/gui/code_view.cpp" line="140"/>
         <source>Back</source>
         <translation>后退</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="152"/>
+        <location filename="../app/gui/code_view.cpp" line="141"/>
         <source>Undo the last step shown</source>
         <translation>撤回最后显示的一步</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="156"/>
+        <location filename="../app/gui/code_view.cpp" line="145"/>
         <source>Forward</source>
         <translation>前进</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="157"/>
+        <location filename="../app/gui/code_view.cpp" line="146"/>
         <source>Apply the next step</source>
         <translation>应用下一步</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="185"/>
+        <location filename="../app/gui/code_view.cpp" line="174"/>
         <source>Compare:</source>
         <translation>对比：</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="279"/>
+        <location filename="../app/gui/code_view.cpp" line="268"/>
         <source>Select a task, then a schedule state (a trial, a record, a sketch) to see its code.</source>
         <translation>先选择一个任务，再选择一个调度状态（一次试验、一条记录或一个草图）以查看其代码。</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="283"/>
+        <location filename="../app/gui/code_view.cpp" line="272"/>
         <source>%1: select a schedule state (a trial, a record, a sketch) to see its code.</source>
         <translation>%1：选择一个调度状态（一次试验、一条记录或一个草图）以查看其代码。</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="289"/>
+        <location filename="../app/gui/code_view.cpp" line="278"/>
         <source>%1: a schedule of one step</source>
         <translation>%1：包含 1 个步骤的调度</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="290"/>
+        <location filename="../app/gui/code_view.cpp" line="279"/>
         <source>%1: a schedule of %2 steps</source>
         <translation>%1：包含 %2 个步骤的调度</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="292"/>
+        <location filename="../app/gui/code_view.cpp" line="281"/>
         <source>, record %1</source>
         <translation>，记录 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="334"/>
+        <location filename="../app/gui/code_view.cpp" line="323"/>
         <source>(no steps: the default schedule)</source>
         <translation>（无步骤：默认调度）</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="335"/>
-        <location filename="../app/gui/code_view.cpp" line="532"/>
+        <location filename="../app/gui/code_view.cpp" line="324"/>
+        <location filename="../app/gui/code_view.cpp" line="521"/>
         <source>computing…</source>
         <translation>计算中…</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="356"/>
+        <location filename="../app/gui/code_view.cpp" line="345"/>
         <source>Failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="367"/>
+        <location filename="../app/gui/code_view.cpp" line="356"/>
         <source>loop nest</source>
         <translation>循环嵌套</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="369"/>
-        <location filename="../app/gui/code_view.cpp" line="540"/>
+        <location filename="../app/gui/code_view.cpp" line="358"/>
+        <location filename="../app/gui/code_view.cpp" line="529"/>
         <source>loop IR</source>
         <translation>循环 IR</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="371"/>
-        <location filename="../app/gui/code_view.cpp" line="373"/>
+        <location filename="../app/gui/code_view.cpp" line="360"/>
+        <location filename="../app/gui/code_view.cpp" line="362"/>
         <source>CUDA C</source>
         <translation>CUDA C</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="372"/>
-        <location filename="../app/gui/code_view.cpp" line="374"/>
+        <location filename="../app/gui/code_view.cpp" line="361"/>
+        <location filename="../app/gui/code_view.cpp" line="363"/>
         <source>PTX</source>
         <translation>PTX</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="374"/>
+        <location filename="../app/gui/code_view.cpp" line="363"/>
         <source>assembly</source>
         <translation>汇编</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="379"/>
+        <location filename="../app/gui/code_view.cpp" line="368"/>
         <source>No per-stage scores: %1</source>
         <translation>无逐阶段得分：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="381"/>
+        <location filename="../app/gui/code_view.cpp" line="370"/>
         <source>Per-stage scores (higher is better) of the %1 model, %2.</source>
         <translation>%1 模型的逐阶段得分（越高越好），%2。</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="384"/>
+        <location filename="../app/gui/code_view.cpp" line="373"/>
         <source>Per-stage estimated time in µs of the %1 model, %2.</source>
         <translation>%1 模型的逐阶段估计耗时（µs），%2。</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="387"/>
+        <location filename="../app/gui/code_view.cpp" line="376"/>
         <source>(Not the session&apos;s own model: %1.)</source>
         <translation>（并非该会话自己的模型：%1。）</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="418"/>
+        <location filename="../app/gui/code_view.cpp" line="407"/>
         <source>%1 / %2</source>
         <translation>%1 / %2</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="419"/>
+        <location filename="../app/gui/code_view.cpp" line="408"/>
         <source>%1 / %2   +%3 −%4 lines</source>
         <translation>%1 / %2   +%3 −%4 行</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="420"/>
+        <location filename="../app/gui/code_view.cpp" line="409"/>
         <source>Lines the step added (highlighted) and removed</source>
         <translation>该步骤新增（高亮）和删除的行</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="421"/>
+        <location filename="../app/gui/code_view.cpp" line="410"/>
         <source>The initial state: one loop nest per op, no step applied yet.</source>
         <translation>初始状态：每个算子一个循环嵌套，尚未应用任何步骤。</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="422"/>
+        <location filename="../app/gui/code_view.cpp" line="411"/>
         <source>Step %1: %2</source>
         <translation>第 %1 步：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="426"/>
+        <location filename="../app/gui/code_view.cpp" line="415"/>
         <source>This prefix of the steps does not replay: %1</source>
         <translation>这一段步骤前缀无法重放：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="514"/>
+        <location filename="../app/gui/code_view.cpp" line="503"/>
         <source>No state is pinned: select a state, use Pin for Diff, then select another state.</source>
         <translation>尚未固定任何状态：选择一个状态，点击“固定以对比”，再选择另一个状态。</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="519"/>
+        <location filename="../app/gui/code_view.cpp" line="508"/>
         <source>Pinned: %1. Select a state to compare with it.</source>
         <translation>已固定：%1。请选择一个状态与之对比。</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="531"/>
+        <location filename="../app/gui/code_view.cpp" line="520"/>
         <source>Pinned: %1.</source>
         <translation>已固定：%1。</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="540"/>
+        <location filename="../app/gui/code_view.cpp" line="529"/>
         <source>steps</source>
         <translation>步骤</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="542"/>
+        <location filename="../app/gui/code_view.cpp" line="531"/>
         <source>Pinned: %1. The selected state has the same %2.</source>
         <translation>已固定：%1。所选状态的%2与之相同。</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="543"/>
+        <location filename="../app/gui/code_view.cpp" line="532"/>
         <source>No differences.</source>
         <translation>没有差异。</translation>
     </message>
     <message>
-        <location filename="../app/gui/code_view.cpp" line="545"/>
+        <location filename="../app/gui/code_view.cpp" line="534"/>
         <source>The %1 of the pinned state (−, %2) and of the selected one (+, %3).</source>
         <translation>固定状态（−，%2）与所选状态（+，%3）的%1。</translation>
     </message>
@@ -1816,237 +1816,237 @@ A workbench for tuning tensor programs.</source>
 <context>
     <name>ts::app::ScheduleEditor</name>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="79"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="68"/>
         <source>Edit a Copy of the Selection</source>
         <translation>编辑所选状态的副本</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="80"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="69"/>
         <source>Open the selected state&apos;s steps (a record, a sketch&apos;s sample, the best) in this editor</source>
         <translation>在此编辑器中打开所选状态的步骤（一条记录、一个草图采样或最佳结果）</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="83"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="72"/>
         <source>Measure</source>
         <translation>测量</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="84"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="73"/>
         <source>Add to Search</source>
         <translation>加入搜索</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="98"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="87"/>
         <source>Select a state (a record, a sketch&apos;s sample, the best) and use Edit a Copy: its steps appear here as TVM JSON, one step per line, to edit.</source>
         <translation>选择一个状态（一条记录、一个草图采样或最佳结果）并使用“编辑副本”：其步骤会以 TVM JSON 格式显示在这里，每行一步，可直接编辑。</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="119"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="108"/>
         <source>Right-click a loop to split, vectorize, parallelize or unroll it, or to compute another stage at it</source>
         <translation>右键点击循环可将其拆分、向量化、并行化或展开，或将另一个阶段 compute_at 到该循环</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="123"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="112"/>
         <source>Loop nest</source>
         <translation>循环嵌套</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="124"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="113"/>
         <source>Loop IR</source>
         <translation>循环 IR</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="125"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="114"/>
         <source>As calls</source>
         <translation>调用形式</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="168"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="157"/>
         <source>A copy of %1. Edits replay as you type; the original is unchanged.</source>
         <translation>%1 的副本。编辑内容随输入实时重放；原状态保持不变。</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="171"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="160"/>
         <source>computing…</source>
         <translation>计算中…</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="249"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="238"/>
         <source>Could not replay: %1</source>
         <translation>无法重放：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="277"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="266"/>
         <source>No loop IR: %1</source>
         <translation>无循环 IR：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="286"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="275"/>
         <source>No score: %1</source>
         <translation>无得分：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="288"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="277"/>
         <source>Score of the %1 model (%2): %3, the sum over %4 stages (higher is better).</source>
         <translation>%1 模型（%2）的得分：%3，为 %4 个阶段之和（越高越好）。</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="293"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="282"/>
         <source>Estimated time of the %1 model (%2): %3 µs, the sum over %4 stages.</source>
         <translation>%1 模型（%2）的估计耗时：%3 µs，为 %4 个阶段之和。</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="298"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="287"/>
         <source>(Not the session&apos;s own model: %1.)</source>
         <translation>（并非该会话自己的模型：%1。）</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="310"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="299"/>
         <source>Line %1: %2</source>
         <translation>第 %1 行：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="312"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="301"/>
         <source>Step %1 (line %2): %3</source>
         <translation>第 %1 步（第 %2 行）：%3</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="314"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="303"/>
         <source>Step %1 (line %2), field %3 (%4): %5</source>
         <translation>第 %1 步（第 %2 行），字段 %3（%4）：%5</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="319"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="308"/>
         <source>The panes show the last steps that replayed.</source>
         <translation>各窗格显示的是最后一次成功重放的步骤。</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="375"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="364"/>
         <source>Open a state in the editor first (Edit a Copy).</source>
         <translation>请先在编辑器中打开一个状态（编辑副本）。</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="377"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="366"/>
         <source>No tuning session is running: start one to measure this state in it or seed its search.</source>
         <translation>没有正在运行的调优会话：请启动一个会话，以便在其中测量该状态或将其作为搜索种子。</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="379"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="368"/>
         <source>The running session does not tune this task.</source>
         <translation>正在运行的会话不调优此任务。</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="381"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="370"/>
         <source>The steps in the editor have not replayed (yet).</source>
         <translation>编辑器中的步骤（尚未）重放成功。</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="385"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="374"/>
         <source>Measure these steps now in the running session (between two batches), stored as a manual record</source>
         <translation>立即在运行中的会话里测量这些步骤（在两个批次之间），并保存为手动记录</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="388"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="377"/>
         <source>Put these steps into the task&apos;s initial population in every later round</source>
         <translation>将这些步骤加入该任务之后每一轮的初始种群</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="398"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="387"/>
         <source>Not measured: %1</source>
         <translation>未测量：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="402"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="391"/>
         <source>Measuring: the session measures these steps between two batches…</source>
         <translation>测量中：会话将在两个批次之间测量这些步骤…</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="412"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="401"/>
         <source>Not added: %1</source>
         <translation>未添加：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="416"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="405"/>
         <source>Adding to the search: the session takes it between two batches…</source>
         <translation>正在加入搜索：会话将在两个批次之间接收它…</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="425"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="414"/>
         <source>Refused (%1): %2</source>
         <translation>已拒绝（%1）：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="427"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="416"/>
         <source>Measured: record %1 (%2).</source>
         <translation>已测量：记录 %1（%2）。</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="429"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="418"/>
         <source>Done: %1.</source>
         <translation>完成：%1。</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="448"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="437"/>
         <source>Right-click a loop to split, annotate or compute a stage at it</source>
         <translation>右键点击循环可拆分、添加注解或将某个阶段 compute_at 到该循环</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="453"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="442"/>
         <source>The steps in the editor have not replayed: fix or wait for them first</source>
         <translation>编辑器中的步骤尚未重放成功：请先修正或等待</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="459"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="448"/>
         <source>Loop %1 of %2</source>
         <translation>%2 的循环 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="461"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="450"/>
         <source>Split by…</source>
         <translation>拆分…</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="466"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="455"/>
         <source>Split a Loop</source>
         <translation>拆分循环</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="467"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="456"/>
         <source>Length of the inner loop (the loop has %1 iterations):</source>
         <translation>内层循环长度（该循环共 %1 次迭代）：</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="468"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="457"/>
         <source>Length of the inner loop:</source>
         <translation>内层循环长度：</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="480"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="469"/>
         <source>Vectorize</source>
         <translation>向量化</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="481"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="470"/>
         <source>Parallel</source>
         <translation>并行</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="481"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="470"/>
         <source>Unroll</source>
         <translation>展开</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="488"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="477"/>
         <source>The loop is already annotated %1</source>
         <translation>该循环已标注为 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="492"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="481"/>
         <source>Compute at This Loop</source>
         <translation>Compute at 到此循环</translation>
     </message>
     <message>
-        <location filename="../app/gui/schedule_editor.cpp" line="506"/>
+        <location filename="../app/gui/schedule_editor.cpp" line="495"/>
         <source>Compute %1 Here</source>
         <translation>将 %1 计算于此</translation>
     </message>
