@@ -13,11 +13,11 @@
 #include "core/lower/lower.h"
 #include "core/measure/gpu_bundle.h"
 #include "core/schedule/step_json.h"
-#include "core/store/schedule_source.h"
-#include "core/store/store.h"
 #include "core/schedule/step_printer.h"
 #include "core/search/annotation.h"
 #include "core/search/sketch.h"
+#include "core/store/schedule_source.h"
+#include "core/store/store.h"
 #include "core/support/rng.h"
 #include "core/support/strings.h"
 

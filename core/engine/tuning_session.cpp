@@ -365,7 +365,7 @@ void TuningSession::drainCommands()
             emit(CommandDone { id, describe(command), "the session was aborted first", 0 });
             continue;
         }
-        auto applied = apply(command, id);
+        auto applied = apply(command);
         emit(CommandDone {
             id, describe(command), applied ? std::string() : applied.error().message, applied ? *applied : 0 });
     }
@@ -382,9 +382,8 @@ namespace {
     }
 } // namespace
 
-Expected<int64_t> TuningSession::apply(const SessionCommand& command, int64_t id)
+Expected<int64_t> TuningSession::apply(const SessionCommand& command)
 {
-    (void)id;
     Engine& e = *m_engine;
     Engine::SteeringEntry next = e.history[static_cast<size_t>(e.position)];
     next.label = describe(command);
@@ -416,10 +415,10 @@ Expected<int64_t> TuningSession::apply(const SessionCommand& command, int64_t id
                 seeds.push_back(std::move(state));
         }
     } else if (const auto* c = std::get_if<MeasureState>(&command)) {
-        TS_TRY(recordId, measureManual(*c));
+        TS_TRY(sched::State state, stateOnTask(m_options.tasks[static_cast<size_t>(c->task)].dag, c->steps));
+        TS_TRY(recordId, measureManual(c->task, state));
         // measureManual put the state in the population; the new entry says so (undo takes it out again).
-        auto state = stateOnTask(m_options.tasks[static_cast<size_t>(c->task)].dag, c->steps);
-        next.manualIn[static_cast<size_t>(c->task)].insert(search::stateHash(*state));
+        next.manualIn[static_cast<size_t>(c->task)].insert(search::stateHash(state));
         next.label += " (record " + std::to_string(recordId) + ")";
     }
     // The new entry replaces what could be redone.
@@ -479,11 +478,9 @@ Expected<void> TuningSession::applySteering()
     return {};
 }
 
-Expected<int64_t> TuningSession::measureManual(const MeasureState& command)
+Expected<int64_t> TuningSession::measureManual(int t, const sched::State& state)
 {
     Engine& e = *m_engine;
-    const int t = command.task;
-    TS_TRY(sched::State state, stateOnTask(m_options.tasks[static_cast<size_t>(t)].dag, command.steps));
     search::TaskPolicy& policy = *e.policies[static_cast<size_t>(t)];
     if (!policy.usesSessionModel() && m_options.policy != search::PolicyKind::Random)
         return makeError(ErrorKind::Unsupported,

@@ -343,8 +343,9 @@ private:
     void waitWhilePaused();
     // Applies the commands posted so far, in order.
     void drainCommands();
-    Expected<int64_t> apply(const SessionCommand& command, int64_t id);
-    Expected<int64_t> measureManual(const MeasureState& command);
+    Expected<int64_t> apply(const SessionCommand& command);
+    // A state of task t (replayed on its DAG), measured now as a manual record; the record's id.
+    Expected<int64_t> measureManual(int t, const sched::State& state);
     // Gives every task's policy the steering of the history's entry in effect, stores it, tells the sink.
     Expected<void> applySteering();
     Expected<void> checkTask(int task) const;

@@ -84,10 +84,10 @@ TEST(Constraints, MalformedConstraintsAreClearErrors)
     EXPECT_NE(errorOf(R"({"splits": [{"stage": "matmul", "iter": "j"}]})").find("no bound"), std::string::npos);
     EXPECT_NE(errorOf(R"({"splits": [{"iter": "j", "equals": 4}]})").find("\"stage\""), std::string::npos);
     EXPECT_NE(errorOf(R"({"unroll": {"atleast": 4}})").find("unknown member \"atleast\""), std::string::npos);
-    EXPECT_NE(errorOf(R"({"sketch": {"forbid": ["tensorize"]}})").find("unknown rule \"tensorize\""),
-        std::string::npos);
-    EXPECT_NE(errorOf(R"({"sketch": {"forbid": ["rfactor"], "require": ["rfactor"]}})").find("both"),
-        std::string::npos);
+    EXPECT_NE(
+        errorOf(R"({"sketch": {"forbid": ["tensorize"]}})").find("unknown rule \"tensorize\""), std::string::npos);
+    EXPECT_NE(
+        errorOf(R"({"sketch": {"forbid": ["rfactor"], "require": ["rfactor"]}})").find("both"), std::string::npos);
     EXPECT_NE(errorOf(R"({"tile": 4})").find("unknown constraint \"tile\""), std::string::npos);
 }
 

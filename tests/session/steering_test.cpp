@@ -104,8 +104,7 @@ Expected<store::Record> recordById(store::Store& store, int64_t id)
 
 bool inPopulation(const search::SketchPolicy& policy, const sched::State& state)
 {
-    return std::binary_search(
-        policy.lastPopulation().begin(), policy.lastPopulation().end(), search::stateHash(state));
+    return std::binary_search(policy.lastPopulation().begin(), policy.lastPopulation().end(), search::stateHash(state));
 }
 
 } // namespace

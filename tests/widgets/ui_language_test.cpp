@@ -85,9 +85,7 @@ private Q_SLOTS:
         QTranslator translator;
         QVERIFY(translator.load(QStringLiteral(":/i18n/tunescope_zh_CN")));
         QCOMPARE(translator.language(), QStringLiteral("zh_CN"));
-        const auto tr = [&](const char* context, const char* source) {
-            return translator.translate(context, source);
-        };
+        const auto tr = [&](const char* context, const char* source) { return translator.translate(context, source); };
         QCOMPARE(tr("ts::app::MainWindow", "&Session"), QStringLiteral("会话(&S)"));
         QCOMPARE(tr("ts::app::MainWindow", "&New session…"), QStringLiteral("新建会话(&N)…"));
         QCOMPARE(tr("ts::app::MainWindow", "&File"), QStringLiteral("文件(&F)"));
