@@ -253,8 +253,10 @@ bool SessionHub::start(const engine::TuneOrigin& origin, engine::TuneOptions opt
                     live.fold(event);
                     if (const auto* c = std::get_if<engine::CommandDone>(&event))
                         live.post([hub, id = c->id, what = QString::fromStdString(c->what),
-                                      error = QString::fromStdString(c->error),
-                                      record = c->recordId] { Q_EMIT hub->commandDone(id, what, error, record); });
+                                      error = QString::fromStdString(c->error), record = c->recordId] {
+                            hub->m_postedConstraints.erase(id);
+                            Q_EMIT hub->commandDone(id, what, error, record);
+                        });
                     if (const auto* m = std::get_if<engine::ModelSwitched>(&event))
                         live.post([hub, from = QString::fromStdString(m->from), to = QString::fromStdString(m->to),
                                       error = QString::fromStdString(m->error)] {
@@ -416,6 +418,9 @@ bool SessionHub::switchModel(const QString& kind)
 Expected<int64_t> SessionHub::post(engine::SessionCommand command)
 {
     const std::string what = engine::describe(command);
+    std::optional<engine::SetConstraints> constrain; // kept: the command is moved to the session
+    if (const auto* c = std::get_if<engine::SetConstraints>(&command))
+        constrain = *c;
     Expected<int64_t> posted = makeError(ErrorKind::InvalidArgument, "no session is running");
     if (isLive())
         // Under the job's lock, so that the session cannot end between the look and the post; post() only queues
@@ -430,10 +435,23 @@ Expected<int64_t> SessionHub::post(engine::SessionCommand command)
                 return live.session->post(std::move(command));
             },
             session::Publish::Skip);
-    if (!posted)
+    if (!posted) {
         Q_EMIT errorOccurred(
             tr("Cannot %1: %2").arg(QString::fromStdString(what), QString::fromStdString(posted.error().message)));
+        return posted;
+    }
+    if (constrain)
+        m_postedConstraints[*posted] = std::move(*constrain);
+    Q_EMIT commandPosted(*posted);
     return posted;
+}
+
+std::optional<search::Constraints> SessionHub::postedConstraints(int task) const
+{
+    for (auto it = m_postedConstraints.rbegin(); it != m_postedConstraints.rend(); ++it)
+        if (it->second.task == task)
+            return it->second.constraints;
+    return std::nullopt;
 }
 
 void SessionHub::publishLive(std::shared_ptr<const models::SessionSnapshot> latest)
@@ -452,6 +470,7 @@ void SessionHub::publishLive(std::shared_ptr<const models::SessionSnapshot> late
 void SessionHub::onLiveEnded(Expected<void> outcome)
 {
     // The job has handed over its last snapshot (publishLive) and is no longer live.
+    m_postedConstraints.clear(); // the session answered every command before it ended
     std::shared_ptr<const models::SessionSnapshot> last = m_liveSnapshot;
     if (!outcome) { // the worker failed outside the session (an internal error): the session ends failed
         auto failed = std::make_shared<models::SessionSnapshot>(last ? *last : models::SessionSnapshot {});

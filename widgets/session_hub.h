@@ -22,6 +22,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace ts::session {
@@ -80,6 +81,10 @@ public:
     // sent as errorOccurred, when none is live, the session is still building its tasks or has ended, or it refuses
     // the command (a task out of range). Any thread may steer an engine session; this one is the GUI's.
     Expected<int64_t> post(engine::SessionCommand command);
+    // The constraints of task `task` in the newest SetConstraints posted here that the session has not answered yet
+    // (what a person is changing now: the Sketches view marks by it before the session applies it); std::nullopt
+    // when none waits.
+    std::optional<search::Constraints> postedConstraints(int task) const;
 
     // ----- whole-network runs (Session > Run network), the newest per session title ("resnet-18, batch 1, layout
     // NCHW"): a run uses the workspace's best records of the network, whichever session measured them. Kept until
@@ -106,6 +111,8 @@ Q_SIGNALS:
     // ("constrain task 0: ..."); `recordId` is a manual measurement's record (also when the measurement failed).
     // Comes after the snapshot that holds what it changed.
     void commandDone(qint64 id, const QString& what, const QString& error, qint64 recordId);
+    // post() queued command `id` (commandDone follows).
+    void commandPosted(qint64 id);
     // The live session's newest snapshot (live()) was replaced, whichever session is shown.
     void liveUpdated();
     // Something the user should know about the live session that is not a failure (records of its tasks it
@@ -139,6 +146,7 @@ private:
     std::unique_ptr<session::JobTracker> m_showJob;
     std::vector<std::unique_ptr<session::JobTracker>> m_loadJobs;
     std::map<std::string, std::shared_ptr<const runtime::NetworkRun>> m_networkRuns;
+    std::map<int64_t, engine::SetConstraints> m_postedConstraints; // posted, not answered yet; by command id
 };
 
 } // namespace ts::widgets

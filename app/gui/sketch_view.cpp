@@ -32,6 +32,11 @@ namespace {
             QStyledItemDelegate::initStyleOption(option, index);
             if (index.column() == SketchTreeModel::NameColumn)
                 option->textElideMode = Qt::ElideMiddle;
+            // What the constraints remove: greyed and struck out (the Constraints column and the tooltip say why).
+            if (index.data(SketchTreeModel::RemovedRole).toBool()) {
+                option->font.setStrikeOut(index.column() != SketchTreeModel::ConstraintColumn);
+                option->palette.setBrush(QPalette::Text, option->palette.brush(QPalette::Disabled, QPalette::Text));
+            }
         }
     };
 } // namespace
@@ -71,8 +76,11 @@ SketchView::SketchView(ViewContext& context, QWidget* parent)
     m_tree->setColumnWidth(SketchTreeModel::CostColumn, 80);
     m_tree->setColumnWidth(SketchTreeModel::GflopsColumn, 70);
     m_tree->setColumnWidth(SketchTreeModel::StatusColumn, 190);
+    m_tree->setColumnWidth(SketchTreeModel::ConstraintColumn, 330);
+    m_tree->setColumnHidden(SketchTreeModel::ConstraintColumn, true); // shown while a task has constraints
     m_tree->setColumnWidth(SketchTreeModel::TilesColumn, 260);
     m_tree->setColumnWidth(SketchTreeModel::ComputeAtColumn, 200);
+    m_tree->setColumnWidth(SketchTreeModel::AnnotationsColumn, 260);
     layout->addWidget(m_tree, 1);
 
     connect(m_model, &SketchTreeModel::modelReset, this, [this] { m_reset = true; });
@@ -81,15 +89,43 @@ SketchView::SketchView(ViewContext& context, QWidget* parent)
         m_reset = false;
     });
     connect(m_model, &SketchTreeModel::errorOccurred, this, [this] { updateStatus(); });
+    connect(m_model, &SketchTreeModel::marksUpdated, this, [this] {
+        const auto& tasks = m_model->marks().tasks;
+        m_tree->setColumnHidden(SketchTreeModel::ConstraintColumn,
+            std::none_of(tasks.begin(), tasks.end(), [](const models::TaskMarks& t) { return t.constrained; }));
+        updateStatus();
+    });
     connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this,
         [this](const QModelIndex& current) { onCurrentChanged(current); });
     connect(m_taskBox, &QComboBox::currentIndexChanged, this, [this] { onTaskBoxChanged(); });
-    connect(&m_sessions, &widgets::SessionHub::currentChanged, this,
-        [this] { m_model->setSnapshot(m_sessions.current()); });
+    connect(&m_sessions, &widgets::SessionHub::currentChanged, this, [this] {
+        m_model->setSnapshot(m_sessions.current());
+        updateConstraints();
+    });
+    // A change of constraints posted, and the session's answer (a refused one no longer counts).
+    connect(&m_sessions, &widgets::SessionHub::commandPosted, this, [this] { updateConstraints(); });
+    connect(&m_sessions, &widgets::SessionHub::commandDone, this, [this] { updateConstraints(); });
     connect(&m_selection, &widgets::SelectionContext::recordChanged, this, [this] { followRecord(); });
     connect(&m_selection, &widgets::SelectionContext::taskChanged, this, [this] { followTask(); });
     m_model->setSnapshot(m_sessions.current());
+    updateConstraints();
     updateStatus();
+}
+
+void SketchView::updateConstraints()
+{
+    const auto snapshot = m_sessions.current();
+    std::vector<search::Constraints> constraints;
+    if (snapshot) {
+        constraints = snapshot->steering.constraints;
+        constraints.resize(snapshot->tasks.size());
+        // The live session's: what the Steering dock posted and the session has not applied yet counts already.
+        if (snapshot == m_sessions.live())
+            for (size_t t = 0; t < constraints.size(); ++t)
+                if (auto posted = m_sessions.postedConstraints(static_cast<int>(t)))
+                    constraints[t] = std::move(*posted);
+    }
+    m_model->setConstraints(std::move(constraints));
 }
 
 void SketchView::onTreeUpdated(bool reset)
@@ -153,6 +189,25 @@ void SketchView::updateStatus()
     QString text = tr("%n measured state(s)", nullptr, m_model->trials());
     if (other > 0)
         text += tr(", %n matching no sketch", nullptr, other);
+    // The constrained tasks shown (one, or all): their sketches allowed, and the measured states that break them.
+    const ts::models::ConstraintMarks& marks = m_model->marks();
+    const int shown = m_taskBox->currentData().toInt();
+    int allowed = 0;
+    int total = 0;
+    int broken = 0;
+    bool constrained = false;
+    for (size_t t = 0; t < marks.tasks.size(); ++t)
+        if (marks.tasks[t].constrained && (shown < 0 || shown == static_cast<int>(t))) {
+            constrained = true;
+            allowed += marks.tasks[t].allowed();
+            total += marks.tasks[t].total();
+            broken += marks.tasks[t].brokenStates;
+        }
+    if (constrained) {
+        text += tr(" · constraints: %1 of %2 sketches allowed").arg(allowed).arg(total);
+        if (broken > 0)
+            text += tr(", %n measured state(s) break them", nullptr, broken);
+    }
     m_status->setText(text);
 }
 
@@ -160,6 +215,7 @@ void SketchView::onTaskBoxChanged()
 {
     const int task = m_taskBox->currentData().toInt();
     m_tree->setRootIndex(task >= 0 ? m_model->taskIndex(task) : QModelIndex());
+    updateStatus(); // its counts are of the tasks shown
 }
 
 void SketchView::onCurrentChanged(const QModelIndex& current)

@@ -7,6 +7,11 @@
 // inserted in place so expansion and selection stay) and the selection's record. A state row selects the
 // measured state (selectMeasured: its task, replayed state and record); a sketch row selects the sketch's
 // state (open tile sizes) of its task.
+//
+// Constraints (issue 41): each task's constraints (the shown session's steering, or a change the Steering dock has
+// posted and the session not yet applied: SessionHub::postedConstraints) mark what they remove: a sketch the sketch
+// rules rule out and a measured state that breaks a constraint are greyed and struck out, the Constraints column
+// says why, and the status line counts the sketches allowed ("1 of 2 sketches allowed").
 #pragma once
 
 #include <QWidget>
@@ -45,6 +50,7 @@ private:
     void followRecord();
     void followTask();
     void updateStatus();
+    void updateConstraints();
 
     widgets::SelectionContext& m_selection;
     widgets::SessionHub& m_sessions;

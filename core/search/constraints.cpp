@@ -484,6 +484,11 @@ bool sketchAllowed(const Constraints& constraints, const sched::State& sketch)
     return !sketchViolation(constraints, sketch);
 }
 
+std::optional<std::string> sketchRuleViolation(const Constraints& constraints, const sched::State& sketch)
+{
+    return sketchViolation(constraints, sketch);
+}
+
 Expected<std::vector<Constraints>> constraintsForTasks(
     const std::string& fileText, std::span<const TaskIdentity> tasks, std::span<const ir::ComputeDAG* const> dags)
 {

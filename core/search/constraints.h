@@ -109,6 +109,9 @@ std::optional<std::string> violation(
 // Whether a sketch can lead to states that satisfy the sketch rules (forbid / require); the other constraints are
 // judged on its annotated states.
 bool sketchAllowed(const Constraints& constraints, const sched::State& sketch);
+// The sketch rule that rules a sketch out, for people ("has rfactor, which is forbidden"); std::nullopt when
+// sketchAllowed.
+std::optional<std::string> sketchRuleViolation(const Constraints& constraints, const sched::State& sketch);
 
 // --- the file
 

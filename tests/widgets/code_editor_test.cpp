@@ -6,6 +6,7 @@
 // model under it: parse errors by step, line and field, the loop nest's line map, where a new step goes.
 #include "event_loop_probe.h"
 #include "session_fixture.h"
+#include "steering_helpers.h"
 
 #include "app/gui/code_view.h"
 #include "app/gui/schedule_editor.h"
@@ -67,30 +68,6 @@ void saveShot(QWidget& widget, const char* name)
     if (!dir.isEmpty())
         widget.grab().save(
             QString::fromLocal8Bit(dir) + QLatin1Char('/') + QLatin1String(name) + QStringLiteral(".png"));
-}
-
-// Selects `from`..`to` (character positions) of the editor and types `text` there, key by key, as a person does.
-void typeOver(QPlainTextEdit* edit, int from, int to, const QString& text)
-{
-    QTextCursor cursor = edit->textCursor();
-    cursor.setPosition(from);
-    cursor.setPosition(to, QTextCursor::KeepAnchor);
-    edit->setTextCursor(cursor);
-    const QStringList lines = text.split(QLatin1Char('\n'));
-    for (int i = 0; i < lines.size(); ++i) {
-        if (i > 0)
-            QTest::keyClick(edit, Qt::Key_Return);
-        QTest::keyClicks(edit, lines[i]);
-    }
-}
-
-// The loop nest of `steps` replayed on the task, as the Code view prints it.
-QString loopNestOf(const Schedule& s, const std::vector<sched::Step>& steps)
-{
-    auto state = sched::State::replay(s.task->dag, steps);
-    if (!state)
-        qFatal("%s", state.error().message.c_str());
-    return QString::fromStdString(models::loopNestText(*state));
 }
 
 } // namespace
@@ -243,7 +220,7 @@ private Q_SLOTS:
         const int at = static_cast<int>(before.indexOf(QLatin1String("[2, 1, 4]")));
         QVERIFY(at > 0);
         replayed.clear();
-        typeOver(text, at + 7, at + 8, QStringLiteral("8"));
+        testing::typeOver(text, at + 7, at + 8, QStringLiteral("8"));
         QVERIFY(editor->isPending());
         QVERIFY(!editor->isCurrent());
         QTest::qWait(ScheduleEditor::kDebounceMs / 2);
@@ -252,7 +229,7 @@ private Q_SLOTS:
         QVERIFY2(editor->errorText().isEmpty(), qPrintable(editor->errorText()));
         std::vector<sched::Step> edited = tvm.state->steps();
         std::get<sched::SplitStep>(edited[0]).lengths = { 2, 1, 8 };
-        const QString editedNest = loopNestOf(tvm, edited);
+        const QString editedNest = testing::loopNestOf(tvm.task->dag, edited);
         QCOMPARE(editor->paneText(Pane::LoopNest), editedNest);
         QVERIFY(editedNest != selectedLoopNest);
         // i is 1024 = 64 x 2 x 1 x 8 now: the innermost tile i.3 has 8 iterations where it had 4, and the outermost
@@ -273,7 +250,7 @@ private Q_SLOTS:
         const QString good = text->toPlainText();
         const int close = static_cast<int>(good.lastIndexOf(QLatin1Char(']')));
         const int lastStepEnd = static_cast<int>(good.lastIndexOf(QLatin1Char(']'), close - 1)) + 1;
-        typeOver(text, lastStepEnd, lastStepEnd, QStringLiteral(",\n  [\"AN\", 2, 42, 2]"));
+        testing::typeOver(text, lastStepEnd, lastStepEnd, QStringLiteral(",\n  [\"AN\", 2, 42, 2]"));
         QVERIFY(replayed.wait(60000));
         const QString error = editor->errorText();
         QVERIFY2(error.startsWith(QLatin1String(
@@ -292,7 +269,7 @@ private Q_SLOTS:
         replayed.clear();
         const QString broken = text->toPlainText();
         const int bad = static_cast<int>(broken.indexOf(QLatin1String(", 42, 2]")));
-        typeOver(text, bad + 2, bad + 4, QStringLiteral("0"));
+        testing::typeOver(text, bad + 2, bad + 4, QStringLiteral("0"));
         QVERIFY(replayed.wait(60000));
         // Iterator 0 of matmul is not annotated yet: it replays (a loop of one iteration under the compute_at, which
         // the loop nest leaves out).

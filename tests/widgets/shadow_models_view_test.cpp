@@ -5,13 +5,13 @@
 // afresh, shows the same curves. With TS_SCREENSHOT_DIR set, a longer session (tlp and analytical shadowing xgb
 // over 8 rounds) is drawn to shadow-models.png.
 #include "session_fixture.h"
+#include "steering_helpers.h"
 
 #include "app/gui/prediction_view.h"
 #include "app/gui/session_dialog.h"
 #include "app/gui/view_registry.h"
 #include "core/cost/cost_model.h"
 #include "core/cost/neural_models.h"
-#include "core/store/store.h"
 #include "widgets/models/session_snapshot.h"
 #include "widgets/selection_context.h"
 #include "widgets/session_hub.h"
@@ -26,90 +26,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <nlohmann/json.hpp>
-
 using namespace ts;
-
-namespace {
-
-// The lines the engine stored with the session (settings["shadow_models"]: every round's RoundDone::shadows).
-std::vector<engine::ShadowMetrics> storedLines(const QString& workspace, int64_t sessionId)
-{
-    auto store = store::Store::open(workspace.toStdString());
-    if (!store)
-        return {};
-    auto sessions = store->sessions();
-    if (!sessions)
-        return {};
-    for (const store::SessionInfo& s : *sessions)
-        if (s.id == sessionId) {
-            const nlohmann::json settings = nlohmann::json::parse(s.settings, nullptr, false);
-            if (!settings.is_object() || !settings.contains("shadow_models"))
-                return {};
-            auto lines = engine::shadowMetricsFromJson(settings["shadow_models"].dump());
-            return lines ? std::move(lines).value() : std::vector<engine::ShadowMetrics> {};
-        }
-    return {};
-}
-
-// A (kind, session) model's lines, in round order.
-std::vector<engine::ShadowMetrics> linesOf(
-    const std::vector<engine::ShadowMetrics>& lines, const std::string& kind, bool session)
-{
-    std::vector<engine::ShadowMetrics> out;
-    for (const engine::ShadowMetrics& l : lines)
-        if (l.kind == kind && l.session == session)
-            out.push_back(l);
-    return out;
-}
-
-// The plot draws each model's lines as (round, metric), one point per round.
-void checkPlot(widgets::ShadowMetricsPlot* plot, const std::vector<engine::ShadowMetrics>& lines,
-    const std::vector<std::pair<std::string, bool>>& models, int rounds, bool spearman)
-{
-    QCOMPARE(plot->series().size(), models.size());
-    QCOMPARE(plot->graphCount(), static_cast<int>(models.size()));
-    for (size_t m = 0; m < models.size(); ++m) {
-        const widgets::ShadowMetricsPlot::Series& s = plot->series()[m];
-        QCOMPARE(s.kind, models[m].first);
-        QCOMPARE(s.session, models[m].second);
-        QCOMPARE(s.graph->name(),
-            s.session ? QStringLiteral("%1 (session)").arg(QString::fromStdString(s.kind))
-                      : QString::fromStdString(s.kind));
-        const std::vector<engine::ShadowMetrics> own = linesOf(lines, s.kind, s.session);
-        QCOMPARE(static_cast<int>(own.size()), rounds);
-        QCOMPARE(s.graph->dataCount(), rounds);
-        for (int i = 0; i < rounds; ++i) {
-            const auto point = s.graph->data()->at(i);
-            QCOMPARE(point->key, static_cast<double>(own[static_cast<size_t>(i)].round));
-            QCOMPARE(point->value,
-                spearman ? own[static_cast<size_t>(i)].spearman : own[static_cast<size_t>(i)].pairwiseAccuracy);
-        }
-    }
-    // The session's model stands apart: its own layer (drawn over the shadows), a thicker, darker line.
-    QCOMPARE(plot->series().front().graph->layer()->name(), QStringLiteral("session"));
-    QVERIFY(plot->series().front().graph->pen().widthF() > plot->series().back().graph->pen().widthF());
-    QVERIFY(plot->legend->visible());
-    QCOMPARE(plot->legend->itemCount(), static_cast<int>(models.size()));
-}
-
-// The means table holds engine::summarize of the lines, one row per model in the plot's order.
-void checkTable(QTableWidget* table, const std::vector<engine::ShadowMetrics>& lines)
-{
-    const std::vector<engine::ShadowSummary> summary = engine::summarize(lines);
-    QCOMPARE(table->rowCount(), static_cast<int>(summary.size()));
-    for (size_t i = 0; i < summary.size(); ++i) {
-        const int row = static_cast<int>(i);
-        const engine::ShadowSummary& m = summary[i];
-        QVERIFY(table->item(row, 0)->text().startsWith(QString::fromStdString(m.kind)));
-        QCOMPARE(table->item(row, 0)->text().endsWith(QStringLiteral("(session)")), m.session);
-        QCOMPARE(table->item(row, 1)->text(), QString::number(m.rounds));
-        QCOMPARE(table->item(row, 2)->text(), QString::number(m.meanPairwiseAccuracy, 'f', 3));
-        QCOMPARE(table->item(row, 3)->text(), QString::number(m.meanSpearman, 'f', 3));
-    }
-}
-
-} // namespace
 
 class ShadowModelsViewTest : public QObject {
     Q_OBJECT
@@ -221,7 +138,7 @@ private Q_SLOTS:
         const auto live = hub.current();
         QCOMPARE(static_cast<int>(live->rounds.size()), 4);
         // The engine's lines as it stored them: 3 per round (the session's model, then each shadow).
-        const std::vector<engine::ShadowMetrics> stored = storedLines(workspace, live->sessionId);
+        const std::vector<engine::ShadowMetrics> stored = testing::storedShadowLines(workspace, live->sessionId);
         QCOMPARE(stored.size(), size_t { 12 });
         QCOMPARE(live->shadows, stored);
         for (size_t i = 0; i < stored.size(); ++i) {
@@ -233,14 +150,14 @@ private Q_SLOTS:
         QTRY_VERIFY(!view.shadowPanel()->isHidden());
         const std::vector<std::pair<std::string, bool>> models
             = { { "xgb", true }, { "analytical", false }, { "xgb-rank", false } };
-        checkPlot(view.shadowPlot(), stored, models, 4, false);
-        checkTable(view.shadowTable(), stored);
+        testing::checkShadowPlot(view.shadowPlot(), stored, models, 4, false);
+        testing::checkShadowTable(view.shadowTable(), stored);
         // Spearman instead: the same curves, the other metric.
         view.shadowMetricBox()->setCurrentIndex(1);
         QCOMPARE(view.shadowPlot()->metric(), widgets::ShadowMetricsPlot::Metric::Spearman);
-        checkPlot(view.shadowPlot(), stored, models, 4, true);
+        testing::checkShadowPlot(view.shadowPlot(), stored, models, 4, true);
         view.shadowMetricBox()->setCurrentIndex(0);
-        checkPlot(view.shadowPlot(), stored, models, 4, false);
+        testing::checkShadowPlot(view.shadowPlot(), stored, models, 4, false);
 
         // Hovering the session's first point names it.
         QCoreApplication::processEvents();
@@ -266,8 +183,8 @@ private Q_SLOTS:
         QVERIFY(!hub2.current()->live);
         QCOMPARE(hub2.current()->shadows, stored);
         QVERIFY(!stored2.shadowPanel()->isHidden());
-        checkPlot(stored2.shadowPlot(), stored, models, 4, false);
-        checkTable(stored2.shadowTable(), stored);
+        testing::checkShadowPlot(stored2.shadowPlot(), stored, models, 4, false);
+        testing::checkShadowTable(stored2.shadowTable(), stored);
     }
 
     // The picture in docs/images/shadow-models.png: 3 models over 8 rounds of a real session.

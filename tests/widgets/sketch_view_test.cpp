@@ -3,7 +3,7 @@
 // (checked against the store and core/search independently of the model), sketch rows name their rules,
 // states are ordered by cost, the live rebuilds insert rows rather than reset (the selected record stays
 // selected), and a row click reaches the SelectionContext. The model passes QAbstractItemModelTester
-// throughout the live session.
+// throughout the live session. (What constraints mark in the view: sketch_constraints_test.cpp.)
 #include "session_fixture.h"
 
 #include "app/gui/sketch_view.h"

@@ -8,6 +8,7 @@
 // stretch of its own work reaches 50 ms, and the worst blocks are printed.
 #include "event_loop_probe.h"
 #include "session_fixture.h"
+#include "steering_helpers.h"
 
 #include "app/gui/constraint_dialog.h"
 #include "app/gui/curves_view.h"
@@ -53,14 +54,6 @@ QAction* editAction(app::MainWindow& window, const QString& name)
                 if (action->objectName() == name)
                     return action;
     return nullptr;
-}
-
-QStringList lines(const QListWidget* list)
-{
-    QStringList out;
-    for (int i = 0; i < list->count(); ++i)
-        out << list->item(i)->text();
-    return out;
 }
 
 // Selects record `id` in the Records dock's table (as a click does); false when it is not loaded.
@@ -196,7 +189,7 @@ private Q_SLOTS:
         QVERIFY(hub.start(testing::smallMatmul(), testing::shortRun(64, 16)));
         QTRY_VERIFY_WITH_TIMEOUT(pauseAsked && steering->addConstraintAction()->isEnabled(), 120000);
         const int64_t sessionId = hub.live()->sessionId;
-        QCOMPARE(lines(steering->historyList()), QStringList { QStringLiteral("0. session start") });
+        QCOMPARE(testing::listLines(steering->historyList()), QStringList { QStringLiteral("0. session start") });
         QCOMPARE(steering->shownTask(), 0);
         QVERIFY(!undo->isEnabled());
 
@@ -227,7 +220,8 @@ private Q_SLOTS:
         QCOMPARE(done.last().at(1).toString(), QStringLiteral("constrain task 0: split matmul.j innermost = 8"));
         // The session is paused: nothing was measured since; what the search stores from now on obeys it.
         int64_t firstConstrainedAfter = hub.live()->trials.back().recordId;
-        QCOMPARE(lines(steering->constraintsList()), QStringList { QStringLiteral("split matmul.j innermost = 8") });
+        QCOMPARE(testing::listLines(steering->constraintsList()),
+            QStringList { QStringLiteral("split matmul.j innermost = 8") });
         QTRY_VERIFY(undo->isEnabled());
         QVERIFY(steering->statusText().contains(QStringLiteral("Done: constrain task 0")));
 
@@ -255,7 +249,7 @@ private Q_SLOTS:
         records->seedAction()->trigger();
         QVERIFY(done.wait(60000));
         QCOMPARE(done.last().at(2).toString(), QString());
-        QCOMPARE(lines(steering->historyList()).last(), QStringLiteral("3. seed task 0 with 1 state"));
+        QCOMPARE(testing::listLines(steering->historyList()).last(), QStringLiteral("3. seed task 0 with 1 state"));
         QCOMPARE(steering->tasksTable()->item(0, 2)->text(), QStringLiteral("1"));
 
         // 4. A second constraint: unroll in {0, 64}.
@@ -270,7 +264,7 @@ private Q_SLOTS:
         QCOMPARE(done.last().at(2).toString(), QString());
         const QStringList both
             = { QStringLiteral("split matmul.j innermost = 8"), QStringLiteral("unroll in {0, 64}") };
-        QCOMPARE(lines(steering->constraintsList()), both);
+        QCOMPARE(testing::listLines(steering->constraintsList()), both);
         QCOMPARE(hub.live()->steering.position, 4);
 
         // 5. Edit > Undo steering: the constraints before it, the position back, the entry greyed "undone".
@@ -279,8 +273,8 @@ private Q_SLOTS:
         QCOMPARE(done.last().at(1).toString(), QStringLiteral("undo"));
         QCOMPARE(done.last().at(2).toString(), QString());
         QCOMPARE(hub.live()->steering.position, 3);
-        QCOMPARE(lines(steering->constraintsList()), QStringList { both.front() });
-        const QStringList history = lines(steering->historyList());
+        QCOMPARE(testing::listLines(steering->constraintsList()), QStringList { both.front() });
+        const QStringList history = testing::listLines(steering->historyList());
         QCOMPARE(history.size(), 5);
         QVERIFY2(history[4].endsWith(QStringLiteral("undone")), qPrintable(history[4]));
         QVERIFY(!history[3].endsWith(QStringLiteral("undone")));
@@ -307,7 +301,7 @@ private Q_SLOTS:
         QVERIFY(done.wait(60000));
         QCOMPARE(done.last().at(2).toString(), QString());
         QCOMPARE(hub.live()->steering.position, 4);
-        QCOMPARE(lines(steering->constraintsList()), both);
+        QCOMPARE(testing::listLines(steering->constraintsList()), both);
         QVERIFY(!redo->isEnabled());
 
         // Saved, cleared and loaded again: the file `tune --constraints` reads. Loading what is in effect changes
@@ -328,7 +322,7 @@ private Q_SLOTS:
         QVERIFY(steering->loadConstraints(file));
         QVERIFY(done.wait(60000));
         QCOMPARE(done.last().at(2).toString(), QString());
-        QCOMPARE(lines(steering->constraintsList()), both);
+        QCOMPARE(testing::listLines(steering->constraintsList()), both);
         QCOMPARE(hub.live()->steering.position, 6);
         const int64_t bothConstrainedAfter = hub.live()->trials.back().recordId;
 
@@ -353,7 +347,7 @@ private Q_SLOTS:
         const auto last = hub.current();
         QCOMPARE(last->sessionId, sessionId);
         QVERIFY(!steering->undoAction()->isEnabled()); // nothing runs: the stored steering is only shown
-        QCOMPARE(lines(steering->constraintsList()), both);
+        QCOMPARE(testing::listLines(steering->constraintsList()), both);
 
         // The manual point has its own marker on the tuning curves and in predicted vs measured.
         QTRY_VERIFY(curves->plot()->manualGraph());

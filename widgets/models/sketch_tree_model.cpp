@@ -12,6 +12,7 @@ namespace ts::models {
 SketchTreeModel::SketchTreeModel(QObject* parent)
     : QAbstractItemModel(parent)
     , m_job(this)
+    , m_marksJob(this)
 {
     m_timer.setSingleShot(true);
     connect(&m_timer, &QTimer::timeout, this, &SketchTreeModel::startBuild);
@@ -126,6 +127,7 @@ void SketchTreeModel::applyTree(SketchTree tree)
         m_sessionId = tree.sessionId;
         m_workspace = tree.workspace;
         m_tasks = std::move(tree.tasks);
+        m_marks = {}; // of other rows
         endResetModel();
     } else {
         insertNewRows(std::move(tree));
@@ -133,6 +135,7 @@ void SketchTreeModel::applyTree(SketchTree tree)
     m_trials = built->trials;
     m_built = std::move(built);
     Q_EMIT treeUpdated();
+    startMarks(); // the new rows too
 }
 
 void SketchTreeModel::insertNewRows(SketchTree tree)
@@ -304,6 +307,8 @@ QVariant SketchTreeModel::data(const QModelIndex& index, int role) const
     if (role == KindRole)
         return static_cast<int>(kind);
     const int column = index.column();
+    if (role == RemovedRole || (column == ConstraintColumn && role != Qt::ToolTipRole))
+        return markData(index, kind, role);
     if (role == Qt::TextAlignmentRole && (column == CostColumn || column == GflopsColumn))
         return static_cast<int>(Qt::AlignRight | Qt::AlignVCenter);
     if (kind == TaskRow) {
@@ -359,7 +364,7 @@ QVariant SketchTreeModel::data(const QModelIndex& index, int role) const
             if (group.index < 0)
                 return tr("Records whose steps match none of the task's sketches (imported, or tuned with other "
                           "rules or for another target)");
-            return QString::fromStdString(group.description);
+            return markedToolTip(index, kind, QString::fromStdString(group.description));
         }
         return {};
     }
@@ -392,7 +397,7 @@ QVariant SketchTreeModel::data(const QModelIndex& index, int role) const
             tip += QLatin1Char('\n') + QString::fromStdString(state.message);
         if (!state.error.empty())
             tip += QLatin1Char('\n') + tr("Not replayed: %1").arg(QString::fromStdString(state.error));
-        return tip;
+        return markedToolTip(index, kind, tip);
     }
     return {};
 }
@@ -416,6 +421,8 @@ QVariant SketchTreeModel::headerData(int section, Qt::Orientation orientation, i
         return tr("Compute at");
     case AnnotationsColumn:
         return tr("Parallel, vectorize, unroll");
+    case ConstraintColumn:
+        return tr("Constraints");
     default:
         return {};
     }

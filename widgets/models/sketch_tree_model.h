@@ -12,11 +12,17 @@
 // the previous build's sketches and replayed states, and only inserts rows (the new states at their places
 // by cost, an "other" group when one appears), so views keep their expansion and selection. Another session
 // (or another set of tasks) resets the model.
+//
+// Constraints (issue 41): given each task's constraints (setConstraints: the session's, or those a person is
+// editing), the model marks each sketch the sketch rules remove and each measured state that breaks a constraint
+// (ConstraintColumn says why, RemovedRole is true; constraint_marks.h). The marks are computed in a job of their own
+// on the last build, again after each build and each change of the constraints; marksUpdated follows.
 #pragma once
 
 #include "core/record/measure_status.h"
 #include "core/search/sketch.h"
 #include "core/session/job_tracker.h"
+#include "widgets/models/constraint_marks.h"
 #include "widgets/models/session_snapshot.h"
 
 #include <QAbstractItemModel>
@@ -98,6 +104,7 @@ public:
         CostColumn,
         GflopsColumn,
         StatusColumn,
+        ConstraintColumn, // what the constraints remove: a sketch's rule, a state's violation, a task's count
         TilesColumn,
         ComputeAtColumn,
         AnnotationsColumn,
@@ -107,6 +114,8 @@ public:
     // Roles beyond Qt's: the row's Kind, and a state row's record id.
     static constexpr int KindRole = Qt::UserRole + 1;
     static constexpr int RecordIdRole = Qt::UserRole + 2;
+    // bool: the constraints remove this sketch, or this state breaks one of them (views grey and strike it out).
+    static constexpr int RemovedRole = Qt::UserRole + 3;
 
     explicit SketchTreeModel(QObject* parent = nullptr);
     ~SketchTreeModel() override;
@@ -121,6 +130,15 @@ public:
 
     // A build is running or due.
     bool isBuilding() const { return m_job.isRunning() || m_timer.isActive() || m_pending; }
+
+    // Each task's constraints, by the snapshot's task index (shorter or empty: none). A change marks the tree again,
+    // in a job (marksUpdated); without any constraint the marks go at once.
+    void setConstraints(std::vector<search::Constraints> constraints);
+    const std::vector<search::Constraints>& constraints() const { return m_constraints; }
+    // The marks shown (of the last build before the last change of the constraints, once marked).
+    const ConstraintMarks& marks() const { return m_marks; }
+    // Marks are being computed.
+    bool isMarking() const { return m_marksJob.isRunning(); }
     // The last build's error ("" when it succeeded).
     QString error() const { return m_error; }
     int64_t sessionId() const { return m_sessionId; }
@@ -150,6 +168,8 @@ Q_SIGNALS:
     // A build was applied (rows inserted, or the model reset).
     void treeUpdated();
     void errorOccurred(const QString& message);
+    // New constraint marks are shown (or the marks were cleared).
+    void marksUpdated();
 
 private:
     // internalId: 0 for task rows; task + 1 for sketch rows; ((task + 1) << 32) | (group + 1) for state rows.
@@ -166,6 +186,12 @@ private:
     void onBuilt(Expected<SketchTree> tree);
     bool sameStructure(const SketchTree& tree) const;
     void insertNewRows(SketchTree tree);
+    // Constraint marks (sketch_tree_marks.cpp).
+    void startMarks();
+    void applyMarks(ConstraintMarks marks);
+    void emitAllDataChanged();
+    QVariant markData(const QModelIndex& index, Kind kind, int role) const;
+    QString markedToolTip(const QModelIndex& index, Kind kind, QString tip) const;
 
     std::vector<SketchTask> m_tasks; // what the rows show
     int64_t m_sessionId = -1;
@@ -182,6 +208,9 @@ private:
     QElapsedTimer m_sinceBuild;
     QTimer m_timer;
     session::JobTracker m_job;
+    std::vector<search::Constraints> m_constraints;
+    ConstraintMarks m_marks;
+    session::JobTracker m_marksJob;
 };
 
 } // namespace ts::models
