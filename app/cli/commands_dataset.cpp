@@ -11,7 +11,10 @@
 // a rerun after Ctrl-C or a kill measures only what is missing, and never a program twice (the session's
 // resume). Progress: a line per task with the running total and an ETA.
 #include "app/cli/commands.h"
+#include "app/cli/data_parallel_options.h"
 #include "app/cli/interrupt.h"
+#include "core/cost/data_parallel.h"
+#include "core/cost/neural_models.h"
 #include "core/engine/model_training.h"
 #include "core/engine/tuning_session.h"
 #include "core/support/strings.h"
@@ -351,13 +354,14 @@ namespace {
         uint64_t seed = 1;
     };
 
-    Expected<SplitDataset> loadAndSplit(const Arguments& args)
+    Expected<SplitDataset> loadAndSplit(const Arguments& args, bool print = true)
     {
         TS_TRY(int64_t seed, args.intValue("seed", 1));
         TS_TRY(LoadedDataset loaded, loadDatasetOption(args));
         TS_TRY(store::DatasetSplit split, splitOf(args, loaded.dataset, static_cast<uint64_t>(seed)));
         for (const std::string& line : loaded.dataset.report.lines())
-            std::cout << "# " << line << "\n";
+            if (print)
+                std::cout << "# " << line << "\n";
         return SplitDataset { std::move(loaded), std::move(split), static_cast<uint64_t>(seed) };
     }
 
@@ -431,7 +435,14 @@ namespace {
     {
         if (!args.has("out"))
             return fail("--out FILE is required (where the trained model goes)");
-        auto data = loadAndSplit(args);
+        // Data-parallel: join the other ranks first, so that an unreachable rendezvous fails before any work.
+        // (With --init the file names the kind: it is checked once read.)
+        auto group = joinDataParallel(
+            args, args.has("init") ? std::vector<std::string> {} : std::vector { args.value("model", "xgb") });
+        if (!group)
+            return fail(group.error().message);
+        const bool lead = reports(*group);
+        auto data = loadAndSplit(args, lead);
         if (!data)
             return fail(data.error().message);
         const LoadedDataset* loaded = &data->loaded;
@@ -454,16 +465,27 @@ namespace {
         }
         if (!model)
             return fail(model.error().message);
-        std::cout << "training " << kind << " on " << train.size() << " records of " << loaded->store.path()
-                  << std::endl;
+        if (*group && !cost::neuralSettingsOf(kind))
+            return fail("--world-size trains the LibTorch models only; the --init model is " + kind);
+        trainWith(**model, *group);
+        if (lead)
+            std::cout << "training " << kind << " on " << train.size() << " records of " << loaded->store.path()
+                      << (*group ? " (" + std::to_string((*group)->worldSize()) + " ranks, data-parallel)" : "")
+                      << std::endl;
         const InterruptStop stop; // Ctrl-C ends the training after the current epoch; the model so far is written
-        (*model)->setTrainingProgress([&stop](double fraction, double loss) {
-            std::cout << "  " << formatFixed(100.0 * fraction, 0) << "% loss " << formatFixed(loss, 4) << std::endl;
+        (*model)->setTrainingProgress([&stop, lead](double fraction, double loss) {
+            if (lead)
+                std::cout << "  " << formatFixed(100.0 * fraction, 0) << "% loss " << formatFixed(loss, 4) << std::endl;
             return !stop.token().stop_requested();
         });
         auto report = engine::trainOnDataset(**model, loaded->dataset, train, loaded->targets);
         if (!report)
             return fail(report.error().message);
+        if (!lead) { // the other ranks: one line; rank 0 writes the model
+            std::cout << rankName(**group) << ": trained " << kind << " on " << report->samples << " programs in "
+                      << formatFixed(report->seconds, 1) << " s; model: " << (*model)->trainingSummary() << "\n";
+            return 0;
+        }
         const nlohmann::json summary { { "dataset", loaded->store.path() }, { "records", report->samples },
             { "tasks", report->tasks }, { "holdout", args.value("holdout", "") }, { "split", args.value("split", "") },
             { "seconds", report->seconds }, { "model", nlohmann::json::parse((*model)->trainingSummary()) } };
@@ -552,7 +574,15 @@ namespace {
         for (const std::string& kind : options.kinds)
             if (auto probe = cost::makeCostModel(kind, 1); !probe)
                 return fail(probe.error().message);
-        auto data = loadAndSplit(args);
+        auto group = joinDataParallel(args, options.kinds);
+        if (!group)
+            return fail(group.error().message);
+        const bool lead = reports(*group);
+        if (*group) {
+            options.prepare = [group = *group](cost::CostModel& model) { trainWith(model, group); };
+            options.evaluate = lead;
+        }
+        auto data = loadAndSplit(args, lead);
         if (!data)
             return fail(data.error().message);
         const store::Dataset& dataset = data->loaded.dataset;
@@ -574,9 +604,12 @@ namespace {
         if (train.empty() || test.empty())
             return fail("the split leaves " + std::to_string(train.size()) + " training and "
                 + std::to_string(test.size()) + " test records; both must be non-empty (give --holdout or --split)");
-        std::cout << "training on " << train.size() << " records, testing on " << test.size() << std::endl;
+        if (lead)
+            std::cout << "training on " << train.size() << " records, testing on " << test.size()
+                      << (*group ? " (" + std::to_string((*group)->worldSize()) + " ranks, data-parallel)" : "")
+                      << std::endl;
 
-        if (args.has("search")) {
+        if (args.has("search") && lead) {
             auto tasks = parseInt(args.value("search"), "--search");
             auto trials = args.intValue("search-trials", 64);
             if (!tasks || !trials)
@@ -591,6 +624,8 @@ namespace {
         const InterruptStop stop;
         std::string current;
         options.progress = [&](const std::string& kind, double fraction, double loss) {
+            if (!lead)
+                return !stop.token().stop_requested();
             if (kind != current) {
                 if (!current.empty())
                     std::cout << "\n";
@@ -607,9 +642,18 @@ namespace {
             return !stop.token().stop_requested();
         };
         auto result = engine::compareModels(dataset, train, test, data->loaded.targets, options);
-        std::cout << "\n";
+        if (lead)
+            std::cout << "\n";
         if (!result)
             return fail(result.error().message);
+        if (!lead) { // the other ranks: one line; rank 0 prints the table
+            std::cout << rankName(**group) << ": trained";
+            for (const engine::ModelComparison& r : result->models)
+                std::cout << " " << r.kind << " ("
+                          << (r.error.empty() ? formatFixed(r.trainSeconds, 1) + " s" : r.error) << ")";
+            std::cout << " on " << result->trainSamples << " programs\n";
+            return result->stopped ? kExitInterrupted : 0;
+        }
 
         std::cout << "\ntrained on " << result->trainSamples << " programs of " << result->trainGroups
                   << " task groups; tested on " << result->records.size() << " programs\n\n";
@@ -685,6 +729,14 @@ const OptionSpec kTrainShareOption { "train-share", "F[:DEVICE]",
     "train on a seeded fraction F of each task's training records (of DEVICE's only, when given)" };
 const OptionSpec kDeviceOption { "device", "ID", "only this device's records (default: every device)" };
 
+namespace {
+    std::vector<OptionSpec> withDataParallel(std::vector<OptionSpec> options)
+    {
+        options.insert(options.end() - 1, kDataParallelOptions.begin(), kDataParallelOptions.end()); // before --help
+        return options;
+    }
+} // namespace
+
 std::vector<Command> datasetCommands()
 {
     return {
@@ -705,13 +757,13 @@ std::vector<Command> datasetCommands()
         { "train", "train a cost model on a dataset (all of it, or the training part of a split)",
             "tunescope-cli train --dataset WORKSPACE --out FILE [--model xgb] [--init FILE] [--holdout NETS | --split "
             "tasks:F|time:F] [--train-share F[:DEVICE]] "
-            "[--networks NETS] [--device ID] [--seed S]",
-            { { "dataset", "WORKSPACE", "the workspace that holds the dataset ('collect' fills one)" },
+            "[--networks NETS] [--device ID] [--seed S] [--world-size N --rank R --rendezvous tcp://HOST:PORT]",
+            withDataParallel({ { "dataset", "WORKSPACE", "the workspace that holds the dataset ('collect' fills one)" },
                 { "out", "FILE", "where the trained model is written" },
                 { "model", "KIND", "the cost model to train (default xgb)" },
                 { "init", "FILE", "start from this trained model (transfer / fine-tuning; its kind wins)" },
                 kHoldoutOption, kSplitOption, kTrainShareOption, kDatasetNetworksOption, kDeviceOption,
-                { "seed", "S", "seed of the model and of a task split (default 1)" }, kHelpOption },
+                { "seed", "S", "seed of the model and of a task split (default 1)" }, kHelpOption }),
             runTrain },
         { "eval", "score a dataset's test records with a trained model and print TenSet's metrics",
             "tunescope-cli eval --model FILE --dataset WORKSPACE [--holdout NETS | --split tasks:F|time:F] "
@@ -724,14 +776,14 @@ std::vector<Command> datasetCommands()
         { "compare-models", "train several cost models on one split and print one table of their metrics",
             "tunescope-cli compare-models --models KIND,... --dataset WORKSPACE [--holdout NETS | --split "
             "tasks:F|time:F] [--train-share F[:DEVICE]] [--test-device ID] [--networks NETS] [--device ID] [--seed S] "
-            "[--search N [--search-trials T]] [--json FILE]",
-            { { "models", "KINDS", "the cost models, e.g. xgb,xgb-rank,mlp,lstm,tlp,atformer,gtuner" },
+            "[--search N [--search-trials T]] [--json FILE] [--world-size N --rank R --rendezvous tcp://HOST:PORT]",
+            withDataParallel({ { "models", "KINDS", "the cost models, e.g. xgb,xgb-rank,mlp,lstm,tlp,atformer,gtuner" },
                 { "dataset", "WORKSPACE", "the workspace that holds the dataset" }, kHoldoutOption, kSplitOption,
                 kTrainShareOption, { "test-device", "ID", "test on this device's records only" },
                 kDatasetNetworksOption, kDeviceOption, { "seed", "S", "seed of the models and of a split (default 1)" },
                 { "search", "N", "then tune the first N test tasks with each trained model (Ansor, same seed)" },
                 { "search-trials", "T", "trials per task of that search (default 64)" },
-                { "json", "FILE", "also write the table as JSON" }, kHelpOption },
+                { "json", "FILE", "also write the table as JSON" }, kHelpOption }),
             runCompareModels },
     };
 }

@@ -229,10 +229,12 @@ NeuralTrainStats NeuralCostModel::trainOnHeld(int epochs, bool transfer)
         std::vector<int> validationGroup;
         for (size_t k = 0; k < order.size(); ++k) {
             const Sample& s = samples[static_cast<size_t>(order[k])];
+            if (!s.held && !m_group)
+                continue; // left from a data-parallel fit: another rank held it
             const double label = std::isfinite(s.cost) && s.cost > 0.0 && std::isfinite(best) ? best / s.cost : 0.0;
             NeuralTrainingSet& into = k < heldOut ? validation : set;
             (k < heldOut ? validationGroup : group).push_back(static_cast<int>(into.inputs.size()));
-            into.inputs.push_back(&s.input);
+            into.inputs.push_back(s.held ? &s.input : nullptr);
             into.labels.push_back(static_cast<float>(label));
         }
         if (!group.empty())
@@ -277,6 +279,8 @@ Expected<void> NeuralCostModel::update(
 
 Expected<void> NeuralCostModel::fit(std::span<const Batch> batches)
 {
+    if (m_group)
+        return fitSharded(batches);
     const bool transfer = m_trained; // a loaded (pre-trained) model: fine-tune it
 
     for (const Batch& b : batches) {

@@ -17,6 +17,12 @@
 // - Devices. MTL-TLP keeps one head per device (the target's TVM string); a device it has not seen gets a new
 //   head, a copy of the first, when it is trained on; predicting for an unknown device uses the first head.
 // - save()/load(): magic, a JSON header (kind, settings, device heads, counters), then the network's weights.
+// - Data-parallel training (setDataParallel; neural_model_parallel.cpp): fit() on N ranks, each given the same
+//   batches in the same order. The k-th program of the fit (counting through the batches in order) belongs to
+//   rank k mod N: only that rank extracts its inputs (lowering, features) and scores it; every rank keeps every
+//   program's cost and group, so all build the same labels and the same seeded batches, and every rank takes
+//   every step (a rank holding none of a batch's programs adds a zero gradient). A program whose features do not
+//   extract is dropped on every rank. The network (neural_network.h) sums the gradients.
 #pragma once
 
 #include "core/cost/cost_model.h"
@@ -28,6 +34,10 @@
 
 namespace ts {
 class ThreadPool;
+}
+
+namespace ts::cost {
+class DataParallelGroup;
 }
 
 namespace ts::cost {
@@ -59,6 +69,9 @@ public:
     bool trained() const { return m_trained; }
     int64_t parameters() const;
     const NeuralTrainStats& lastTraining() const { return m_lastStats; }
+    // fit() trains data-parallel with `group` (every rank calls fit with the same batches); null: alone again,
+    // which drops the programs other ranks held.
+    void setDataParallel(std::shared_ptr<DataParallelGroup> group);
     // The inputs the network would read for these states (a failed extraction is an error), in order.
     std::vector<Expected<NeuralInput>> inputsOf(const CostTask& task, std::span<const sched::State> states);
 
@@ -66,6 +79,7 @@ private:
     struct Sample {
         NeuralInput input;
         double cost = 0.0; // seconds; infinity for a failure
+        bool held = true; // false: data-parallel, another rank holds the input (only the cost is here)
     };
     int deviceHead(const CostTask& task, bool create);
     void add(
@@ -77,6 +91,7 @@ private:
     // a fifth of each task's samples is held out to pick the epoch to keep, starting weights included, and the
     // learning rate is a tenth of the settings', so few records cannot undo the pre-training.
     NeuralTrainStats trainOnHeld(int epochs, bool transfer = false);
+    Expected<void> fitSharded(std::span<const Batch> batches);
     ThreadPool& pool();
 
     std::string m_kind;
@@ -94,6 +109,7 @@ private:
     bool m_trained = false;
     NeuralTrainStats m_lastStats;
     TrainingProgress m_progress;
+    std::shared_ptr<DataParallelGroup> m_group; // null: training alone
 };
 
 } // namespace ts::cost

@@ -2,6 +2,8 @@
 // and the LambdaRank loss. Nothing here knows about states, tasks or the store.
 #include "core/cost/neural_network.h"
 
+#include "core/cost/data_parallel.h"
+#include "core/cost/data_parallel_tensors.h"
 #include "core/support/rng.h"
 
 #include <torch/torch.h>
@@ -10,6 +12,8 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <iterator>
+#include <limits>
 #include <numeric>
 #include <sstream>
 #include <thread>
@@ -384,6 +388,14 @@ namespace {
         return loss.mean();
     }
 
+    // The inputs this rank holds (data-parallel training leaves null where another rank holds the program).
+    std::vector<const NeuralInput*> heldInputs(std::span<const NeuralInput* const> inputs)
+    {
+        std::vector<const NeuralInput*> held;
+        std::copy_if(inputs.begin(), inputs.end(), std::back_inserter(held), [](const auto* in) { return in; });
+        return held;
+    }
+
     std::vector<float> toVector(const Tensor& t)
     {
         const Tensor c = t.contiguous().to(torch::kFloat32);
@@ -423,15 +435,16 @@ namespace {
         }
 
         // The first training sets the input scales from its data.
-        void fitScales(const NeuralTrainingSet& set)
+        Expected<void> fitScales(const NeuralTrainingSet& set)
         {
             if (m_net->scaled.item<float>() > 0 || set.inputs.empty())
-                return;
+                return {};
             torch::NoGradGuard noGrad;
             Tensor tokens, rows, nodes;
             constexpr size_t kChunk = 2048;
-            for (size_t at = 0; at < set.inputs.size(); at += kChunk) {
-                const auto part = std::span(set.inputs).subspan(at, std::min(kChunk, set.inputs.size() - at));
+            const std::vector<const NeuralInput*> held = heldInputs(set.inputs);
+            for (size_t at = 0; at < held.size(); at += kChunk) {
+                const auto part = std::span(held).subspan(at, std::min(kChunk, held.size() - at));
                 const BatchTensors b = collate(part, m_settings);
                 auto merge = [](Tensor& into, const Tensor& x) { into = into.defined() ? torch::maximum(into, x) : x; };
                 if (b.tokens.defined())
@@ -441,6 +454,14 @@ namespace {
                 if (b.nodes.defined())
                     merge(nodes, columnMax(b.nodes, b.nodeMask));
             }
+            if (m_group) // the max over every rank's programs (-infinity where a rank has none)
+                for (auto [max, scale] : { std::pair { &tokens, &m_net->tokenScale },
+                         std::pair { &rows, &m_net->rowScale }, std::pair { &nodes, &m_net->nodeScale } }) {
+                    Tensor all = max->defined() ? max->contiguous().clone()
+                                                : torch::full_like(*scale, -std::numeric_limits<float>::infinity());
+                    TS_CHECK(allReduceTensor(*m_group, all, DataParallelGroup::Reduce::Max));
+                    *max = all.max().item<float>() > -1e30f ? all : Tensor();
+                }
             auto set1 = [](Tensor& scale, const Tensor& max) {
                 if (max.defined())
                     scale.copy_(torch::where(max > 1e-6, max, torch::ones_like(max)));
@@ -449,6 +470,7 @@ namespace {
             set1(m_net->rowScale, rows);
             set1(m_net->nodeScale, nodes);
             m_net->scaled.fill_(1.0f);
+            return {};
         }
 
         NeuralTrainStats train(const NeuralTrainingSet& set, int epochs, uint64_t seed, const EpochCallback& onEpoch,
@@ -459,13 +481,23 @@ namespace {
             Rng rng(seed);
             NeuralTrainStats stats;
             stats.samples = static_cast<int64_t>(set.inputs.size());
-            fitScales(set);
+            // A failed collective (data-parallel training) ends the training; stats.error says why.
+            auto ok = [&stats](Expected<void> done) {
+                if (!done && stats.error.empty())
+                    stats.error = done.error().message;
+                return stats.error.empty();
+            };
+            if (!ok(fitScales(set)) || (m_group && !ok(broadcastTensors(*m_group, weights()))))
+                return stats;
             // With a validation set, the best weights so far (by pairwise accuracy), starting with these.
             std::vector<Tensor> kept;
             auto validate = [&](int epoch) {
                 if (fineTune.validation == nullptr)
                     return;
-                const double pairwise = pairwiseAccuracy(*fineTune.validation, predict(fineTune.validation->inputs));
+                auto scores = predictHeld(fineTune.validation->inputs);
+                if (!ok(scores ? Expected<void>() : Expected<void>(scores.error())))
+                    return;
+                const double pairwise = pairwiseAccuracy(*fineTune.validation, *scores);
                 if (epoch == 0)
                     stats.startPairwise = pairwise;
                 if (epoch == 0 || pairwise > stats.validationPairwise) {
@@ -477,6 +509,8 @@ namespace {
                 }
             };
             validate(0);
+            if (!stats.error.empty())
+                return stats;
             m_net->train();
             torch::optim::Adam optimizer(m_net->parameters(),
                 torch::optim::AdamOptions(m_settings.learningRate * fineTune.learningRateScale)
@@ -505,19 +539,31 @@ namespace {
                     for (size_t c = 0; c < g; ++c)
                         for (size_t k = 0; k < chunks[at + c].size(); ++k) {
                             const int index = chunks[at + c][k];
-                            inputs.push_back(set.inputs[static_cast<size_t>(index)]);
-                            slot.push_back(static_cast<int64_t>(c * m + k));
+                            if (const NeuralInput* input = set.inputs[static_cast<size_t>(index)]) {
+                                inputs.push_back(input); // null: another rank's program
+                                slot.push_back(static_cast<int64_t>(c * m + k));
+                            }
                             labels[c * m + k] = set.labels[static_cast<size_t>(index)];
                             valid[c * m + k] = 1;
                         }
-                    const Tensor scores = m_net->forward(normalized(collate(inputs, m_settings), *m_net));
+                    const Tensor scores = inputs.empty()
+                        ? torch::zeros({ 0 })
+                        : m_net->forward(normalized(collate(inputs, m_settings), *m_net));
                     const Tensor labelT = torch::from_blob(labels.data(), { static_cast<int64_t>(g), m }).clone();
                     const Tensor validT = torch::from_blob(valid.data(), { static_cast<int64_t>(g), m }, torch::kUInt8)
                                               .to(torch::kBool);
                     const Tensor slotT
                         = torch::from_blob(slot.data(), { static_cast<int64_t>(slot.size()) }, torch::kLong);
-                    const Tensor matrix
+                    Tensor matrix
                         = torch::zeros({ static_cast<int64_t>(g) * m }).index_put({ slotT }, scores).view({ -1, m });
+                    Tensor local; // data-parallel: this rank's part of the matrix, to back-propagate into
+                    if (m_group) {
+                        local = matrix;
+                        matrix = local.detach().clone();
+                        if (!ok(allReduceTensor(*m_group, matrix)))
+                            break;
+                        matrix.requires_grad_(true);
+                    }
                     Tensor loss;
                     if (m_settings.loss == NeuralLoss::Mse)
                         loss = (torch::pow(matrix - labelT, 2) * validT.to(torch::kFloat32)).sum()
@@ -526,19 +572,32 @@ namespace {
                         loss = lambdaRank(matrix, labelT, validT);
                     optimizer.zero_grad();
                     loss.backward();
+                    if (m_group) {
+                        if (local.requires_grad())
+                            local.backward(matrix.grad());
+                        if (!ok(allReduceGradients(*m_group, m_net->parameters())))
+                            break;
+                    }
                     nn::utils::clip_grad_norm_(m_net->parameters(), m_settings.gradClip);
                     optimizer.step();
                     lossSum += loss.item<double>();
                     ++batches;
                 }
+                if (!stats.error.empty())
+                    break;
                 const double loss = batches > 0 ? lossSum / batches : 0.0;
                 if (epoch == 1)
                     stats.firstLoss = loss;
                 stats.lastLoss = loss;
                 stats.epochs = epoch;
                 validate(epoch);
+                if (!stats.error.empty())
+                    break;
                 m_net->train(); // predict() left it in eval mode
-                if (onEpoch && !onEpoch({ epoch, epochs, loss })) {
+                float stop = onEpoch && !onEpoch({ epoch, epochs, loss }) ? 1.0f : 0.0f;
+                if (m_group && !ok(m_group->allReduce(std::span(&stop, 1), DataParallelGroup::Reduce::Max)))
+                    break; // one rank stopped (Ctrl-C): all stop after the same epoch
+                if (stop > 0.0f) {
                     stats.cancelled = epoch < epochs;
                     break;
                 }
@@ -571,6 +630,14 @@ namespace {
         }
 
         int addDevice() override { return m_net->addDevice(); }
+        void setDataParallel(std::shared_ptr<DataParallelGroup> group) override
+        {
+            m_group = group && group->worldSize() > 1 ? std::move(group) : nullptr;
+            if (m_group) {
+                torch::set_num_threads(m_group->threads());
+                setBlasThreads(m_group->threads());
+            }
+        }
         int devices() const override { return m_net->devices(); }
         int64_t parameters() const override
         {
@@ -625,8 +692,34 @@ namespace {
         }
 
     private:
+        // The parameters and buffers (the input scales): what data-parallel ranks start from, rank 0's.
+        std::vector<Tensor> weights() const
+        {
+            std::vector<Tensor> all = m_net->parameters();
+            for (const Tensor& b : m_net->buffers())
+                all.push_back(b);
+            return all;
+        }
+
+        // Scores for a set's inputs of which this rank holds some (null: another rank's): each rank scores its
+        // own, and the ranks sum the zero-filled vectors. Alone: predict().
+        Expected<std::vector<double>> predictHeld(std::span<const NeuralInput* const> inputs)
+        {
+            if (!m_group)
+                return predict(inputs);
+            const std::vector<const NeuralInput*> held = heldInputs(inputs);
+            const std::vector<double> scores = predict(held);
+            std::vector<float> all(inputs.size(), 0.0f);
+            for (size_t i = 0, k = 0; i < inputs.size(); ++i)
+                if (inputs[i] != nullptr)
+                    all[i] = static_cast<float>(scores[k++]);
+            TS_CHECK(m_group->allReduce(all));
+            return std::vector<double>(all.begin(), all.end());
+        }
+
         NeuralSettings m_settings;
         std::shared_ptr<Net> m_net;
+        std::shared_ptr<DataParallelGroup> m_group; // null: training alone
     };
 
 } // namespace

@@ -19,6 +19,14 @@
 //            statistical features) as tokens, 4-head self-attention with a residual, a masked mean, an MLP.
 // Step tokens are scaled sign(x) log2(1 + |x|) first (they hold raw integers such as extents); the per-store rows
 // and the graph's node features are log-scaled already.
+//
+// Data-parallel training (setDataParallel, data_parallel.h): every rank walks the same batches in the same seeded
+// order; a rank scores only the programs it holds (a null input in the set is held by another rank), the ranks sum
+// their scores into each batch's full score matrix (exact: the others' entries are zero), all compute the same
+// loss from it, each back-propagates the loss's gradient through its own programs, and the parameter gradients are
+// summed over the ranks before clipping and the Adam step. So every rank takes every step with the same
+// parameters, and the gradient is the single process's up to the order of float summation. Input scales are the
+// max over the ranks, the starting weights rank 0's.
 #pragma once
 
 #include "core/features/per_store_features.h"
@@ -34,6 +42,8 @@
 #include <vector>
 
 namespace ts::cost {
+
+class DataParallelGroup;
 
 enum class NeuralArch { Mlp, Lstm, Tlp, MtlTlp, AtFormer, GTuner };
 const char* toString(NeuralArch arch);
@@ -81,7 +91,7 @@ struct NeuralInput {
 // A training set: programs, their labels (normalised throughput, the group's best cost / cost; 0 for a
 // failure), and the (task, device) groups the rank loss compares within.
 struct NeuralTrainingSet {
-    std::vector<const NeuralInput*> inputs;
+    std::vector<const NeuralInput*> inputs; // null: a program another rank holds (data-parallel training only)
     std::vector<float> labels;
     std::vector<std::vector<int>> groups; // indices into inputs
 };
@@ -111,6 +121,7 @@ struct NeuralTrainStats {
     int keptEpoch = -1;
     double validationPairwise = 0.0;
     double startPairwise = 0.0;
+    std::string error; // data-parallel training: a collective failed (a peer stopped), training stopped there
 };
 
 // Called after every epoch; returning false stops training (the weights of the epochs done are kept).
@@ -131,6 +142,8 @@ public:
     virtual int addDevice() = 0;
     virtual int devices() const = 0;
     virtual int64_t parameters() const = 0;
+    // Trains data-parallel with `group` from now on (null: alone again); sets this process's LibTorch threads.
+    virtual void setDataParallel(std::shared_ptr<DataParallelGroup> group) = 0;
 
     virtual Expected<std::vector<uint8_t>> save() const = 0;
     virtual Expected<void> load(std::span<const uint8_t> bytes) = 0;

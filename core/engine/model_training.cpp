@@ -273,6 +273,8 @@ Expected<ComparisonResult> compareModels(const store::Dataset& dataset, std::spa
         ModelComparison row { kind };
         auto model = cost::makeCostModel(kind, options.seed).value();
         model->setWarmupSamples(0); // trained on a dataset: no random warm-up before it predicts
+        if (options.prepare)
+            options.prepare(*model);
         bool stop = false;
         model->setTrainingProgress([&](double fraction, double loss) {
             stop = options.progress && !options.progress(kind, fraction, loss);
@@ -288,6 +290,11 @@ Expected<ComparisonResult> compareModels(const store::Dataset& dataset, std::spa
         if (stop) {
             result.stopped = true;
             break;
+        }
+        if (!options.evaluate) {
+            row.trainingSummary = model->trainingSummary();
+            result.models.push_back(std::move(row));
+            continue;
         }
         std::vector<double> flat;
         const auto predictStart = Clock::now();

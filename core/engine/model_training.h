@@ -121,6 +121,11 @@ struct CompareOptions {
     int searchMeasuresPerRound = 16;
     std::string searchDirectory;
     std::function<bool(const std::string& kind, int trials, int budget)> searchProgress; // false: stop
+
+    // Called on each model before it trains (the CLI's data-parallel ranks hand it their process group here).
+    std::function<void(cost::CostModel& model)> prepare;
+    // false: train only (a data-parallel rank other than 0: it helps train; rank 0 scores, searches and reports).
+    bool evaluate = true;
 };
 
 // Trains each kind on `train` and scores `test` with it, all on the same samples and seed. Errors: an unknown
