@@ -15,10 +15,12 @@ PACKAGES=(
   g++ cmake ninja-build pkg-config
   qt6-base-dev qt6-base-dev-tools qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-svg-dev libqt6sql6-sqlite
   libqcustomplot-dev libqcustomplot2.1-qt6
-  libtorch-dev libopenblas0-pthread libopenblas-dev
+  libtorch-dev libgloo-dev libopenblas0-pthread libopenblas-dev
   libxgboost-dev llvm-15-dev libgraphviz-dev libsqlite3-dev sqlite3 xz-utils nlohmann-json3-dev
   libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata python3-torch python3-torchvision
   libgtest-dev libgmock-dev libbenchmark-dev
+  # A shared workspace on a PostgreSQL server (libpq); the tests start a private server (initdb, pg_ctl).
+  libpq-dev postgresql
   xvfb xauth fonts-dejavu-core libxkbcommon-dev
   # The Chinese interface (--lang zh_CN): CJK glyphs (about 57 MB download, 89 MB installed; see
   # docs/user-guide.md, Languages) and Qt's own strings (standard buttons) in German and Chinese.

@@ -43,6 +43,8 @@ set_package_properties(SQLite3 PROPERTIES TYPE REQUIRED PURPOSE "workspace recor
 # --- Graphviz cgraph + gvc (no CMake config; pkg-config): DAG layout.
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(GVC REQUIRED IMPORTED_TARGET libgvc libcgraph)
+# libpq (Debian libpq-dev): the PostgreSQL backend of the store, a team's shared workspace.
+pkg_check_modules(LIBPQ REQUIRED IMPORTED_TARGET libpq)
 add_feature_info(Graphviz GVC_FOUND "dot layout of compute DAGs (libgvc ${GVC_libgvc_VERSION})")
 
 # --- JSON (header-only): TVM record logs, DAG export.

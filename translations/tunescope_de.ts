@@ -548,22 +548,22 @@
 <context>
     <name>ts::app::MainWindow</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="57"/>
+        <location filename="../app/gui/main_window.cpp" line="59"/>
         <source>TuneScope</source>
         <translation>TuneScope</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="59"/>
+        <location filename="../app/gui/main_window.cpp" line="61"/>
         <source>&amp;File</source>
         <translation>&amp;Datei</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="60"/>
+        <location filename="../app/gui/main_window.cpp" line="62"/>
         <source>&amp;Edit</source>
         <translation>&amp;Bearbeiten</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="61"/>
+        <location filename="../app/gui/main_window.cpp" line="63"/>
         <source>&amp;View</source>
         <translation>&amp;Ansicht</translation>
     </message>
@@ -648,244 +648,265 @@
         <translation>Datensätze</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="62"/>
+        <location filename="../app/gui/main_window.cpp" line="64"/>
         <source>&amp;Session</source>
         <translation>&amp;Sitzung</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="77"/>
+        <location filename="../app/gui/main_window.cpp" line="79"/>
         <source>A tuning session is running</source>
         <translation>Eine Tuning-Sitzung läuft</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="78"/>
+        <location filename="../app/gui/main_window.cpp" line="80"/>
         <source>Stop the session after the batch in flight and close? Everything measured so far is kept in the workspace, and the session can be resumed later.</source>
         <translation>Die Sitzung nach dem laufenden Batch beenden und schließen? Alle bisherigen Messungen bleiben im Arbeitsbereich erhalten, und die Sitzung kann später fortgesetzt werden.</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="148"/>
+        <location filename="../app/gui/main_window.cpp" line="150"/>
         <source>&amp;Open workspace…</source>
         <translation>Arbeitsbereich ö&amp;ffnen…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="151"/>
+        <location filename="../app/gui/main_window.cpp" line="153"/>
+        <location filename="../app/gui/main_window.cpp" line="167"/>
         <source>A session is running in this workspace: cancel it before opening another.</source>
         <translation>In diesem Arbeitsbereich läuft eine Sitzung: Brechen Sie sie ab, bevor Sie einen anderen öffnen.</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="155"/>
+        <location filename="../app/gui/main_window.cpp" line="157"/>
         <source>Open or create a workspace</source>
         <translation>Arbeitsbereich öffnen oder anlegen</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="156"/>
+        <location filename="../app/gui/main_window.cpp" line="158"/>
         <source>TuneScope workspaces (*.tunescope);;All files (*)</source>
         <translation>TuneScope-Arbeitsbereiche (*.tunescope);;Alle Dateien (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="161"/>
+        <location filename="../app/gui/main_window.cpp" line="164"/>
+        <source>Open &amp;server workspace…</source>
+        <translation>&amp;Server-Arbeitsbereich öffnen…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="171"/>
+        <source>Open a server workspace</source>
+        <translation>Server-Arbeitsbereich öffnen</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="172"/>
+        <source>PostgreSQL URL (the password from ~/.pgpass or PGPASSFILE, never stored here):</source>
+        <translation>PostgreSQL-URL (das Passwort aus ~/.pgpass oder PGPASSFILE, hier nie gespeichert):</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="178"/>
+        <source>Not a PostgreSQL URL: %1</source>
+        <translation>Keine PostgreSQL-URL: %1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="184"/>
         <source>Open &amp;model (ONNX)…</source>
         <translation>&amp;Modell öffnen (ONNX)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="163"/>
+        <location filename="../app/gui/main_window.cpp" line="186"/>
         <source>Open an ONNX model</source>
         <translation>Ein ONNX-Modell öffnen</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="163"/>
+        <location filename="../app/gui/main_window.cpp" line="186"/>
         <source>ONNX models (*.onnx);;All files (*)</source>
         <translation>ONNX-Modelle (*.onnx);;Alle Dateien (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="168"/>
+        <location filename="../app/gui/main_window.cpp" line="191"/>
         <source>&amp;Quit</source>
         <translation>&amp;Beenden</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="172"/>
+        <location filename="../app/gui/main_window.cpp" line="195"/>
         <source>View</source>
         <translation>Ansicht</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="185"/>
+        <location filename="../app/gui/main_window.cpp" line="208"/>
         <source>&amp;Help</source>
         <translation>&amp;Hilfe</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="186"/>
+        <location filename="../app/gui/main_window.cpp" line="209"/>
         <source>&amp;About TuneScope</source>
         <translation>Über &amp;TuneScope</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="187"/>
+        <location filename="../app/gui/main_window.cpp" line="210"/>
         <source>About TuneScope</source>
         <translation>Über TuneScope</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="188"/>
+        <location filename="../app/gui/main_window.cpp" line="211"/>
         <source>TuneScope %1
 A workbench for tuning tensor programs.</source>
         <translation>TuneScope %1
 Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="194"/>
+        <location filename="../app/gui/main_window.cpp" line="217"/>
         <source>Session</source>
         <translation>Sitzung</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="204"/>
+        <location filename="../app/gui/main_window.cpp" line="227"/>
         <source>&amp;New session…</source>
         <translation>&amp;Neue Sitzung…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="206"/>
+        <location filename="../app/gui/main_window.cpp" line="229"/>
         <source>&amp;Pause</source>
         <translation>&amp;Pausieren</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="207"/>
+        <location filename="../app/gui/main_window.cpp" line="230"/>
         <source>&amp;Resume</source>
         <translation>&amp;Fortsetzen</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="208"/>
+        <location filename="../app/gui/main_window.cpp" line="231"/>
         <source>&amp;Cancel after this batch</source>
         <translation>Nach diesem Batch a&amp;bbrechen</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="218"/>
+        <location filename="../app/gui/main_window.cpp" line="241"/>
         <source> Model: </source>
         <translation> Modell: </translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="221"/>
+        <location filename="../app/gui/main_window.cpp" line="244"/>
         <source>The running session&apos;s cost model. Choose another to switch: it learns from every record of the session&apos;s tasks, then ranks the following rounds.</source>
         <translation>Das Kostenmodell der laufenden Sitzung. Ein anderes wählen, um zu wechseln: Es lernt aus jedem Datensatz der Aufgaben der Sitzung und bewertet dann die folgenden Runden.</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="235"/>
+        <location filename="../app/gui/main_window.cpp" line="258"/>
         <source>Switching the cost model to %1 before the next round…</source>
         <translation>Wechsle das Kostenmodell vor der nächsten Runde zu %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="245"/>
+        <location filename="../app/gui/main_window.cpp" line="268"/>
         <source>The session now ranks with %1 (was %2).</source>
         <translation>Die Sitzung bewertet jetzt mit %1 (vorher %2).</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="246"/>
+        <location filename="../app/gui/main_window.cpp" line="269"/>
         <source>The session keeps %1: switching to %2 failed: %3</source>
         <translation>Die Sitzung behält %1: Der Wechsel zu %2 ist fehlgeschlagen: %3</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="262"/>
+        <location filename="../app/gui/main_window.cpp" line="285"/>
         <source>Steering refused: %1: %2</source>
         <translation>Lenkung abgelehnt: %1: %2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="263"/>
+        <location filename="../app/gui/main_window.cpp" line="286"/>
         <source>Steering done: %1 (record %2)</source>
         <translation>Lenkung ausgeführt: %1 (Datensatz %2)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="264"/>
+        <location filename="../app/gui/main_window.cpp" line="287"/>
         <source>Steering done: %1</source>
         <translation>Lenkung ausgeführt: %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="311"/>
+        <location filename="../app/gui/main_window.cpp" line="334"/>
         <source>%1 of %2 trials</source>
         <translation>%1 von %2 Versuchen</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="315"/>
+        <location filename="../app/gui/main_window.cpp" line="338"/>
         <source>paused</source>
         <translation>pausiert</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="316"/>
+        <location filename="../app/gui/main_window.cpp" line="339"/>
         <source>cancelling after the batch in flight…</source>
         <translation>Abbruch nach dem laufenden Batch…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="317"/>
+        <location filename="../app/gui/main_window.cpp" line="340"/>
         <source>starting: restoring the workspace…</source>
         <translation>Start: Arbeitsbereich wird wiederhergestellt…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="319"/>
+        <location filename="../app/gui/main_window.cpp" line="342"/>
         <source>measuring %1: built %2, measured %3 of %4</source>
         <translation>Messung %1: %2 gebaut, %3 von %4 gemessen</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="325"/>
+        <location filename="../app/gui/main_window.cpp" line="348"/>
         <source>searching %1</source>
         <translation>Suche für %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="328"/>
+        <location filename="../app/gui/main_window.cpp" line="351"/>
         <source>updating the cost model</source>
         <translation>Kostenmodell wird aktualisiert</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="330"/>
+        <location filename="../app/gui/main_window.cpp" line="353"/>
         <source>training the new cost model on the session&apos;s records</source>
         <translation>trainiere das neue Kostenmodell mit den Datensätzen der Sitzung</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="332"/>
+        <location filename="../app/gui/main_window.cpp" line="355"/>
         <source>re-measuring the best candidates</source>
         <translation>beste Kandidaten werden neu gemessen</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="334"/>
+        <location filename="../app/gui/main_window.cpp" line="357"/>
         <source>running</source>
         <translation>läuft</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="337"/>
+        <location filename="../app/gui/main_window.cpp" line="360"/>
         <source> — ETA %1</source>
         <translation> — Restzeit %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="338"/>
+        <location filename="../app/gui/main_window.cpp" line="361"/>
         <source>%1 s</source>
         <translation>%1 s</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="338"/>
+        <location filename="../app/gui/main_window.cpp" line="361"/>
         <source>%1 min</source>
         <translation>%1 min</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="346"/>
+        <location filename="../app/gui/main_window.cpp" line="369"/>
         <source>Session %1 %2.</source>
         <translation>Sitzung %1: %2.</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="347"/>
+        <location filename="../app/gui/main_window.cpp" line="370"/>
         <source>Session %1 %2: %3</source>
         <translation>Sitzung %1: %2 (%3)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="358"/>
+        <location filename="../app/gui/main_window.cpp" line="384"/>
         <source>TuneScope — %1</source>
         <translation>TuneScope — %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="366"/>
+        <location filename="../app/gui/main_window.cpp" line="392"/>
         <source>Importing %1…</source>
         <translation>%1 wird importiert…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="419"/>
+        <location filename="../app/gui/main_window.cpp" line="445"/>
         <source>%1task %2: %3 ops, %4 GFLOP, weight %5, key %6</source>
         <translation>%1Aufgabe %2: %3 Operationen, %4 GFLOP, Gewicht %5, Schlüssel %6</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="450"/>
+        <location filename="../app/gui/main_window.cpp" line="476"/>
         <source>Closing after the batch in flight…</source>
         <translation>Wird nach dem laufenden Batch geschlossen…</translation>
     </message>
@@ -2080,72 +2101,72 @@ Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
 <context>
     <name>ts::app::SessionDialog</name>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="61"/>
+        <location filename="../app/gui/session_dialog.cpp" line="62"/>
         <source>New tuning session</source>
         <translation>Neue Tuning-Sitzung</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="65"/>
+        <location filename="../app/gui/session_dialog.cpp" line="66"/>
         <source>What to tune</source>
         <translation>Was getunt wird</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="66"/>
+        <location filename="../app/gui/session_dialog.cpp" line="67"/>
         <source>&amp;Network</source>
         <translation>&amp;Netz</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="67"/>
+        <location filename="../app/gui/session_dialog.cpp" line="68"/>
         <source>&amp;Operator</source>
         <translation>&amp;Operator</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="76"/>
+        <location filename="../app/gui/session_dialog.cpp" line="77"/>
         <source>all tasks, or ids such as 0,3,5</source>
         <translation>alle Aufgaben oder IDs wie 0,3,5</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="83"/>
+        <location filename="../app/gui/session_dialog.cpp" line="84"/>
         <source>Network:</source>
         <translation>Netz:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="84"/>
+        <location filename="../app/gui/session_dialog.cpp" line="85"/>
         <source>Batch:</source>
         <translation>Batchgröße:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="85"/>
+        <location filename="../app/gui/session_dialog.cpp" line="86"/>
         <source>Tasks:</source>
         <translation>Aufgaben:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="87"/>
+        <location filename="../app/gui/session_dialog.cpp" line="88"/>
         <source>Operator:</source>
         <translation>Operator:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="88"/>
+        <location filename="../app/gui/session_dialog.cpp" line="89"/>
         <source>Shape:</source>
         <translation>Shape:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="89"/>
+        <location filename="../app/gui/session_dialog.cpp" line="90"/>
         <source>Layout:</source>
         <translation>Layout:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="92"/>
+        <location filename="../app/gui/session_dialog.cpp" line="93"/>
         <source>Shadow models</source>
         <translation>Schattenmodelle</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="106"/>
+        <location filename="../app/gui/session_dialog.cpp" line="107"/>
         <source>Scored on every round&apos;s candidates, without steering; compared in Predicted vs measured.</source>
         <translation>Bewerten die Kandidaten jeder Runde, ohne zu lenken; verglichen in „Vorhersage vs. Messung“.</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="115"/>
+        <location filename="../app/gui/session_dialog.cpp" line="116"/>
         <source>Search</source>
         <translation>Suche</translation>
     </message>
@@ -2174,228 +2195,253 @@ Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
         <translation type="vanished">AutoTVM: Gittersuche</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="123"/>
+        <location filename="../app/gui/session_dialog.cpp" line="124"/>
         <source>AutoTVM policies tune the tasks one of its hand-written templates fits; the cost model below is Ansor&apos;s and is not used by them.</source>
         <translation>AutoTVM-Strategien optimieren die Aufgaben, zu denen eine seiner handgeschriebenen Vorlagen passt; das Kostenmodell unten ist das von Ansor und wird von ihnen nicht verwendet.</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="128"/>
+        <location filename="../app/gui/session_dialog.cpp" line="129"/>
         <source>Rank the model&apos;s warm-up by the analytical estimate</source>
         <translation>Aufwärmphase des Modells nach der analytischen Schätzung ordnen</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="129"/>
+        <location filename="../app/gui/session_dialog.cpp" line="130"/>
         <source>Until a learned model has trained (every task&apos;s first round), Ansor ranks the candidates at random; TuneScope ranks them by the roofline estimate, with the machine&apos;s measured limits when the Roofline view has measured them.</source>
         <translation>Bis ein lernendes Modell trainiert ist (die erste Runde jeder Aufgabe), ordnet Ansor die Kandidaten zufällig; TuneScope ordnet sie nach der Roofline-Schätzung, mit den gemessenen Grenzen der Maschine, sobald die Roofline-Ansicht sie gemessen hat.</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="135"/>
+        <location filename="../app/gui/session_dialog.cpp" line="136"/>
         <source>This machine&apos;s CPU (%1)</source>
         <translation>Die CPU dieses Rechners (%1)</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="138"/>
+        <location filename="../app/gui/session_dialog.cpp" line="139"/>
         <source>A CUDA target (or any TVM target string) searches with Ansor&apos;s GPU rules; its candidates are measured by tunescope-gpu-runner on this machine&apos;s GPU, or on a GPU elsewhere through the folder under Measurement.</source>
         <translation>Ein CUDA-Ziel (oder ein beliebiger TVM-Zielstring) sucht mit Ansors GPU-Regeln; seine Kandidaten misst tunescope-gpu-runner auf der GPU dieses Rechners oder, über den Ordner unter Messung, auf einer GPU anderswo.</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="145"/>
+        <location filename="../app/gui/session_dialog.cpp" line="146"/>
         <source>all cores (%1)</source>
         <translation>alle Kerne (%1)</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="147"/>
+        <location filename="../app/gui/session_dialog.cpp" line="148"/>
         <source>Policy:</source>
         <translation>Strategie:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="148"/>
+        <location filename="../app/gui/session_dialog.cpp" line="149"/>
         <source>Cost model:</source>
         <translation>Kostenmodell:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="150"/>
+        <location filename="../app/gui/session_dialog.cpp" line="151"/>
         <source>Target:</source>
         <translation>Ziel:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="151"/>
+        <location filename="../app/gui/session_dialog.cpp" line="152"/>
         <source>Trials (all sessions of these tasks):</source>
         <translation>Versuche (alle Sitzungen dieser Aufgaben):</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="152"/>
+        <location filename="../app/gui/session_dialog.cpp" line="153"/>
         <source>Measures per round:</source>
         <translation>Messungen pro Runde:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="153"/>
+        <location filename="../app/gui/session_dialog.cpp" line="154"/>
         <source>Seed:</source>
         <translation>Seed:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="154"/>
+        <location filename="../app/gui/session_dialog.cpp" line="155"/>
         <source>Threads:</source>
         <translation>Threads:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="157"/>
+        <location filename="../app/gui/session_dialog.cpp" line="158"/>
         <source>Measurement</source>
         <translation>Messung</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="161"/>
+        <location filename="../app/gui/session_dialog.cpp" line="162"/>
         <source>Flush caches before each repeat</source>
         <translation>Caches vor jeder Wiederholung leeren</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="164"/>
+        <location filename="../app/gui/session_dialog.cpp" line="165"/>
         <source>as TVM (2 for a network, 1 for an operator)</source>
         <translation>wie TVM (2 für ein Netz, 1 für einen Operator)</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="165"/>
+        <location filename="../app/gui/session_dialog.cpp" line="166"/>
         <source>none</source>
         <translation>keine</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="166"/>
+        <location filename="../app/gui/session_dialog.cpp" line="167"/>
         <source>weights packed in the kernel (1)</source>
         <translation>Gewichte im Kernel umgepackt (1)</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="167"/>
+        <location filename="../app/gui/session_dialog.cpp" line="168"/>
         <source>weights packed before the runs (2)</source>
         <translation>Gewichte vor den Läufen umgepackt (2)</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="169"/>
+        <location filename="../app/gui/session_dialog.cpp" line="170"/>
         <source>Ansor&apos;s layout_rewrite_option (CPU targets): a conv2d&apos;s, dense&apos;s, matmul&apos;s or batch_matmul&apos;s weight packed into the layout the schedule&apos;s loops read, inside the timed kernel (1, TVM&apos;s default for an operator) or once before the timed runs (2, as a network&apos;s constant weights are). As TVM: 2 for a network&apos;s tasks, 1 for an operator, none for AutoTVM policies and GPU targets.</source>
         <translation>Ansors layout_rewrite_option (CPU-Ziele): Die Gewichte eines conv2d, dense, matmul oder batch_matmul werden in das Layout umgepackt, in dem die Schleifen des Schedules sie lesen, im gemessenen Kernel (1, TVMs Vorgabe für einen Operator) oder einmal vor den gemessenen Läufen (2, wie die konstanten Gewichte eines Netzes). Wie TVM: 2 für die Aufgaben eines Netzes, 1 für einen Operator, keines für AutoTVM-Strategien und GPU-Ziele.</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="177"/>
-        <location filename="../app/gui/session_dialog.cpp" line="181"/>
+        <location filename="../app/gui/session_dialog.cpp" line="178"/>
+        <location filename="../app/gui/session_dialog.cpp" line="182"/>
         <source> s</source>
         <translation> s</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="183"/>
+        <location filename="../app/gui/session_dialog.cpp" line="184"/>
         <source>empty: this machine&apos;s GPU</source>
         <translation>leer: die GPU dieses Rechners</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="185"/>
+        <location filename="../app/gui/session_dialog.cpp" line="186"/>
         <source>GPU targets measured on another machine: each batch is written to this folder as batch-PID-K.jsonl; run it there with tunescope-gpu-runner and move the output here as batch-PID-K.results.jsonl. The session waits for it (Stop ends the wait).</source>
         <translation>GPU-Ziele, auf einem anderen Rechner gemessen: Jeder Stapel wird als batch-PID-K.jsonl in diesen Ordner geschrieben; führen Sie ihn dort mit tunescope-gpu-runner aus und verschieben Sie die Ausgabe als batch-PID-K.results.jsonl hierher. Die Sitzung wartet darauf (Stopp beendet das Warten).</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="189"/>
+        <location filename="../app/gui/session_dialog.cpp" line="190"/>
         <source>Number:</source>
         <translation>Anzahl:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="190"/>
+        <location filename="../app/gui/session_dialog.cpp" line="191"/>
         <source>Repeat:</source>
         <translation>Wiederholungen:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="191"/>
+        <location filename="../app/gui/session_dialog.cpp" line="192"/>
         <source>min_repeat_ms:</source>
         <translation>min_repeat_ms:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="193"/>
+        <location filename="../app/gui/session_dialog.cpp" line="194"/>
         <source>Layout rewrite:</source>
         <translation>Layout-Umschreibung:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="194"/>
+        <location filename="../app/gui/session_dialog.cpp" line="195"/>
         <source>Build timeout:</source>
         <translation>Build-Timeout:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="195"/>
+        <location filename="../app/gui/session_dialog.cpp" line="196"/>
         <source>Run timeout:</source>
         <translation>Ausführungs-Timeout:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="196"/>
+        <location filename="../app/gui/session_dialog.cpp" line="197"/>
         <source>GPU elsewhere, through:</source>
         <translation>GPU anderswo, über:</translation>
     </message>
     <message>
         <location filename="../app/gui/session_dialog.cpp" line="200"/>
+        <source>This machine</source>
+        <translation>Dieser Rechner</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="201"/>
+        <source>Workers (PostgreSQL workspace)</source>
+        <translation>Worker (PostgreSQL-Arbeitsbereich)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="202"/>
+        <source>Workers: each batch is queued in the workspace and measured by tunescope-worker processes on any machine (docs/workers.md); needs a postgresql:// workspace.</source>
+        <translation>Worker: Jeder Stapel wird im Arbeitsbereich eingereiht und von tunescope-worker-Prozessen auf beliebigen Rechnern gemessen (docs/workers.md); braucht einen postgresql://-Arbeitsbereich.</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="204"/>
+        <source>Measure on:</source>
+        <translation>Messen auf:</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="208"/>
         <source>Browse…</source>
         <translation>Durchsuchen…</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="202"/>
+        <location filename="../app/gui/session_dialog.cpp" line="210"/>
         <source>Workspace</source>
         <translation>Arbeitsbereich</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="203"/>
+        <location filename="../app/gui/session_dialog.cpp" line="211"/>
         <source>TuneScope workspaces (*.tunescope);;All files (*)</source>
         <translation>TuneScope-Arbeitsbereiche (*.tunescope);;Alle Dateien (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="208"/>
+        <location filename="../app/gui/session_dialog.cpp" line="216"/>
         <source>Workspace:</source>
         <translation>Arbeitsbereich:</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="216"/>
+        <location filename="../app/gui/session_dialog.cpp" line="224"/>
         <source>&amp;Start</source>
         <translation>&amp;Starten</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="258"/>
+        <location filename="../app/gui/session_dialog.cpp" line="266"/>
         <source>Extra cost models, trained on the same records as the session&apos;s model: each scores every round&apos;s candidates without steering the search, and the Predicted vs measured view draws each one&apos;s pairwise accuracy and Spearman per round.</source>
         <translation>Zusätzliche Kostenmodelle, trainiert mit denselben Datensätzen wie das Modell der Sitzung: Jedes bewertet die Kandidaten jeder Runde, ohne die Suche zu lenken, und die Ansicht „Vorhersage vs. Messung“ zeichnet je Runde die paarweise Genauigkeit und Spearman jedes Modells.</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="261"/>
+        <location filename="../app/gui/session_dialog.cpp" line="269"/>
         <source>Shadow models score the candidates the session&apos;s model ranks; the %1 policy does not rank with the session&apos;s model (Ansor only).</source>
         <translation>Schattenmodelle bewerten die Kandidaten, die das Modell der Sitzung reiht; die Strategie %1 reiht nicht mit dem Modell der Sitzung (nur Ansor).</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="347"/>
+        <location filename="../app/gui/session_dialog.cpp" line="356"/>
         <source>Target: %1</source>
         <translation>Ziel: %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="350"/>
+        <location filename="../app/gui/session_dialog.cpp" line="359"/>
         <source>Policy: AutoTVM&apos;s templates here are CPU templates; tune a GPU target with Ansor or random sampling.</source>
         <translation>Strategie: AutoTVMs Vorlagen sind hier CPU-Vorlagen; eine GPU mit Ansor oder Zufallsauswahl tunen.</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="354"/>
+        <location filename="../app/gui/session_dialog.cpp" line="363"/>
+        <source>Measurement: workers measure a PostgreSQL workspace&apos;s queue; give a postgresql:// workspace, or measure on this machine.</source>
+        <translation>Messung: Worker messen die Warteschlange eines PostgreSQL-Arbeitsbereichs; geben Sie einen postgresql://-Arbeitsbereich an oder messen Sie auf diesem Rechner.</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="367"/>
         <source>Measurement: a folder for a GPU elsewhere needs a GPU target.</source>
         <translation>Messung: Ein Ordner für eine GPU anderswo braucht ein GPU-Ziel.</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="356"/>
+        <location filename="../app/gui/session_dialog.cpp" line="369"/>
         <source>Measurement: cannot make the folder %1.</source>
         <translation>Messung: Der Ordner %1 kann nicht angelegt werden.</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="360"/>
+        <location filename="../app/gui/session_dialog.cpp" line="373"/>
         <source>Tasks: give task ids separated by commas (such as 0,3,5), or nothing for all tasks.</source>
         <translation>Aufgaben: Geben Sie durch Kommas getrennte Aufgaben-IDs an (etwa 0,3,5) oder nichts für alle Aufgaben.</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="364"/>
+        <location filename="../app/gui/session_dialog.cpp" line="377"/>
         <source>Shape: %1 takes %2.</source>
         <translation>Shape: %1 erwartet %2.</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="372"/>
+        <location filename="../app/gui/session_dialog.cpp" line="385"/>
         <source>Policy: %1</source>
         <translation>Strategie: %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="375"/>
+        <location filename="../app/gui/session_dialog.cpp" line="388"/>
         <source>Choose a workspace file.</source>
         <translation>Wählen Sie eine Arbeitsbereichsdatei.</translation>
     </message>
@@ -2403,75 +2449,95 @@ Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
 <context>
     <name>ts::app::SessionsView</name>
     <message>
-        <location filename="../app/gui/sessions_view.cpp" line="34"/>
+        <location filename="../app/gui/sessions_view.cpp" line="32"/>
+        <source>Workers</source>
+        <translation>Worker</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sessions_view.cpp" line="45"/>
         <source>Resume session</source>
         <translation>Sitzung fortsetzen</translation>
     </message>
     <message>
-        <location filename="../app/gui/sessions_view.cpp" line="36"/>
+        <location filename="../app/gui/sessions_view.cpp" line="47"/>
         <source>Continue the selected session with its tasks and settings, up to the trial budget</source>
         <translation>Die ausgewählte Sitzung mit ihren Aufgaben und Einstellungen bis zum Versuchsbudget fortsetzen</translation>
     </message>
     <message>
-        <location filename="../app/gui/sessions_view.cpp" line="38"/>
+        <location filename="../app/gui/sessions_view.cpp" line="49"/>
         <source>Show live session</source>
         <translation>Laufende Sitzung anzeigen</translation>
     </message>
     <message>
-        <location filename="../app/gui/sessions_view.cpp" line="44"/>
+        <location filename="../app/gui/sessions_view.cpp" line="55"/>
         <source>its budget</source>
         <translation>eigenes Budget</translation>
     </message>
     <message>
-        <location filename="../app/gui/sessions_view.cpp" line="45"/>
+        <location filename="../app/gui/sessions_view.cpp" line="56"/>
         <source>to </source>
         <translation>bis </translation>
     </message>
     <message>
-        <location filename="../app/gui/sessions_view.cpp" line="46"/>
+        <location filename="../app/gui/sessions_view.cpp" line="57"/>
         <source> trials</source>
         <translation> Versuche</translation>
     </message>
     <message>
-        <location filename="../app/gui/sessions_view.cpp" line="47"/>
+        <location filename="../app/gui/sessions_view.cpp" line="58"/>
         <source>The budget when resuming (all sessions of the tasks together)</source>
         <translation>Das Budget beim Fortsetzen (alle Sitzungen der Aufgaben zusammen)</translation>
     </message>
     <message>
-        <location filename="../app/gui/sessions_view.cpp" line="73"/>
+        <location filename="../app/gui/sessions_view.cpp" line="85"/>
+        <source>tunescope-worker processes measuring this workspace&apos;s queue, on any machine</source>
+        <translation>tunescope-worker-Prozesse, die die Warteschlange dieses Arbeitsbereichs messen, auf beliebigen Rechnern</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sessions_view.cpp" line="112"/>
         <source>Workspace: %1</source>
         <translation>Arbeitsbereich: %1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sessions_view.cpp" line="139"/>
+        <source>Workers (%1)</source>
+        <translation>Worker (%1)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sessions_view.cpp" line="141"/>
+        <source>Workers: %1</source>
+        <translation>Worker: %1</translation>
     </message>
 </context>
 <context>
     <name>ts::app::SketchView</name>
     <message>
-        <location filename="../app/gui/sketch_view.cpp" line="51"/>
+        <location filename="../app/gui/sketch_view.cpp" line="56"/>
         <source>Task</source>
         <translation>Aufgabe</translation>
     </message>
     <message>
-        <location filename="../app/gui/sketch_view.cpp" line="55"/>
+        <location filename="../app/gui/sketch_view.cpp" line="60"/>
         <source>Show all the session&apos;s tasks, or one</source>
         <translation>Alle Aufgaben der Sitzung oder eine einzelne anzeigen</translation>
     </message>
     <message>
-        <location filename="../app/gui/sketch_view.cpp" line="102"/>
+        <location filename="../app/gui/sketch_view.cpp" line="138"/>
         <source>All tasks</source>
         <translation>Alle Aufgaben</translation>
     </message>
     <message>
-        <location filename="../app/gui/sketch_view.cpp" line="139"/>
+        <location filename="../app/gui/sketch_view.cpp" line="175"/>
         <source>Cannot read the session: %1</source>
         <translation>Sitzung kann nicht gelesen werden: %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/sketch_view.cpp" line="143"/>
+        <location filename="../app/gui/sketch_view.cpp" line="179"/>
         <source>No session: start or open one to see its sketches.</source>
         <translation>Keine Sitzung: Starten oder öffnen Sie eine, um ihre Sketches zu sehen.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/sketch_view.cpp" line="153"/>
+        <location filename="../app/gui/sketch_view.cpp" line="189"/>
         <source>%n measured state(s)</source>
         <translation>
             <numerusform>%n gemessener Zustand</numerusform>
@@ -2479,11 +2545,24 @@ Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/sketch_view.cpp" line="155"/>
+        <location filename="../app/gui/sketch_view.cpp" line="191"/>
         <source>, %n matching no sketch</source>
         <translation>
             <numerusform>, %n ohne passenden Sketch</numerusform>
             <numerusform>, %n ohne passenden Sketch</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sketch_view.cpp" line="207"/>
+        <source> · constraints: %1 of %2 sketches allowed</source>
+        <translation> · Einschränkungen: %1 von %2 Sketches erlaubt</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/gui/sketch_view.cpp" line="209"/>
+        <source>, %n measured state(s) break them</source>
+        <translation>
+            <numerusform>, %n gemessener Zustand verletzt sie</numerusform>
+            <numerusform>, %n gemessene Zustände verletzen sie</numerusform>
         </translation>
     </message>
 </context>
@@ -3263,22 +3342,22 @@ Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
 <context>
     <name>ts::models::SketchTreeModel</name>
     <message>
-        <location filename="../widgets/models/sketch_tree_model.cpp" line="291"/>
+        <location filename="../widgets/models/sketch_tree_model.cpp" line="294"/>
         <source>%1 µs</source>
         <translation>%1 µs</translation>
     </message>
     <message>
-        <location filename="../widgets/models/sketch_tree_model.cpp" line="293"/>
+        <location filename="../widgets/models/sketch_tree_model.cpp" line="296"/>
         <source>%1 ms</source>
         <translation>%1 ms</translation>
     </message>
     <message>
-        <location filename="../widgets/models/sketch_tree_model.cpp" line="322"/>
+        <location filename="../widgets/models/sketch_tree_model.cpp" line="327"/>
         <source>no sketches</source>
         <translation>keine Sketches</translation>
     </message>
     <message numerus="yes">
-        <location filename="../widgets/models/sketch_tree_model.cpp" line="323"/>
+        <location filename="../widgets/models/sketch_tree_model.cpp" line="328"/>
         <source>%n sketch(es), %1 measured</source>
         <translation>
             <numerusform>%n Sketch, %1 gemessen</numerusform>
@@ -3286,17 +3365,17 @@ Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
         </translation>
     </message>
     <message>
-        <location filename="../widgets/models/sketch_tree_model.cpp" line="341"/>
+        <location filename="../widgets/models/sketch_tree_model.cpp" line="346"/>
         <source>Other (no sketch matches)</source>
         <translation>Andere (kein passender Sketch)</translation>
     </message>
     <message>
-        <location filename="../widgets/models/sketch_tree_model.cpp" line="342"/>
+        <location filename="../widgets/models/sketch_tree_model.cpp" line="347"/>
         <source>Sketch %1: %2</source>
         <translation>Sketch %1: %2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../widgets/models/sketch_tree_model.cpp" line="349"/>
+        <location filename="../widgets/models/sketch_tree_model.cpp" line="354"/>
         <source>%n measured</source>
         <translation>
             <numerusform>%n gemessen</numerusform>
@@ -3304,69 +3383,160 @@ Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
         </translation>
     </message>
     <message>
-        <location filename="../widgets/models/sketch_tree_model.cpp" line="350"/>
+        <location filename="../widgets/models/sketch_tree_model.cpp" line="355"/>
         <source>%1, %2 failed</source>
         <translation>%1, %2 fehlgeschlagen</translation>
     </message>
     <message>
-        <location filename="../widgets/models/sketch_tree_model.cpp" line="360"/>
+        <location filename="../widgets/models/sketch_tree_model.cpp" line="365"/>
         <source>Records whose steps match none of the task&apos;s sketches (imported, or tuned with other rules or for another target)</source>
         <translation>Datensätze, deren Schritte zu keinem Sketch der Aufgabe passen (importiert oder mit anderen Regeln bzw. für ein anderes Target getunt)</translation>
     </message>
     <message>
-        <location filename="../widgets/models/sketch_tree_model.cpp" line="372"/>
+        <location filename="../widgets/models/sketch_tree_model.cpp" line="377"/>
         <source>Trial %1</source>
         <translation>Versuch %1</translation>
     </message>
     <message>
-        <location filename="../widgets/models/sketch_tree_model.cpp" line="378"/>
+        <location filename="../widgets/models/sketch_tree_model.cpp" line="383"/>
         <source>ok</source>
         <translation>ok</translation>
     </message>
     <message>
-        <location filename="../widgets/models/sketch_tree_model.cpp" line="390"/>
+        <location filename="../widgets/models/sketch_tree_model.cpp" line="395"/>
         <source>Record %1</source>
         <translation>Datensatz %1</translation>
     </message>
     <message>
-        <location filename="../widgets/models/sketch_tree_model.cpp" line="394"/>
+        <location filename="../widgets/models/sketch_tree_model.cpp" line="399"/>
         <source>Not replayed: %1</source>
         <translation>Schritte nicht anwendbar: %1</translation>
     </message>
     <message>
-        <location filename="../widgets/models/sketch_tree_model.cpp" line="406"/>
+        <location filename="../widgets/models/sketch_tree_model.cpp" line="411"/>
         <source>Task / sketch / state</source>
         <translation>Aufgabe / Sketch / Zustand</translation>
     </message>
     <message>
-        <location filename="../widgets/models/sketch_tree_model.cpp" line="408"/>
+        <location filename="../widgets/models/sketch_tree_model.cpp" line="413"/>
         <source>Cost</source>
         <translation>Laufzeit</translation>
     </message>
     <message>
-        <location filename="../widgets/models/sketch_tree_model.cpp" line="410"/>
+        <location filename="../widgets/models/sketch_tree_model.cpp" line="415"/>
         <source>GFLOP/s</source>
         <translation>GFLOP/s</translation>
     </message>
     <message>
-        <location filename="../widgets/models/sketch_tree_model.cpp" line="412"/>
+        <location filename="../widgets/models/sketch_tree_model.cpp" line="417"/>
         <source>Status</source>
         <translation>Status</translation>
     </message>
     <message>
-        <location filename="../widgets/models/sketch_tree_model.cpp" line="414"/>
+        <location filename="../widgets/models/sketch_tree_model.cpp" line="419"/>
         <source>Tile sizes</source>
         <translation>Tile-Größen</translation>
     </message>
     <message>
-        <location filename="../widgets/models/sketch_tree_model.cpp" line="416"/>
+        <location filename="../widgets/models/sketch_tree_model.cpp" line="421"/>
         <source>Compute at</source>
         <translation>Compute at</translation>
     </message>
     <message>
-        <location filename="../widgets/models/sketch_tree_model.cpp" line="418"/>
+        <location filename="../widgets/models/sketch_tree_model.cpp" line="423"/>
         <source>Parallel, vectorize, unroll</source>
         <translation>Parallel, vectorize, unroll</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/sketch_tree_model.cpp" line="425"/>
+        <source>Constraints</source>
+        <translation>Einschränkungen</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/sketch_tree_marks.cpp" line="83"/>
+        <source>%1 of %2 sketches allowed</source>
+        <translation>%1 von %2 Sketches erlaubt</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../widgets/models/sketch_tree_marks.cpp" line="84"/>
+        <source>%1; %n measured state(s) break the constraints</source>
+        <translation>
+            <numerusform>%1; %n gemessener Zustand verletzt die Einschränkungen</numerusform>
+            <numerusform>%1; %n gemessene Zustände verletzen die Einschränkungen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/sketch_tree_marks.cpp" line="93"/>
+        <source>removed: %1</source>
+        <translation>entfernt: %1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/sketch_tree_marks.cpp" line="96"/>
+        <source>allowed</source>
+        <translation>erlaubt</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/sketch_tree_marks.cpp" line="115"/>
+        <source>Removed by the task&apos;s constraints: it %1. The search samples no state of this sketch.</source>
+        <translation>Von den Einschränkungen der Aufgabe entfernt: %1. Die Suche zieht keinen Zustand dieses Sketches.</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/sketch_tree_marks.cpp" line="120"/>
+        <source>Breaks the task&apos;s constraints: %1. The search would not propose it now.</source>
+        <translation>Verletzt die Einschränkungen der Aufgabe: %1. Die Suche würde ihn jetzt nicht vorschlagen.</translation>
+    </message>
+</context>
+<context>
+    <name>ts::models::WorkersModel</name>
+    <message>
+        <location filename="../widgets/models/workers_model.cpp" line="59"/>
+        <source>Worker %1 (pid %2, %3 threads)</source>
+        <translation>Worker %1 (PID %2, %3 Threads)</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/workers_model.cpp" line="78"/>
+        <source>%1 s ago</source>
+        <translation>vor %1 s</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/workers_model.cpp" line="90"/>
+        <source>Worker</source>
+        <translation>Worker</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/workers_model.cpp" line="92"/>
+        <source>Host</source>
+        <translation>Host</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/workers_model.cpp" line="94"/>
+        <source>State</source>
+        <translation>Zustand</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/workers_model.cpp" line="96"/>
+        <source>Measuring now</source>
+        <translation>Misst gerade</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/workers_model.cpp" line="98"/>
+        <source>Measured</source>
+        <translation>Gemessen</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/workers_model.cpp" line="100"/>
+        <source>Failed</source>
+        <translation>Fehlgeschlagen</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/workers_model.cpp" line="102"/>
+        <source>Per minute</source>
+        <translation>Pro Minute</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/workers_model.cpp" line="104"/>
+        <source>Last seen</source>
+        <translation>Zuletzt gesehen</translation>
     </message>
 </context>
 <context>
@@ -3648,32 +3818,32 @@ Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
         <translation>Nicht fortgesetzt: %1 dieser Aufgaben. Sie messen einen anderen Kernel; eine Sitzung mit dieser Layout-Umschreibung setzt sie fort.</translation>
     </message>
     <message>
-        <location filename="../widgets/session_hub.cpp" line="308"/>
+        <location filename="../widgets/session_hub.cpp" line="310"/>
         <source>Session %1 did not record what it tuned, so it cannot be resumed.</source>
         <translation>Sitzung %1 hat nicht gespeichert, was sie getunt hat, und kann daher nicht fortgesetzt werden.</translation>
     </message>
     <message>
-        <location filename="../widgets/session_hub.cpp" line="315"/>
+        <location filename="../widgets/session_hub.cpp" line="317"/>
         <source>Session %1 cannot be resumed: %2</source>
         <translation>Sitzung %1 kann nicht fortgesetzt werden: %2</translation>
     </message>
     <message>
-        <location filename="../widgets/session_hub.cpp" line="393"/>
+        <location filename="../widgets/session_hub.cpp" line="395"/>
         <source>No session is running, so there is no model to switch.</source>
         <translation>Es läuft keine Sitzung, also gibt es kein Modell zu wechseln.</translation>
     </message>
     <message>
-        <location filename="../widgets/session_hub.cpp" line="410"/>
+        <location filename="../widgets/session_hub.cpp" line="412"/>
         <source>Cannot switch the model to %1: %2</source>
         <translation>Das Modell kann nicht zu %1 gewechselt werden: %2</translation>
     </message>
     <message>
-        <location filename="../widgets/session_hub.cpp" line="435"/>
+        <location filename="../widgets/session_hub.cpp" line="440"/>
         <source>Cannot %1: %2</source>
         <translation>%1 nicht möglich: %2</translation>
     </message>
     <message>
-        <location filename="../widgets/session_hub.cpp" line="463"/>
+        <location filename="../widgets/session_hub.cpp" line="482"/>
         <source>The session failed: %1</source>
         <translation>Die Sitzung ist fehlgeschlagen: %1</translation>
     </message>

@@ -548,264 +548,285 @@
 <context>
     <name>ts::app::MainWindow</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="57"/>
+        <location filename="../app/gui/main_window.cpp" line="59"/>
         <source>TuneScope</source>
         <translation>TuneScope</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="59"/>
+        <location filename="../app/gui/main_window.cpp" line="61"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="60"/>
+        <location filename="../app/gui/main_window.cpp" line="62"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="61"/>
+        <location filename="../app/gui/main_window.cpp" line="63"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="62"/>
+        <location filename="../app/gui/main_window.cpp" line="64"/>
         <source>&amp;Session</source>
         <translation>会话(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="77"/>
+        <location filename="../app/gui/main_window.cpp" line="79"/>
         <source>A tuning session is running</source>
         <translation>调优会话正在运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="78"/>
+        <location filename="../app/gui/main_window.cpp" line="80"/>
         <source>Stop the session after the batch in flight and close? Everything measured so far is kept in the workspace, and the session can be resumed later.</source>
         <translation>在当前批次完成后停止会话并关闭？目前已测量的所有结果都会保存在工作区中，之后可以恢复该会话。</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="148"/>
+        <location filename="../app/gui/main_window.cpp" line="150"/>
         <source>&amp;Open workspace…</source>
         <translation>打开工作区(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="151"/>
+        <location filename="../app/gui/main_window.cpp" line="153"/>
+        <location filename="../app/gui/main_window.cpp" line="167"/>
         <source>A session is running in this workspace: cancel it before opening another.</source>
         <translation>该工作区中有会话正在运行：请先取消它，再打开其他工作区。</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="155"/>
+        <location filename="../app/gui/main_window.cpp" line="157"/>
         <source>Open or create a workspace</source>
         <translation>打开或新建工作区</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="156"/>
+        <location filename="../app/gui/main_window.cpp" line="158"/>
         <source>TuneScope workspaces (*.tunescope);;All files (*)</source>
         <translation>TuneScope 工作区 (*.tunescope);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="161"/>
+        <location filename="../app/gui/main_window.cpp" line="164"/>
+        <source>Open &amp;server workspace…</source>
+        <translation>打开服务器工作区(&amp;S)…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="171"/>
+        <source>Open a server workspace</source>
+        <translation>打开服务器工作区</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="172"/>
+        <source>PostgreSQL URL (the password from ~/.pgpass or PGPASSFILE, never stored here):</source>
+        <translation>PostgreSQL URL（密码取自 ~/.pgpass 或 PGPASSFILE，此处从不保存）：</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="178"/>
+        <source>Not a PostgreSQL URL: %1</source>
+        <translation>不是 PostgreSQL URL：%1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="184"/>
         <source>Open &amp;model (ONNX)…</source>
         <translation>打开模型 (ONNX)(&amp;M)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="163"/>
+        <location filename="../app/gui/main_window.cpp" line="186"/>
         <source>Open an ONNX model</source>
         <translation>打开 ONNX 模型</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="163"/>
+        <location filename="../app/gui/main_window.cpp" line="186"/>
         <source>ONNX models (*.onnx);;All files (*)</source>
         <translation>ONNX 模型 (*.onnx);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="168"/>
+        <location filename="../app/gui/main_window.cpp" line="191"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="172"/>
+        <location filename="../app/gui/main_window.cpp" line="195"/>
         <source>View</source>
         <translation>视图</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="185"/>
+        <location filename="../app/gui/main_window.cpp" line="208"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="186"/>
+        <location filename="../app/gui/main_window.cpp" line="209"/>
         <source>&amp;About TuneScope</source>
         <translation>关于 TuneScope(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="187"/>
+        <location filename="../app/gui/main_window.cpp" line="210"/>
         <source>About TuneScope</source>
         <translation>关于 TuneScope</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="188"/>
+        <location filename="../app/gui/main_window.cpp" line="211"/>
         <source>TuneScope %1
 A workbench for tuning tensor programs.</source>
         <translation>TuneScope %1
 张量程序调优工作台。</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="194"/>
+        <location filename="../app/gui/main_window.cpp" line="217"/>
         <source>Session</source>
         <translation>会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="204"/>
+        <location filename="../app/gui/main_window.cpp" line="227"/>
         <source>&amp;New session…</source>
         <translation>新建会话(&amp;N)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="206"/>
+        <location filename="../app/gui/main_window.cpp" line="229"/>
         <source>&amp;Pause</source>
         <translation>暂停(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="207"/>
+        <location filename="../app/gui/main_window.cpp" line="230"/>
         <source>&amp;Resume</source>
         <translation>继续(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="208"/>
+        <location filename="../app/gui/main_window.cpp" line="231"/>
         <source>&amp;Cancel after this batch</source>
         <translation>本批次结束后取消(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="218"/>
+        <location filename="../app/gui/main_window.cpp" line="241"/>
         <source> Model: </source>
         <translation> 模型： </translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="221"/>
+        <location filename="../app/gui/main_window.cpp" line="244"/>
         <source>The running session&apos;s cost model. Choose another to switch: it learns from every record of the session&apos;s tasks, then ranks the following rounds.</source>
         <translation>正在运行的会话所用的代价模型。选择另一个即可切换：新模型先从该会话各任务的全部记录中学习，再为后续各轮排序。</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="235"/>
+        <location filename="../app/gui/main_window.cpp" line="258"/>
         <source>Switching the cost model to %1 before the next round…</source>
         <translation>将在下一轮之前把代价模型切换为 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="245"/>
+        <location filename="../app/gui/main_window.cpp" line="268"/>
         <source>The session now ranks with %1 (was %2).</source>
         <translation>会话现在使用 %1 排序（原为 %2）。</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="246"/>
+        <location filename="../app/gui/main_window.cpp" line="269"/>
         <source>The session keeps %1: switching to %2 failed: %3</source>
         <translation>会话继续使用 %1：切换到 %2 失败：%3</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="262"/>
+        <location filename="../app/gui/main_window.cpp" line="285"/>
         <source>Steering refused: %1: %2</source>
         <translation>引导被拒绝：%1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="263"/>
+        <location filename="../app/gui/main_window.cpp" line="286"/>
         <source>Steering done: %1 (record %2)</source>
         <translation>引导完成：%1（记录 %2）</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="264"/>
+        <location filename="../app/gui/main_window.cpp" line="287"/>
         <source>Steering done: %1</source>
         <translation>引导完成：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="311"/>
+        <location filename="../app/gui/main_window.cpp" line="334"/>
         <source>%1 of %2 trials</source>
         <translation>%1 / %2 次试验</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="315"/>
+        <location filename="../app/gui/main_window.cpp" line="338"/>
         <source>paused</source>
         <translation>已暂停</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="316"/>
+        <location filename="../app/gui/main_window.cpp" line="339"/>
         <source>cancelling after the batch in flight…</source>
         <translation>将在当前批次完成后取消…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="317"/>
+        <location filename="../app/gui/main_window.cpp" line="340"/>
         <source>starting: restoring the workspace…</source>
         <translation>启动中：正在恢复工作区…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="319"/>
+        <location filename="../app/gui/main_window.cpp" line="342"/>
         <source>measuring %1: built %2, measured %3 of %4</source>
         <translation>正在测量 %1：已构建 %2，已测量 %3/%4</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="325"/>
+        <location filename="../app/gui/main_window.cpp" line="348"/>
         <source>searching %1</source>
         <translation>正在搜索 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="328"/>
+        <location filename="../app/gui/main_window.cpp" line="351"/>
         <source>updating the cost model</source>
         <translation>正在更新代价模型</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="330"/>
+        <location filename="../app/gui/main_window.cpp" line="353"/>
         <source>training the new cost model on the session&apos;s records</source>
         <translation>正在用会话的记录训练新的代价模型</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="332"/>
+        <location filename="../app/gui/main_window.cpp" line="355"/>
         <source>re-measuring the best candidates</source>
         <translation>正在重新测量最佳候选</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="334"/>
+        <location filename="../app/gui/main_window.cpp" line="357"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="337"/>
+        <location filename="../app/gui/main_window.cpp" line="360"/>
         <source> — ETA %1</source>
         <translation> — 预计剩余 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="338"/>
+        <location filename="../app/gui/main_window.cpp" line="361"/>
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="338"/>
+        <location filename="../app/gui/main_window.cpp" line="361"/>
         <source>%1 min</source>
         <translation>%1 分钟</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="346"/>
+        <location filename="../app/gui/main_window.cpp" line="369"/>
         <source>Session %1 %2.</source>
         <translation>会话 %1 %2。</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="347"/>
+        <location filename="../app/gui/main_window.cpp" line="370"/>
         <source>Session %1 %2: %3</source>
         <translation>会话 %1 %2：%3</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="358"/>
+        <location filename="../app/gui/main_window.cpp" line="384"/>
         <source>TuneScope — %1</source>
         <translation>TuneScope — %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="366"/>
+        <location filename="../app/gui/main_window.cpp" line="392"/>
         <source>Importing %1…</source>
         <translation>正在导入 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="419"/>
+        <location filename="../app/gui/main_window.cpp" line="445"/>
         <source>%1task %2: %3 ops, %4 GFLOP, weight %5, key %6</source>
         <translation>%1任务 %2：%3 个算子，%4 GFLOP，权重 %5，键 %6</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="450"/>
+        <location filename="../app/gui/main_window.cpp" line="476"/>
         <source>Closing after the batch in flight…</source>
         <translation>将在当前批次完成后关闭…</translation>
     </message>
@@ -2077,298 +2098,323 @@ A workbench for tuning tensor programs.</source>
 <context>
     <name>ts::app::SessionDialog</name>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="61"/>
+        <location filename="../app/gui/session_dialog.cpp" line="62"/>
         <source>New tuning session</source>
         <translation>新建调优会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="65"/>
+        <location filename="../app/gui/session_dialog.cpp" line="66"/>
         <source>What to tune</source>
         <translation>调优对象</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="66"/>
+        <location filename="../app/gui/session_dialog.cpp" line="67"/>
         <source>&amp;Network</source>
         <translation>网络(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="67"/>
+        <location filename="../app/gui/session_dialog.cpp" line="68"/>
         <source>&amp;Operator</source>
         <translation>算子(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="76"/>
+        <location filename="../app/gui/session_dialog.cpp" line="77"/>
         <source>all tasks, or ids such as 0,3,5</source>
         <translation>全部任务，或如 0,3,5 的任务编号</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="83"/>
+        <location filename="../app/gui/session_dialog.cpp" line="84"/>
         <source>Network:</source>
         <translation>网络：</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="84"/>
+        <location filename="../app/gui/session_dialog.cpp" line="85"/>
         <source>Batch:</source>
         <translation>批大小：</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="85"/>
+        <location filename="../app/gui/session_dialog.cpp" line="86"/>
         <source>Tasks:</source>
         <translation>任务：</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="87"/>
+        <location filename="../app/gui/session_dialog.cpp" line="88"/>
         <source>Operator:</source>
         <translation>算子：</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="88"/>
+        <location filename="../app/gui/session_dialog.cpp" line="89"/>
         <source>Shape:</source>
         <translation>形状：</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="89"/>
+        <location filename="../app/gui/session_dialog.cpp" line="90"/>
         <source>Layout:</source>
         <translation>布局：</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="92"/>
+        <location filename="../app/gui/session_dialog.cpp" line="93"/>
         <source>Shadow models</source>
         <translation>影子模型</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="106"/>
+        <location filename="../app/gui/session_dialog.cpp" line="107"/>
         <source>Scored on every round&apos;s candidates, without steering; compared in Predicted vs measured.</source>
         <translation>为每轮候选打分但不引导搜索；在“预测值 vs 实测值”中对比。</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="115"/>
+        <location filename="../app/gui/session_dialog.cpp" line="116"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="123"/>
+        <location filename="../app/gui/session_dialog.cpp" line="124"/>
         <source>AutoTVM policies tune the tasks one of its hand-written templates fits; the cost model below is Ansor&apos;s and is not used by them.</source>
         <translation>AutoTVM 策略只调优有合适手写模板的任务；下面的代价模型属于 Ansor，AutoTVM 策略不使用它。</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="128"/>
+        <location filename="../app/gui/session_dialog.cpp" line="129"/>
         <source>Rank the model&apos;s warm-up by the analytical estimate</source>
         <translation>预热阶段按解析估计排序</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="129"/>
+        <location filename="../app/gui/session_dialog.cpp" line="130"/>
         <source>Until a learned model has trained (every task&apos;s first round), Ansor ranks the candidates at random; TuneScope ranks them by the roofline estimate, with the machine&apos;s measured limits when the Roofline view has measured them.</source>
         <translation>在学习型模型完成训练之前（即每个任务的第一轮），Ansor 随机为候选排序；TuneScope 则按 roofline 估计排序，若 Roofline 视图已测量过本机上限，则使用实测值。</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="135"/>
+        <location filename="../app/gui/session_dialog.cpp" line="136"/>
         <source>This machine&apos;s CPU (%1)</source>
         <translation>本机 CPU（%1）</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="138"/>
+        <location filename="../app/gui/session_dialog.cpp" line="139"/>
         <source>A CUDA target (or any TVM target string) searches with Ansor&apos;s GPU rules; its candidates are measured by tunescope-gpu-runner on this machine&apos;s GPU, or on a GPU elsewhere through the folder under Measurement.</source>
         <translation>CUDA 目标（或任何 TVM target 字符串）使用 Ansor 的 GPU 规则搜索；其候选由 tunescope-gpu-runner 在本机 GPU 上测量，或通过“测量”下的文件夹在其他机器的 GPU 上测量。</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="145"/>
+        <location filename="../app/gui/session_dialog.cpp" line="146"/>
         <source>all cores (%1)</source>
         <translation>全部核心（%1）</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="147"/>
+        <location filename="../app/gui/session_dialog.cpp" line="148"/>
         <source>Policy:</source>
         <translation>策略：</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="148"/>
+        <location filename="../app/gui/session_dialog.cpp" line="149"/>
         <source>Cost model:</source>
         <translation>代价模型：</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="150"/>
+        <location filename="../app/gui/session_dialog.cpp" line="151"/>
         <source>Target:</source>
         <translation>目标：</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="151"/>
+        <location filename="../app/gui/session_dialog.cpp" line="152"/>
         <source>Trials (all sessions of these tasks):</source>
         <translation>试验次数（这些任务的所有会话合计）：</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="152"/>
+        <location filename="../app/gui/session_dialog.cpp" line="153"/>
         <source>Measures per round:</source>
         <translation>每轮测量数：</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="153"/>
+        <location filename="../app/gui/session_dialog.cpp" line="154"/>
         <source>Seed:</source>
         <translation>种子：</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="154"/>
+        <location filename="../app/gui/session_dialog.cpp" line="155"/>
         <source>Threads:</source>
         <translation>线程数：</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="157"/>
+        <location filename="../app/gui/session_dialog.cpp" line="158"/>
         <source>Measurement</source>
         <translation>测量</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="161"/>
+        <location filename="../app/gui/session_dialog.cpp" line="162"/>
         <source>Flush caches before each repeat</source>
         <translation>每次重复前刷新缓存</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="164"/>
+        <location filename="../app/gui/session_dialog.cpp" line="165"/>
         <source>as TVM (2 for a network, 1 for an operator)</source>
         <translation>同 TVM（网络为 2，算子为 1）</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="165"/>
+        <location filename="../app/gui/session_dialog.cpp" line="166"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="166"/>
+        <location filename="../app/gui/session_dialog.cpp" line="167"/>
         <source>weights packed in the kernel (1)</source>
         <translation>在内核中打包权重 (1)</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="167"/>
+        <location filename="../app/gui/session_dialog.cpp" line="168"/>
         <source>weights packed before the runs (2)</source>
         <translation>在运行前打包权重 (2)</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="169"/>
+        <location filename="../app/gui/session_dialog.cpp" line="170"/>
         <source>Ansor&apos;s layout_rewrite_option (CPU targets): a conv2d&apos;s, dense&apos;s, matmul&apos;s or batch_matmul&apos;s weight packed into the layout the schedule&apos;s loops read, inside the timed kernel (1, TVM&apos;s default for an operator) or once before the timed runs (2, as a network&apos;s constant weights are). As TVM: 2 for a network&apos;s tasks, 1 for an operator, none for AutoTVM policies and GPU targets.</source>
         <translation>Ansor 的 layout_rewrite_option（CPU 目标）：将 conv2d、dense、matmul 或 batch_matmul 的权重打包成调度中循环读取的布局，可以在计时的内核内部进行（1，TVM 对单个算子的默认值），也可以在计时运行之前一次性完成（2，与网络中的常量权重一样）。与 TVM 相同：网络的任务用 2，单个算子用 1，AutoTVM 策略和 GPU 目标不使用。</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="177"/>
-        <location filename="../app/gui/session_dialog.cpp" line="181"/>
+        <location filename="../app/gui/session_dialog.cpp" line="178"/>
+        <location filename="../app/gui/session_dialog.cpp" line="182"/>
         <source> s</source>
         <translation> 秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="183"/>
+        <location filename="../app/gui/session_dialog.cpp" line="184"/>
         <source>empty: this machine&apos;s GPU</source>
         <translation>留空：使用本机 GPU</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="185"/>
+        <location filename="../app/gui/session_dialog.cpp" line="186"/>
         <source>GPU targets measured on another machine: each batch is written to this folder as batch-PID-K.jsonl; run it there with tunescope-gpu-runner and move the output here as batch-PID-K.results.jsonl. The session waits for it (Stop ends the wait).</source>
         <translation>在另一台机器上测量的 GPU 目标：每个批次以 batch-PID-K.jsonl 写入该文件夹；在那台机器上用 tunescope-gpu-runner 运行它，再将输出以 batch-PID-K.results.jsonl 移回此处。会话会等待结果（“停止”可结束等待）。</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="189"/>
+        <location filename="../app/gui/session_dialog.cpp" line="190"/>
         <source>Number:</source>
         <translation>number（次数）：</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="190"/>
+        <location filename="../app/gui/session_dialog.cpp" line="191"/>
         <source>Repeat:</source>
         <translation>repeat（重复）：</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="191"/>
+        <location filename="../app/gui/session_dialog.cpp" line="192"/>
         <source>min_repeat_ms:</source>
         <translation>min_repeat_ms：</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="193"/>
+        <location filename="../app/gui/session_dialog.cpp" line="194"/>
         <source>Layout rewrite:</source>
         <translation>布局重写：</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="194"/>
+        <location filename="../app/gui/session_dialog.cpp" line="195"/>
         <source>Build timeout:</source>
         <translation>构建超时：</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="195"/>
+        <location filename="../app/gui/session_dialog.cpp" line="196"/>
         <source>Run timeout:</source>
         <translation>运行超时：</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="196"/>
+        <location filename="../app/gui/session_dialog.cpp" line="197"/>
         <source>GPU elsewhere, through:</source>
         <translation>其他机器的 GPU，经由：</translation>
     </message>
     <message>
         <location filename="../app/gui/session_dialog.cpp" line="200"/>
+        <source>This machine</source>
+        <translation>本机</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="201"/>
+        <source>Workers (PostgreSQL workspace)</source>
+        <translation>工作进程（PostgreSQL 工作区）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="202"/>
+        <source>Workers: each batch is queued in the workspace and measured by tunescope-worker processes on any machine (docs/workers.md); needs a postgresql:// workspace.</source>
+        <translation>工作进程：每批候选放入工作区队列，由任意机器上的 tunescope-worker 进程测量（docs/workers.md）；需要 postgresql:// 工作区。</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="204"/>
+        <source>Measure on:</source>
+        <translation>测量位置：</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="208"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="202"/>
+        <location filename="../app/gui/session_dialog.cpp" line="210"/>
         <source>Workspace</source>
         <translation>工作区</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="203"/>
+        <location filename="../app/gui/session_dialog.cpp" line="211"/>
         <source>TuneScope workspaces (*.tunescope);;All files (*)</source>
         <translation>TuneScope 工作区 (*.tunescope);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="208"/>
+        <location filename="../app/gui/session_dialog.cpp" line="216"/>
         <source>Workspace:</source>
         <translation>工作区：</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="216"/>
+        <location filename="../app/gui/session_dialog.cpp" line="224"/>
         <source>&amp;Start</source>
         <translation>开始(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="258"/>
+        <location filename="../app/gui/session_dialog.cpp" line="266"/>
         <source>Extra cost models, trained on the same records as the session&apos;s model: each scores every round&apos;s candidates without steering the search, and the Predicted vs measured view draws each one&apos;s pairwise accuracy and Spearman per round.</source>
         <translation>额外的代价模型，与会话模型在相同的记录上训练：每个模型为每轮候选打分但不引导搜索，“预测值 vs 实测值”视图按轮绘制各模型的成对准确率和 Spearman 系数。</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="261"/>
+        <location filename="../app/gui/session_dialog.cpp" line="269"/>
         <source>Shadow models score the candidates the session&apos;s model ranks; the %1 policy does not rank with the session&apos;s model (Ansor only).</source>
         <translation>影子模型为会话模型排序的候选打分；%1 策略不使用会话模型排序（仅 Ansor 支持）。</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="347"/>
+        <location filename="../app/gui/session_dialog.cpp" line="356"/>
         <source>Target: %1</source>
         <translation>目标：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="350"/>
+        <location filename="../app/gui/session_dialog.cpp" line="359"/>
         <source>Policy: AutoTVM&apos;s templates here are CPU templates; tune a GPU target with Ansor or random sampling.</source>
         <translation>策略：这里的 AutoTVM 模板是 CPU 模板；GPU 目标请用 Ansor 或随机采样调优。</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="354"/>
+        <location filename="../app/gui/session_dialog.cpp" line="363"/>
+        <source>Measurement: workers measure a PostgreSQL workspace&apos;s queue; give a postgresql:// workspace, or measure on this machine.</source>
+        <translation>测量：工作进程测量 PostgreSQL 工作区的队列；请指定 postgresql:// 工作区，或在本机测量。</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/session_dialog.cpp" line="367"/>
         <source>Measurement: a folder for a GPU elsewhere needs a GPU target.</source>
         <translation>测量：用于其他机器 GPU 的文件夹需要 GPU 目标。</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="356"/>
+        <location filename="../app/gui/session_dialog.cpp" line="369"/>
         <source>Measurement: cannot make the folder %1.</source>
         <translation>测量：无法创建文件夹 %1。</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="360"/>
+        <location filename="../app/gui/session_dialog.cpp" line="373"/>
         <source>Tasks: give task ids separated by commas (such as 0,3,5), or nothing for all tasks.</source>
         <translation>任务：请给出以逗号分隔的任务编号（如 0,3,5），留空表示全部任务。</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="364"/>
+        <location filename="../app/gui/session_dialog.cpp" line="377"/>
         <source>Shape: %1 takes %2.</source>
         <translation>形状：%1 需要 %2。</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="372"/>
+        <location filename="../app/gui/session_dialog.cpp" line="385"/>
         <source>Policy: %1</source>
         <translation>策略：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/session_dialog.cpp" line="375"/>
+        <location filename="../app/gui/session_dialog.cpp" line="388"/>
         <source>Choose a workspace file.</source>
         <translation>请选择工作区文件。</translation>
     </message>
@@ -2376,85 +2422,117 @@ A workbench for tuning tensor programs.</source>
 <context>
     <name>ts::app::SessionsView</name>
     <message>
-        <location filename="../app/gui/sessions_view.cpp" line="34"/>
+        <location filename="../app/gui/sessions_view.cpp" line="32"/>
+        <source>Workers</source>
+        <translation>工作进程</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sessions_view.cpp" line="45"/>
         <source>Resume session</source>
         <translation>恢复会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/sessions_view.cpp" line="36"/>
+        <location filename="../app/gui/sessions_view.cpp" line="47"/>
         <source>Continue the selected session with its tasks and settings, up to the trial budget</source>
         <translation>以所选会话的任务和设置继续调优，直到达到试验预算</translation>
     </message>
     <message>
-        <location filename="../app/gui/sessions_view.cpp" line="38"/>
+        <location filename="../app/gui/sessions_view.cpp" line="49"/>
         <source>Show live session</source>
         <translation>显示运行中的会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/sessions_view.cpp" line="44"/>
+        <location filename="../app/gui/sessions_view.cpp" line="55"/>
         <source>its budget</source>
         <translation>其原预算</translation>
     </message>
     <message>
-        <location filename="../app/gui/sessions_view.cpp" line="45"/>
+        <location filename="../app/gui/sessions_view.cpp" line="56"/>
         <source>to </source>
         <translation>至 </translation>
     </message>
     <message>
-        <location filename="../app/gui/sessions_view.cpp" line="46"/>
+        <location filename="../app/gui/sessions_view.cpp" line="57"/>
         <source> trials</source>
         <translation> 次试验</translation>
     </message>
     <message>
-        <location filename="../app/gui/sessions_view.cpp" line="47"/>
+        <location filename="../app/gui/sessions_view.cpp" line="58"/>
         <source>The budget when resuming (all sessions of the tasks together)</source>
         <translation>恢复时的预算（这些任务的所有会话合计）</translation>
     </message>
     <message>
-        <location filename="../app/gui/sessions_view.cpp" line="73"/>
+        <location filename="../app/gui/sessions_view.cpp" line="85"/>
+        <source>tunescope-worker processes measuring this workspace&apos;s queue, on any machine</source>
+        <translation>在任意机器上测量本工作区队列的 tunescope-worker 进程</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sessions_view.cpp" line="112"/>
         <source>Workspace: %1</source>
         <translation>工作区：%1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sessions_view.cpp" line="139"/>
+        <source>Workers (%1)</source>
+        <translation>工作进程（%1）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sessions_view.cpp" line="141"/>
+        <source>Workers: %1</source>
+        <translation>工作进程：%1</translation>
     </message>
 </context>
 <context>
     <name>ts::app::SketchView</name>
     <message>
-        <location filename="../app/gui/sketch_view.cpp" line="51"/>
+        <location filename="../app/gui/sketch_view.cpp" line="56"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../app/gui/sketch_view.cpp" line="55"/>
+        <location filename="../app/gui/sketch_view.cpp" line="60"/>
         <source>Show all the session&apos;s tasks, or one</source>
         <translation>显示会话的全部任务或其中一个</translation>
     </message>
     <message>
-        <location filename="../app/gui/sketch_view.cpp" line="102"/>
+        <location filename="../app/gui/sketch_view.cpp" line="138"/>
         <source>All tasks</source>
         <translation>全部任务</translation>
     </message>
     <message>
-        <location filename="../app/gui/sketch_view.cpp" line="139"/>
+        <location filename="../app/gui/sketch_view.cpp" line="175"/>
         <source>Cannot read the session: %1</source>
         <translation>无法读取会话：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/sketch_view.cpp" line="143"/>
+        <location filename="../app/gui/sketch_view.cpp" line="179"/>
         <source>No session: start or open one to see its sketches.</source>
         <translation>没有会话：启动或打开一个会话以查看其草图。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/sketch_view.cpp" line="153"/>
+        <location filename="../app/gui/sketch_view.cpp" line="189"/>
         <source>%n measured state(s)</source>
         <translation>
             <numerusform>%n 个已测量状态</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/sketch_view.cpp" line="155"/>
+        <location filename="../app/gui/sketch_view.cpp" line="191"/>
         <source>, %n matching no sketch</source>
         <translation>
             <numerusform>，其中 %n 个不匹配任何草图</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sketch_view.cpp" line="207"/>
+        <source> · constraints: %1 of %2 sketches allowed</source>
+        <translation> · 约束：%2 个草图中允许 %1 个</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/gui/sketch_view.cpp" line="209"/>
+        <source>, %n measured state(s) break them</source>
+        <translation>
+            <numerusform>，%n 个已测量状态违反约束</numerusform>
         </translation>
     </message>
 </context>
@@ -3230,108 +3308,198 @@ A workbench for tuning tensor programs.</source>
 <context>
     <name>ts::models::SketchTreeModel</name>
     <message>
-        <location filename="../widgets/models/sketch_tree_model.cpp" line="291"/>
+        <location filename="../widgets/models/sketch_tree_model.cpp" line="294"/>
         <source>%1 µs</source>
         <translation>%1 µs</translation>
     </message>
     <message>
-        <location filename="../widgets/models/sketch_tree_model.cpp" line="293"/>
+        <location filename="../widgets/models/sketch_tree_model.cpp" line="296"/>
         <source>%1 ms</source>
         <translation>%1 ms</translation>
     </message>
     <message>
-        <location filename="../widgets/models/sketch_tree_model.cpp" line="322"/>
+        <location filename="../widgets/models/sketch_tree_model.cpp" line="327"/>
         <source>no sketches</source>
         <translation>无草图</translation>
     </message>
     <message numerus="yes">
-        <location filename="../widgets/models/sketch_tree_model.cpp" line="323"/>
+        <location filename="../widgets/models/sketch_tree_model.cpp" line="328"/>
         <source>%n sketch(es), %1 measured</source>
         <translation>
             <numerusform>%n 个草图，已测量 %1 个</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../widgets/models/sketch_tree_model.cpp" line="341"/>
+        <location filename="../widgets/models/sketch_tree_model.cpp" line="346"/>
         <source>Other (no sketch matches)</source>
         <translation>其他（不匹配任何草图）</translation>
     </message>
     <message>
-        <location filename="../widgets/models/sketch_tree_model.cpp" line="342"/>
+        <location filename="../widgets/models/sketch_tree_model.cpp" line="347"/>
         <source>Sketch %1: %2</source>
         <translation>草图 %1：%2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../widgets/models/sketch_tree_model.cpp" line="349"/>
+        <location filename="../widgets/models/sketch_tree_model.cpp" line="354"/>
         <source>%n measured</source>
         <translation>
             <numerusform>已测量 %n 个</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../widgets/models/sketch_tree_model.cpp" line="350"/>
+        <location filename="../widgets/models/sketch_tree_model.cpp" line="355"/>
         <source>%1, %2 failed</source>
         <translation>%1，%2 个失败</translation>
     </message>
     <message>
-        <location filename="../widgets/models/sketch_tree_model.cpp" line="360"/>
+        <location filename="../widgets/models/sketch_tree_model.cpp" line="365"/>
         <source>Records whose steps match none of the task&apos;s sketches (imported, or tuned with other rules or for another target)</source>
         <translation>步骤不匹配该任务任何草图的记录（导入的，或用其他规则、为其他目标调优的）</translation>
     </message>
     <message>
-        <location filename="../widgets/models/sketch_tree_model.cpp" line="372"/>
+        <location filename="../widgets/models/sketch_tree_model.cpp" line="377"/>
         <source>Trial %1</source>
         <translation>试验 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/models/sketch_tree_model.cpp" line="378"/>
+        <location filename="../widgets/models/sketch_tree_model.cpp" line="383"/>
         <source>ok</source>
         <translation>成功</translation>
     </message>
     <message>
-        <location filename="../widgets/models/sketch_tree_model.cpp" line="390"/>
+        <location filename="../widgets/models/sketch_tree_model.cpp" line="395"/>
         <source>Record %1</source>
         <translation>记录 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/models/sketch_tree_model.cpp" line="394"/>
+        <location filename="../widgets/models/sketch_tree_model.cpp" line="399"/>
         <source>Not replayed: %1</source>
         <translation>未重放：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/models/sketch_tree_model.cpp" line="406"/>
+        <location filename="../widgets/models/sketch_tree_model.cpp" line="411"/>
         <source>Task / sketch / state</source>
         <translation>任务 / 草图 / 状态</translation>
     </message>
     <message>
-        <location filename="../widgets/models/sketch_tree_model.cpp" line="408"/>
+        <location filename="../widgets/models/sketch_tree_model.cpp" line="413"/>
         <source>Cost</source>
         <translation>耗时</translation>
     </message>
     <message>
-        <location filename="../widgets/models/sketch_tree_model.cpp" line="410"/>
+        <location filename="../widgets/models/sketch_tree_model.cpp" line="415"/>
         <source>GFLOP/s</source>
         <translation>GFLOP/s</translation>
     </message>
     <message>
-        <location filename="../widgets/models/sketch_tree_model.cpp" line="412"/>
+        <location filename="../widgets/models/sketch_tree_model.cpp" line="417"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../widgets/models/sketch_tree_model.cpp" line="414"/>
+        <location filename="../widgets/models/sketch_tree_model.cpp" line="419"/>
         <source>Tile sizes</source>
         <translation>分块大小</translation>
     </message>
     <message>
-        <location filename="../widgets/models/sketch_tree_model.cpp" line="416"/>
+        <location filename="../widgets/models/sketch_tree_model.cpp" line="421"/>
         <source>Compute at</source>
         <translation>Compute at</translation>
     </message>
     <message>
-        <location filename="../widgets/models/sketch_tree_model.cpp" line="418"/>
+        <location filename="../widgets/models/sketch_tree_model.cpp" line="423"/>
         <source>Parallel, vectorize, unroll</source>
         <translation>并行、向量化、展开</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/sketch_tree_model.cpp" line="425"/>
+        <source>Constraints</source>
+        <translation>约束</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/sketch_tree_marks.cpp" line="83"/>
+        <source>%1 of %2 sketches allowed</source>
+        <translation>%2 个草图中允许 %1 个</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../widgets/models/sketch_tree_marks.cpp" line="84"/>
+        <source>%1; %n measured state(s) break the constraints</source>
+        <translation>
+            <numerusform>%1；%n 个已测量状态违反约束</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/sketch_tree_marks.cpp" line="93"/>
+        <source>removed: %1</source>
+        <translation>已移除：%1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/sketch_tree_marks.cpp" line="96"/>
+        <source>allowed</source>
+        <translation>允许</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/sketch_tree_marks.cpp" line="115"/>
+        <source>Removed by the task&apos;s constraints: it %1. The search samples no state of this sketch.</source>
+        <translation>被任务的约束移除：%1。搜索不会采样此草图的任何状态。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/sketch_tree_marks.cpp" line="120"/>
+        <source>Breaks the task&apos;s constraints: %1. The search would not propose it now.</source>
+        <translation>违反任务的约束：%1。搜索现在不会提出它。</translation>
+    </message>
+</context>
+<context>
+    <name>ts::models::WorkersModel</name>
+    <message>
+        <location filename="../widgets/models/workers_model.cpp" line="59"/>
+        <source>Worker %1 (pid %2, %3 threads)</source>
+        <translation>工作进程 %1（PID %2，%3 个线程）</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/workers_model.cpp" line="78"/>
+        <source>%1 s ago</source>
+        <translation>%1 秒前</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/workers_model.cpp" line="90"/>
+        <source>Worker</source>
+        <translation>工作进程</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/workers_model.cpp" line="92"/>
+        <source>Host</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/workers_model.cpp" line="94"/>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/workers_model.cpp" line="96"/>
+        <source>Measuring now</source>
+        <translation>正在测量</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/workers_model.cpp" line="98"/>
+        <source>Measured</source>
+        <translation>已测量</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/workers_model.cpp" line="100"/>
+        <source>Failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/workers_model.cpp" line="102"/>
+        <source>Per minute</source>
+        <translation>每分钟</translation>
+    </message>
+    <message>
+        <location filename="../widgets/models/workers_model.cpp" line="104"/>
+        <source>Last seen</source>
+        <translation>最近一次</translation>
     </message>
 </context>
 <context>
@@ -3612,32 +3780,32 @@ A workbench for tuning tensor programs.</source>
         <translation>未恢复：这些任务中有 %1。它们计时的是另一种内核；使用该布局重写的会话才能恢复它们。</translation>
     </message>
     <message>
-        <location filename="../widgets/session_hub.cpp" line="308"/>
+        <location filename="../widgets/session_hub.cpp" line="310"/>
         <source>Session %1 did not record what it tuned, so it cannot be resumed.</source>
         <translation>会话 %1 没有记录其调优对象，因此无法恢复。</translation>
     </message>
     <message>
-        <location filename="../widgets/session_hub.cpp" line="315"/>
+        <location filename="../widgets/session_hub.cpp" line="317"/>
         <source>Session %1 cannot be resumed: %2</source>
         <translation>无法恢复会话 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/session_hub.cpp" line="393"/>
+        <location filename="../widgets/session_hub.cpp" line="395"/>
         <source>No session is running, so there is no model to switch.</source>
         <translation>没有正在运行的会话，因此没有可切换的模型。</translation>
     </message>
     <message>
-        <location filename="../widgets/session_hub.cpp" line="410"/>
+        <location filename="../widgets/session_hub.cpp" line="412"/>
         <source>Cannot switch the model to %1: %2</source>
         <translation>无法将模型切换为 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/session_hub.cpp" line="435"/>
+        <location filename="../widgets/session_hub.cpp" line="440"/>
         <source>Cannot %1: %2</source>
         <translation>无法%1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/session_hub.cpp" line="463"/>
+        <location filename="../widgets/session_hub.cpp" line="482"/>
         <source>The session failed: %1</source>
         <translation>会话失败：%1</translation>
     </message>

@@ -5,6 +5,7 @@
 #include "core/store/importer.h"
 #include "core/store/log_export.h"
 #include "core/store/tvm_log.h"
+#include "core/store/work_queue.h"
 #include "core/support/strings.h"
 
 #include <algorithm>
@@ -17,7 +18,8 @@
 namespace ts::cli {
 
 const OptionSpec kWorkspaceOption { "workspace", "PATH",
-    "the workspace database (default " + store::Store::defaultWorkspacePath() + ")" };
+    "the workspace: an SQLite file (default " + store::Store::defaultWorkspacePath()
+        + ") or a PostgreSQL URL, postgresql://user@host[:port]/db" };
 
 Expected<store::Store> openWorkspace(const Arguments& args, bool readOnly)
 {
@@ -250,6 +252,68 @@ namespace {
         return 0;
     }
 
+    // A whole workspace into a new one, SQLite to PostgreSQL or back: ids kept, then both sides checked.
+    int runCopyWorkspace(const Arguments& args)
+    {
+        if (args.positional().size() != 2)
+            return fail("copy-workspace needs FROM and TO\nusage: tunescope-cli copy-workspace FROM TO", kExitUsage);
+        const std::string& fromName = args.positional()[0];
+        const std::string& toName = args.positional()[1];
+        // FROM is only read; an older schema is refused by copyFrom (any other command migrates it first).
+        auto from = store::Store::open(fromName, store::OpenOptions { .readOnly = true });
+        if (!from)
+            return fail(from.error().message);
+        auto to = store::Store::open(toName);
+        if (!to)
+            return fail(to.error().message);
+        auto copied = to->copyFrom(*from);
+        if (!copied)
+            return fail(copied.error().message);
+        std::cout << "copied " << from->path() << " -> " << to->path() << ":";
+        for (const auto& [table, rows] : *copied)
+            std::cout << " " << rows << " " << table;
+        std::cout << "\n";
+        // What stats --check runs, on both sides, and the summaries compared.
+        for (store::Store* side : { &*from, &*to }) {
+            auto verified = side->verify();
+            if (!verified)
+                return fail(verified.error().message);
+        }
+        auto a = from->bestPerTask();
+        auto b = to->bestPerTask();
+        if (!a || !b)
+            return fail(!a ? a.error().message : b.error().message);
+        const bool same = a->size() == b->size() && std::equal(a->begin(), a->end(), b->begin(), [](auto& x, auto& y) {
+            return x.taskId == y.taskId && x.deviceId == y.deviceId && x.records == y.records
+                && x.failures == y.failures && x.bestRecordId == y.bestRecordId && x.bestCost == y.bestCost;
+        });
+        if (!same)
+            return fail("the copy's per-task summary differs from the original's");
+        std::cout << "integrity check ok on both; " << b->size() << " (task, device) summaries equal\n";
+        return 0;
+    }
+
+    // The workers of a PostgreSQL workspace: what each measures now and its throughput.
+    int runWorkers(const Arguments& args)
+    {
+        auto queue = store::WorkQueue::open(args.value("workspace", store::Store::defaultWorkspacePath()));
+        if (!queue)
+            return fail(queue.error().message);
+        auto workers = queue->workers();
+        if (!workers)
+            return fail(workers.error().message);
+        std::cout << workers->size() << " workers on " << queue->path() << "\n";
+        const double now = record::unixNow();
+        for (const store::WorkerInfo& w : *workers) {
+            const double seconds = std::max(1e-3, w.lastSeen - w.startedAt);
+            std::cout << "  " << w.id << "  " << w.name << "  " << w.state << "  " << w.measured << " measured ("
+                      << w.failed << " failed), " << formatFixed(60.0 * static_cast<double>(w.measured) / seconds, 1)
+                      << "/min, seen " << formatFixed(now - w.lastSeen, 0) << " s ago"
+                      << (w.current.empty() ? "" : ", now: " + w.current) << "\n";
+        }
+        return 0;
+    }
+
 } // namespace
 
 std::vector<Command> storeCommands()
@@ -270,7 +334,13 @@ std::vector<Command> storeCommands()
             runExport },
         { "stats", "per task: records, failures, best cost and GFLOP/s, device",
             "tunescope-cli stats [--check] [--workspace PATH]",
-            { { "check", "", "also run SQLite's integrity check" }, kWorkspaceOption, kHelpOption }, runStats },
+            { { "check", "", "also run the integrity check (SQLite's quick_check; on PostgreSQL, the summaries)" },
+                kWorkspaceOption, kHelpOption },
+            runStats },
+        { "workers", "the measurement workers of a PostgreSQL workspace: state, what each measures, throughput",
+            "tunescope-cli workers --workspace postgresql://...", { kWorkspaceOption, kHelpOption }, runWorkers },
+        { "copy-workspace", "copy a workspace into a new one: SQLite file <-> postgresql:// URL, ids kept",
+            "tunescope-cli copy-workspace FROM TO", { kHelpOption }, runCopyWorkspace, true },
     };
 }
 

@@ -455,6 +455,16 @@ namespace {
         if (args.has("shadow-models"))
             for (const std::string& kind : split(args.value("shadow-models"), ','))
                 options.shadowModels.push_back(kind);
+        if (args.has("measure-on")) {
+            const std::string where = args.value("measure-on");
+            if (where != "local" && where != "workers")
+                return fail("--measure-on: '" + where + "' is neither local nor workers", kExitUsage);
+            options.measureOnWorkers = where == "workers";
+            if (options.measureOnWorkers && !store::isPostgresUrl(options.workspace))
+                return fail("--measure-on workers needs a PostgreSQL workspace (--workspace postgresql://...): "
+                            "workers claim candidates from its work queue",
+                    kExitUsage);
+        }
 
         TunePrinter printer(std::move(ids));
         const int trialsTotal = options.trials;
@@ -641,6 +651,9 @@ std::vector<Command> tuneCommands()
                     "cost models that learn from the same records as the session's and score every round's "
                     "candidates without steering: each round's pairwise accuracy and Spearman per model, and their "
                     "means at the end (Ansor only)" },
+                { "measure-on", "local|workers",
+                    "where candidates are measured: here (default), or by tunescope-worker processes on any machine "
+                    "that claim them from the PostgreSQL workspace's work queue (docs/workers.md)" },
                 { "constraints", "FILE",
                     "per task, bounds every proposed state obeys: split factors, the unroll limit, vector length, "
                     "parallel extent, sketch rules (JSON; the format is in docs/steering.md; the window saves "

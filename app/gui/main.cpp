@@ -17,6 +17,7 @@
 #include "app/gui/ui_language.h"
 #include "core/cost/neural_models.h"
 #include "core/graph/task_report.h"
+#include "core/store/database.h"
 #include "core/store/schedule_source.h"
 #include "widgets/dag_view.h"
 #include "widgets/session_hub.h"
@@ -184,11 +185,13 @@ int main(int argc, char** argv)
     QString workspace = parser.value(workspaceOption);
     if (workspace.isEmpty()) {
         workspace = QSettings().value(ts::app::settings::kWorkspace).toString();
-        if (workspace.isEmpty() || !QFileInfo::exists(workspace))
+        if (workspace.isEmpty()
+            || (!ts::store::isPostgresUrl(workspace.toStdString()) && !QFileInfo::exists(workspace)))
             workspace = demoWorkspacePath();
     }
     const bool firstDemo = workspace == demoWorkspacePath() && !QFileInfo::exists(workspace);
-    QDir().mkpath(QFileInfo(workspace).absolutePath());
+    if (!ts::store::isPostgresUrl(workspace.toStdString()))
+        QDir().mkpath(QFileInfo(workspace).absolutePath());
     window.openWorkspace(workspace);
     if (firstDemo || parser.isSet(demoOption))
         window.sessions()->start(demoOrigin(), demoOptions());

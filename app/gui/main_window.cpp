@@ -5,6 +5,7 @@
 #include "app/gui/settings_keys.h"
 #include "app/gui/view_registry.h"
 #include "core/cost/cost_model.h"
+#include "core/store/database.h"
 #include "core/support/assert.h"
 #include "widgets/dag_view.h"
 #include "widgets/models/network_task_model.h"
@@ -18,6 +19,7 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QInputDialog>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -158,6 +160,27 @@ void MainWindow::createActions()
             openWorkspace(path);
     });
     open->setShortcut(QKeySequence::Open);
+    // A team's workspace on a PostgreSQL server (docs/workers.md); the password comes from ~/.pgpass or PGPASSFILE.
+    QAction* openServer = m_fileMenu->addAction(tr("Open &server workspace…"), this, [this] {
+        if (m_sessions->isLive()) {
+            statusBar()->showMessage(
+                tr("A session is running in this workspace: cancel it before opening another."), 8000);
+            return;
+        }
+        bool ok = false;
+        const QString url = QInputDialog::getText(this, tr("Open a server workspace"),
+            tr("PostgreSQL URL (the password from ~/.pgpass or PGPASSFILE, never stored here):"), QLineEdit::Normal,
+            QStringLiteral("postgresql://%1@localhost/tuning").arg(qEnvironmentVariable("USER")), &ok)
+                                .trimmed();
+        if (!ok || url.isEmpty())
+            return;
+        if (!store::isPostgresUrl(url.toStdString())) {
+            statusBar()->showMessage(tr("Not a PostgreSQL URL: %1").arg(url), 8000);
+            return;
+        }
+        openWorkspace(url);
+    });
+    openServer->setObjectName(QStringLiteral("openServerWorkspace"));
     m_fileMenu->addAction(tr("Open &model (ONNX)…"), this, [this] {
         const QString path = QFileDialog::getOpenFileName(
             this, tr("Open an ONNX model"), QString(), tr("ONNX models (*.onnx);;All files (*)"));
@@ -354,8 +377,11 @@ void MainWindow::onLiveFinished(qint64 sessionId, const QString& status, const Q
 void MainWindow::openWorkspace(const QString& path)
 {
     m_sessions->openWorkspace(path);
-    QSettings().setValue(settings::kWorkspace, path);
-    setWindowTitle(tr("TuneScope — %1").arg(QFileInfo(path).fileName()));
+    // A server's URL is remembered and shown without its password.
+    const bool server = store::isPostgresUrl(path.toStdString());
+    const QString shown = server ? QString::fromStdString(store::redactedUrl(path.toStdString())) : path;
+    QSettings().setValue(settings::kWorkspace, shown);
+    setWindowTitle(tr("TuneScope — %1").arg(server ? shown : QFileInfo(path).fileName()));
 }
 
 void MainWindow::openModel(const QString& path)

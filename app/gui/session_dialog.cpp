@@ -5,6 +5,7 @@
 #include "core/graph/model_zoo.h"
 #include "core/graph/op_tasks.h"
 #include "core/search/task_policy.h"
+#include "core/store/database.h"
 #include "core/support/strings.h"
 #include "core/target/target.h"
 
@@ -194,6 +195,13 @@ SessionDialog::SessionDialog(QWidget* parent)
     measureForm->addRow(tr("Build timeout:"), m_buildTimeout);
     measureForm->addRow(tr("Run timeout:"), m_runTimeout);
     measureForm->addRow(tr("GPU elsewhere, through:"), m_exchange);
+    m_measureOn = new QComboBox(measure);
+    m_measureOn->setObjectName(QStringLiteral("measureOn"));
+    m_measureOn->addItem(tr("This machine"), QStringLiteral("local"));
+    m_measureOn->addItem(tr("Workers (PostgreSQL workspace)"), QStringLiteral("workers"));
+    m_measureOn->setToolTip(tr("Workers: each batch is queued in the workspace and measured by tunescope-worker "
+                               "processes on any machine (docs/workers.md); needs a postgresql:// workspace."));
+    measureForm->addRow(tr("Measure on:"), m_measureOn);
 
     // Where
     m_workspace = new QLineEdit(this);
@@ -322,6 +330,7 @@ engine::TuneOptions SessionDialog::options() const
     o.measure.buildTimeoutMs = static_cast<int>(m_buildTimeout->value() * 1000);
     o.measure.runTimeoutMs = static_cast<int>(m_runTimeout->value() * 1000);
     o.workspace = workspace().toStdString();
+    o.measureOnWorkers = m_measureOn->currentData().toString() == QLatin1String("workers");
     if (auto t = target())
         o.measure.target = *t;
     if (o.measure.layoutRewrite < 0)
@@ -349,6 +358,10 @@ QString SessionDialog::validate() const
     if (policy && t->isGpu() && search::isAutotvm(*policy))
         return tr("Policy: AutoTVM's templates here are CPU templates; tune a GPU target with Ansor or random "
                   "sampling.");
+    if (m_measureOn->currentData().toString() == QLatin1String("workers")
+        && !store::isPostgresUrl(workspace().toStdString()))
+        return tr("Measurement: workers measure a PostgreSQL workspace's queue; give a postgresql:// workspace, "
+                  "or measure on this machine.");
     if (const QString exchange = m_exchange->text().trimmed(); !exchange.isEmpty()) {
         if (!t->isGpu())
             return tr("Measurement: a folder for a GPU elsewhere needs a GPU target.");

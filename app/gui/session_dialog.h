@@ -76,6 +76,7 @@ private:
     QDoubleSpinBox* m_runTimeout;
     QLineEdit* m_exchange; // GPU targets: the folder batches go through to a GPU elsewhere; empty: this machine's
     QLineEdit* m_workspace;
+    QComboBox* m_measureOn; // this machine, or the workers of a PostgreSQL workspace
     QLabel* m_error;
     QDialogButtonBox* m_buttons;
 };

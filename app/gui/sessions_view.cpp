@@ -1,14 +1,21 @@
 #include "app/gui/sessions_view.h"
 
+#include "core/session/job_tracker.h"
+#include "core/store/database.h"
+#include "core/store/work_queue.h"
 #include "widgets/models/sessions_model.h"
+#include "widgets/models/workers_model.h"
 #include "widgets/session_hub.h"
 
 #include <QAction>
+#include <QDateTime>
+#include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QSpinBox>
 #include <QTableView>
+#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -21,6 +28,10 @@ SessionsView::SessionsView(ViewContext& context, QWidget* parent)
     , m_table(new QTableView(this))
     , m_workspace(new QLabel(this))
     , m_trials(new QSpinBox(this))
+    , m_workersModel(new models::WorkersModel(this))
+    , m_workersBox(new QGroupBox(tr("Workers"), this))
+    , m_workersTimer(new QTimer(this))
+    , m_workersJob(std::make_unique<session::JobTracker>(this))
 {
     m_table->setModel(m_model);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -60,6 +71,23 @@ SessionsView::SessionsView(ViewContext& context, QWidget* parent)
     layout->addLayout(bar);
     layout->addWidget(m_table, 1);
 
+    // A server workspace's measurement workers (docs/workers.md): hidden on an SQLite file, which has none.
+    auto* workersTable = new QTableView(m_workersBox);
+    workersTable->setObjectName(QStringLiteral("workersTable"));
+    workersTable->setModel(m_workersModel);
+    workersTable->verticalHeader()->hide();
+    workersTable->horizontalHeader()->setStretchLastSection(true);
+    workersTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    workersTable->setSelectionMode(QAbstractItemView::NoSelection);
+    auto* workersLayout = new QVBoxLayout(m_workersBox);
+    workersLayout->setContentsMargins(2, 2, 2, 2);
+    workersLayout->addWidget(workersTable);
+    m_workersBox->setToolTip(tr("tunescope-worker processes measuring this workspace's queue, on any machine"));
+    m_workersBox->hide();
+    layout->addWidget(m_workersBox);
+    m_workersTimer->setInterval(3000);
+    connect(m_workersTimer, &QTimer::timeout, this, &SessionsView::refreshWorkers);
+
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& row) {
         if (const int64_t id = m_model->sessionIdAt(row.row()); id > 0) {
             const auto current = m_context.sessions.current();
@@ -69,11 +97,50 @@ SessionsView::SessionsView(ViewContext& context, QWidget* parent)
         updateActions();
     });
     connect(&m_context.sessions, &widgets::SessionHub::sessionsChanged, this, &SessionsView::onSessionsChanged);
-    connect(&m_context.sessions, &widgets::SessionHub::workspaceChanged, this,
-        [this] { m_workspace->setText(tr("Workspace: %1").arg(m_context.sessions.workspace())); });
+    connect(&m_context.sessions, &widgets::SessionHub::workspaceChanged, this, &SessionsView::onWorkspaceChanged);
     connect(&m_context.sessions, &widgets::SessionHub::liveStateChanged, this, &SessionsView::onLiveChanged);
     connect(&m_context.sessions, &widgets::SessionHub::currentChanged, this, &SessionsView::onLiveChanged);
     updateActions();
+}
+
+SessionsView::~SessionsView() = default;
+
+void SessionsView::onWorkspaceChanged()
+{
+    const std::string workspace = m_context.sessions.workspace().toStdString();
+    // A URL is shown without its password.
+    m_workspace->setText(tr("Workspace: %1").arg(QString::fromStdString(store::redactedUrl(workspace))));
+    const bool server = store::isPostgresUrl(workspace);
+    m_workersBox->setVisible(server);
+    m_workersModel->setWorkers({}, 0);
+    if (server) {
+        refreshWorkers();
+        m_workersTimer->start();
+    } else {
+        m_workersTimer->stop();
+        m_workersJob->cancel();
+    }
+}
+
+void SessionsView::refreshWorkers()
+{
+    const std::string workspace = m_context.sessions.workspace().toStdString();
+    if (!store::isPostgresUrl(workspace) || m_workersJob->isRunning())
+        return;
+    m_workersJob->start(
+        [workspace](session::JobContext&) -> Expected<std::vector<store::WorkerInfo>> {
+            TS_TRY(store::WorkQueue queue, store::WorkQueue::open(workspace));
+            return queue.workers();
+        },
+        [this](Expected<std::vector<store::WorkerInfo>> workers) {
+            const double now = static_cast<double>(QDateTime::currentMSecsSinceEpoch()) / 1e3;
+            if (workers) {
+                m_workersModel->setWorkers(std::move(workers).value(), now);
+                m_workersBox->setTitle(tr("Workers (%1)").arg(m_workersModel->rowCount()));
+            } else {
+                m_workersBox->setTitle(tr("Workers: %1").arg(QString::fromStdString(workers.error().message)));
+            }
+        });
 }
 
 int64_t SessionsView::selectedSession() const { return m_model->sessionIdAt(m_table->currentIndex().row()); }

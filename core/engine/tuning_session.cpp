@@ -3,6 +3,7 @@
 #include "core/cost/analytical_model.h"
 #include "core/cost/cost_model.h"
 #include "core/engine/machine.h"
+#include "core/engine/queue_measurer.h"
 #include "core/schedule/step_json.h"
 #include "core/search/search_utils.h"
 #include "core/store/schedule_source.h"
@@ -123,7 +124,7 @@ struct TuningSession::Engine {
     std::unique_ptr<ThreadPool> pool;
     std::vector<int64_t> taskIds; // store ids, by task index
     std::vector<std::unique_ptr<search::TaskPolicy>> policies;
-    std::unique_ptr<measure::Measurer> measurer; // made by begin()
+    std::unique_ptr<measure::BatchMeasurer> measurer; // made by begin(): this machine's, or the work queue
     std::unique_ptr<search::TaskScheduler> scheduler;
     std::vector<TaskStatus> status;
     std::vector<int> consecutiveErrors;
@@ -596,7 +597,11 @@ Expected<void> TuningSession::prepare()
     e.consecutiveErrors.assign(o.tasks.size(), 0);
     e.sessionSuccesses.assign(o.tasks.size(), 0);
 
-    // Resume: what earlier sessions measured for these tasks on this device, with this layout rewrite.
+    // Resume: what earlier sessions measured for these tasks on this device, with this layout rewrite. First,
+    // on a server workspace, what workers measured for sessions that died with a batch in the queue.
+    if (o.resume)
+        TS_CHECK(
+            recoverQueuedResults(e.store, o.workspace.empty() ? store::Store::defaultWorkspacePath() : o.workspace));
     const int perRound = measuresPerRound();
     const int sessionRewrite = recordedLayoutRewrite(o.measure);
     for (size_t i = 0; i < o.tasks.size() && o.resume; ++i) {
@@ -678,6 +683,8 @@ Expected<void> TuningSession::prepare()
         settings["layout_rewrite_option"] = rewrite;
     if (!o.shadowModels.empty())
         settings["shadow_kinds"] = o.shadowModels; // a resume follows the same models
+    if (o.measureOnWorkers)
+        settings["measure_on"] = "workers";
     if (!o.origin.empty()) {
         nlohmann::json origin = nlohmann::json::parse(o.origin, nullptr, false);
         if (!origin.is_discarded())
@@ -1124,7 +1131,17 @@ Expected<void> TuningSession::begin()
     e.measuredStates.assign(m_options.tasks.size(), {});
     e.measuredGflops.assign(m_options.tasks.size(), {});
     e.taskStarted.assign(m_options.tasks.size(), false);
-    e.measurer = std::make_unique<measure::Measurer>(m_options.measure);
+    if (m_options.measureOnWorkers) {
+        std::map<std::string, int64_t> taskIds;
+        for (size_t t = 0; t < m_options.tasks.size(); ++t)
+            taskIds[m_options.tasks[t].dag.workloadKey()] = e.taskIds[t];
+        const std::string workspace
+            = m_options.workspace.empty() ? store::Store::defaultWorkspacePath() : m_options.workspace;
+        TS_TRY(
+            e.measurer, QueueMeasurer::open(workspace, m_sessionId, e.deviceId, std::move(taskIds), m_options.measure));
+    } else {
+        e.measurer = std::make_unique<measure::Measurer>(m_options.measure);
+    }
     TS_CHECK(applySteering()); // the history's first entry, stored and said
     m_running = true;
     return {};

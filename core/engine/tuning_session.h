@@ -100,6 +100,10 @@ struct TuneOptions {
     int remeasureTop = 3;
     int remeasureRepeat = 5;
     std::string workspace; // the store's path; empty: Store::defaultWorkspacePath()
+    // Queue each batch in the workspace's work queue for tunescope-worker processes to measure, instead of
+    // measuring here (engine/queue_measurer.h); needs a PostgreSQL workspace. Re-measuring the best at the end
+    // stays local.
+    bool measureOnWorkers = false;
     // What the tasks were made from, as JSON the caller defines ({"network": ..., "tasks": [...]} or
     // {"op": ..., "shape": ...}), kept in the session's settings so that a viewer can rebuild the DAGs and
     // resume the session later. Empty: not recorded.

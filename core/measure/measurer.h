@@ -102,18 +102,28 @@ GpuBundleOptions gpuBundleOptions(const MeasureOptions& options);
 // their results <dir>/<prefix>K.results.jsonl; the prefix is "batch-<pid>-".
 std::string gpuExchangeBatchPrefix();
 
-class Measurer {
+// What a tuning session measures a batch with: this machine's Measurer below, or the work queue of a shared
+// workspace, whose workers measure elsewhere (engine/queue_measurer.h).
+class BatchMeasurer {
+public:
+    virtual ~BatchMeasurer() = default;
+    // Measures `states` (replayed on `task`), delivering each result as it completes (see the header
+    // comment). Returns the number of results delivered: states.size() unless stopped.
+    virtual int measure(const ir::ComputeDAG& task, std::vector<sched::State> states,
+        const MeasureCallbacks& callbacks, std::stop_token stop = {})
+        = 0;
+};
+
+class Measurer final : public BatchMeasurer {
 public:
     explicit Measurer(MeasureOptions options = {});
     // Joins the build threads (waiting for abandoned builds) and stops the runner.
-    ~Measurer();
+    ~Measurer() override;
     Measurer(const Measurer&) = delete;
     Measurer& operator=(const Measurer&) = delete;
 
-    // Measures `states` (replayed on `task`), delivering each result as it completes (see the header
-    // comment). Returns the number of results delivered: states.size() unless stopped.
     int measure(const ir::ComputeDAG& task, std::vector<sched::State> states, const MeasureCallbacks& callbacks,
-        std::stop_token stop = {});
+        std::stop_token stop = {}) override;
     // One result per state, in order: the whole batch, no stop.
     std::vector<MeasureResult> measure(const ir::ComputeDAG& task, const std::vector<sched::State>& states);
     // A loop program made by hand (tests: a kernel that crashes or hangs on purpose), built on this thread.

@@ -72,6 +72,8 @@ Expected<Store> Store::open(const std::string& path, const OpenOptions& options)
 {
     if (options.schemaVersion < 1 || options.schemaVersion > kSchemaVersion)
         return makeError(ErrorKind::InvalidArgument, "schema version must be 1.." + std::to_string(kSchemaVersion));
+    if (isPostgresUrl(path))
+        return openPostgres(path, options);
     std::error_code ec;
     const bool exists = std::filesystem::exists(path, ec);
     int version = 0;
@@ -107,6 +109,18 @@ Expected<Store> Store::open(const std::string& path, const OpenOptions& options)
     return Store(std::move(db), version);
 }
 
+Expected<Store> Store::openPostgres(const std::string& url, const OpenOptions& options)
+{
+    TS_TRY(Connection db, Connection::openPostgres(url, options.readOnly));
+    TS_TRY(int version, schema::inspectPostgres(db));
+    if (options.readOnly && version == 0)
+        return makeError(ErrorKind::NotFound, db.path() + ": no TuneScope workspace in this database");
+    if (!options.readOnly && version < options.schemaVersion) {
+        TS_TRY(version, schema::migratePostgres(db, options.schemaVersion));
+    }
+    return Store(std::move(db), version);
+}
+
 Store::Store(Connection db, int version)
     : m_db(std::move(db))
     , m_version(version)
@@ -132,6 +146,8 @@ Expected<Transaction> Store::begin() { return Transaction::begin(m_db); }
 
 Expected<void> Store::verify()
 {
+    if (m_db.backend() == Backend::Postgres)
+        return schema::verifyPostgres(m_db);
     TS_TRY(Statement s, m_db.prepare("PRAGMA quick_check"));
     TS_TRY(std::vector<std::string> lines, detail::collect(s, [](const Statement& row) { return row.getText(0); }));
     if (lines.size() == 1 && lines[0] == "ok")

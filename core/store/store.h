@@ -1,5 +1,7 @@
-// The workspace: one SQLite file that holds everything TuneScope measures or learns (DESIGN: "the store is
-// the source of truth").
+// The workspace: the database that holds everything TuneScope measures or learns (DESIGN: "the store is
+// the source of truth"). An SQLite file by default; a PostgreSQL database when its name is a URL
+// (postgresql://user@host/db), for a team's shared workspace. Both backends hold the same schema and answer
+// the same queries; database.h says how the SQL is shared and where it differs.
 //
 // - WAL mode, foreign keys on, every batch of writes in one transaction: a reader never sees half a batch
 //   and a killed process loses at most the batch in flight.
@@ -18,8 +20,8 @@
 // store_sessions.cpp (sessions and cost models), store_sources.cpp, store_records.cpp, schema.cpp.
 #pragma once
 
+#include "core/store/database.h"
 #include "core/store/records.h"
-#include "core/store/sqlite.h"
 
 #include <functional>
 #include <map>
@@ -51,7 +53,8 @@ struct RecordFilter {
 
 class Store {
 public:
-    // Opens (creating it when missing) the workspace at `path`, migrating an older schema forward.
+    // Opens (creating it when missing) the workspace at `path`, migrating an older schema forward. `path` is a
+    // file, or a postgresql:// URL: a PostgreSQL database whose current schema is empty or a workspace.
     static Expected<Store> open(const std::string& path, const OpenOptions& options = {});
     // $XDG_DATA_HOME/TuneScope/workspace.tunescope, or ~/.local/share/TuneScope/workspace.tunescope.
     static std::string defaultWorkspacePath();
@@ -60,7 +63,9 @@ public:
     Store& operator=(Store&&) noexcept;
     ~Store();
 
+    // The file, or the URL without its password.
     const std::string& path() const { return m_db.path(); }
+    Backend backend() const { return m_db.backend(); }
     int schemaVersion() const { return m_version; }
 
     // A transaction around several calls below; without one, each write call is its own transaction.
@@ -114,7 +119,12 @@ public:
     Expected<std::map<int, int64_t>> statusCounts(const RecordFilter& filter);
     Expected<int64_t> recordCount();
 
-    // PRAGMA quick_check: "ok", or an error naming the path and what SQLite found.
+    // Copies every row of `source` (another backend or the same) into this workspace, which must be empty and
+    // of the same schema version, in one transaction; ids are kept. Returns the rows copied per table.
+    Expected<std::vector<std::pair<std::string, int64_t>>> copyFrom(Store& source);
+
+    // SQLite: PRAGMA quick_check. PostgreSQL: the per-task summary agrees with the records. An error names the
+    // workspace and what was found.
     Expected<void> verify();
 
 private:
@@ -122,6 +132,7 @@ private:
     friend class StoreTestAccess;
 
     Store(Connection db, int version);
+    static Expected<Store> openPostgres(const std::string& url, const OpenOptions& options);
     Expected<Statement*> cached(const char* sql);
 
     Connection m_db;
@@ -135,6 +146,13 @@ namespace schema {
     // the version again first, so a version another connection applied meanwhile is skipped, not re-run.
     // Returns the version the database is at.
     Expected<int> migrate(Connection& db, int to);
+    // The same for PostgreSQL (schema_postgres.cpp), and what differs there.
+    Expected<int> migratePostgres(Connection& db, int to);
+    // The schema version of a PostgreSQL workspace (0: an empty schema, ours to create), or an error for a
+    // database of another application or of a newer TuneScope.
+    Expected<int> inspectPostgres(Connection& db);
+    Expected<void> verifyPostgres(Connection& db);
+    extern const char* const kPostgresSetDeviceProperty;
 } // namespace schema
 
 } // namespace ts::store

@@ -143,12 +143,12 @@ Expected<int64_t> Store::addDevice(const Device& device)
     }
     TS_TRY(Statement * insert,
         cached("INSERT INTO devices (kind, name, target, target_host, hardware_params, properties) "
-               "VALUES (?, ?, ?, ?, ?, ?)"));
+               "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (target, target_host, hardware_params) DO NOTHING RETURNING id"));
     insert->bindAll(device.kind.empty() ? deviceKindOf(device.target) : device.kind,
         device.name.empty() ? deviceNameOf(device.target) : device.name, device.target, device.targetHost, params,
         device.properties);
-    TS_CHECK(insert->run());
-    return m_db.lastInsertId();
+    find->bindAll(device.target, device.targetHost, params);
+    return detail::insertedOrFound(*insert, *find, path() + ": device " + device.target);
 }
 
 Expected<void> Store::setDeviceProperty(int64_t deviceId, const std::string& key, const std::string& value)
@@ -159,9 +159,11 @@ Expected<void> Store::setDeviceProperty(int64_t deviceId, const std::string& key
     // One statement, so it is atomic without a transaction (and works inside the caller's); a corrupt
     // properties text is replaced, not kept.
     TS_TRY(Statement update,
-        m_db.prepare("UPDATE devices SET properties = json_set(CASE WHEN json_valid(properties) AND "
-                     "json_type(properties) = 'object' THEN properties ELSE '{}' END, '$.' || ?, json(?)) "
-                     "WHERE id = ?"));
+        m_db.prepare(m_db.backend() == Backend::Postgres
+                ? schema::kPostgresSetDeviceProperty
+                : "UPDATE devices SET properties = json_set(CASE WHEN json_valid(properties) AND "
+                  "json_type(properties) = 'object' THEN properties ELSE '{}' END, '$.' || ?, json(?)) "
+                  "WHERE id = ?"));
     update.bindAll(key, parsed.dump(), deviceId);
     TS_CHECK(update.run());
     if (m_db.changes() == 0)

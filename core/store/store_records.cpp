@@ -120,16 +120,17 @@ Expected<int64_t> Store::addRecords(std::span<Record> records)
     static constexpr const char* kInsertV1
         = "INSERT INTO records (task_id, device_id, session_id, source_id, source_line, kind, steps, step_count, "
           "costs, mean_cost, error_no, all_cost, timestamp, extra, fingerprint) "
-          "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING";
+          "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id";
     static constexpr const char* kInsertV2
         = "INSERT INTO records (task_id, device_id, session_id, source_id, source_line, kind, steps, step_count, "
           "costs, mean_cost, error_no, all_cost, timestamp, extra, fingerprint, predicted_score, predicted_by, "
-          "batch_rank) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING";
+          "batch_rank) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING "
+          "id";
     static constexpr const char* kInsertV3
         = "INSERT INTO records (task_id, device_id, session_id, source_id, source_line, kind, steps, step_count, "
           "costs, mean_cost, error_no, all_cost, timestamp, extra, fingerprint, predicted_score, predicted_by, "
           "batch_rank, message) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO "
-          "NOTHING";
+          "NOTHING RETURNING id";
     const char* sql = m_version >= 3 ? kInsertV3 : m_version >= 2 ? kInsertV2 : kInsertV1;
     TS_TRY(Statement * insert, cached(sql));
     int64_t added = 0;
@@ -150,13 +151,11 @@ Expected<int64_t> Store::addRecords(std::span<Record> records)
             else
                 insert->bind(19, r.result.message);
         }
-        TS_CHECK(insert->run());
-        if (m_db.changes() > 0) {
-            r.id = m_db.lastInsertId();
-            ++added;
-        } else {
-            r.id = 0;
-        }
+        // RETURNING gives the new id, or no row when the fingerprint was already stored.
+        TS_TRY(bool inserted, insert->step());
+        r.id = inserted ? insert->getInt(0) : 0;
+        added += inserted ? 1 : 0;
+        insert->reset();
     }
     if (transaction)
         TS_CHECK(transaction->commit());
@@ -197,6 +196,20 @@ Expected<std::vector<HistoryPoint>> Store::history(int64_t taskId, int64_t devic
 
 Expected<void> Store::forEachRecord(const RecordFilter& filter, const std::function<bool(const Record&)>& visit)
 {
+    if (m_db.backend() == Backend::Postgres) {
+        // A PostgreSQL statement's result is held whole: read in keyset pages instead, so a million records
+        // never sit in memory at once.
+        constexpr int kPage = 4096;
+        for (int64_t after = 0;;) {
+            TS_TRY(std::vector<Record> page, recordPage(filter, after, kPage));
+            for (const Record& r : page)
+                if (!visit(r))
+                    return {};
+            if (page.size() < static_cast<size_t>(kPage))
+                return {};
+            after = page.back().id;
+        }
+    }
     const FilterSql f = filterSql(filter);
     TS_TRY(
         Statement s, m_db.prepare("SELECT " + recordColumns(m_version) + " FROM records" + f.where + " ORDER BY id"));

@@ -9,11 +9,10 @@ Expected<int64_t> Store::beginSession(const SessionInfo& session)
 {
     TS_TRY(Statement insert,
         m_db.prepare("INSERT INTO sessions (policy, cost_model, seed, settings, device_id, started_at, status) "
-                     "VALUES (?, ?, ?, ?, ?, ?, ?)"));
+                     "VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id"));
     insert.bindAll(session.policy, session.costModel, session.seed, session.settings, session.deviceId,
         session.startedAt, session.status);
-    TS_CHECK(insert.run());
-    return m_db.lastInsertId();
+    return detail::insertedId(insert);
 }
 
 Expected<void> Store::endSession(int64_t sessionId, const std::string& status, double endedAt)
@@ -53,10 +52,9 @@ Expected<int64_t> Store::saveCostModel(const CostModelInfo& model)
         return makeError(ErrorKind::Unsupported, path() + ": schema version 1 has no cost models");
     TS_TRY(Statement insert,
         m_db.prepare("INSERT INTO cost_models (kind, name, settings, training_summary, weights, created_at) "
-                     "VALUES (?, ?, ?, ?, ?, ?)"));
+                     "VALUES (?, ?, ?, ?, ?, ?) RETURNING id"));
     insert.bindAll(model.kind, model.name, model.settings, model.trainingSummary, model.weights, model.createdAt);
-    TS_CHECK(insert.run());
-    return m_db.lastInsertId();
+    return detail::insertedId(insert);
 }
 
 Expected<CostModelInfo> Store::costModel(int64_t id)

@@ -22,16 +22,15 @@ Expected<int64_t> Store::saveSource(const SourceInfo& source)
     TS_TRY(Statement save,
         m_db.prepare(source.id == 0
                 ? "INSERT INTO sources (path, format, content_hash, bytes, lines, comments, records, duplicates, "
-                  "malformed, imported_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                  "malformed, imported_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id"
                 : "UPDATE sources SET path = ?, format = ?, content_hash = ?, bytes = ?, lines = ?, comments = ?, "
                   "records = ?, duplicates = ?, malformed = ?, imported_at = ? WHERE id = ?"));
     save.bindAll(source.path, source.format, source.contentHash, source.bytes, source.lines, source.comments,
         source.records, source.duplicates, source.malformed, source.importedAt);
-    if (source.id != 0)
-        save.bind(11, source.id);
-    TS_CHECK(save.run());
     if (source.id == 0)
-        return m_db.lastInsertId();
+        return detail::insertedId(save);
+    save.bind(11, source.id);
+    TS_CHECK(save.run());
     if (m_db.changes() == 0)
         return makeError(ErrorKind::NotFound, path() + ": no imported source " + std::to_string(source.id));
     return source.id;

@@ -50,11 +50,12 @@ Expected<int64_t> Store::addTask(const TaskInfo& task)
         return id;
     }
     TS_TRY(Statement * insert,
-        cached("INSERT INTO tasks (kind, key, name, dag_text, flops, rebuildable) VALUES (?, ?, ?, ?, ?, ?)"));
+        cached("INSERT INTO tasks (kind, key, name, dag_text, flops, rebuildable) VALUES (?, ?, ?, ?, ?, ?) "
+               "ON CONFLICT (kind, key) DO NOTHING RETURNING id"));
     insert->bindAll(static_cast<int64_t>(task.kind), task.key, task.name, task.dagText, task.flops,
         static_cast<int64_t>(task.rebuildable));
-    TS_CHECK(insert->run());
-    return m_db.lastInsertId();
+    find->bindAll(static_cast<int64_t>(task.kind), task.key);
+    return detail::insertedOrFound(*insert, *find, path() + ": task " + task.name);
 }
 
 Expected<std::vector<TaskInfo>> Store::tasks()

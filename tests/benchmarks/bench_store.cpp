@@ -3,6 +3,9 @@
 // "history of one task" under 50 ms at 1M records. Last, the Records view's model opening the workspace
 // (its first page in a job, handed back to this thread's event loop) and fetching its next page.
 //   ./build/release/tests/benchmarks/ts_bench_store [RECORDS] [PATH]   (default 1000000, a temporary file)
+// PATH `postgres` runs the same on a private PostgreSQL server the benchmark starts (tests/core/pg_cluster.h),
+// a postgresql:// URL on a server of yours (an empty database).
+#include "tests/core/pg_cluster.h"
 #include "tests/core/store_test_access.h"
 
 #include "core/store/store.h"
@@ -69,10 +72,14 @@ int main(int argc, char** argv)
 {
     QCoreApplication app(argc, argv);
     const int64_t total = argc > 1 ? std::atoll(argv[1]) : 1'000'000;
-    const std::string path
+    std::string path
         = argc > 2 ? argv[2] : (std::filesystem::temp_directory_path() / "ts_bench_store.tunescope").string();
-    for (const char* suffix : { "", "-wal", "-shm" })
-        std::filesystem::remove(path + suffix);
+    if (path == "postgres")
+        path = ts::store::test::PgCluster::shared().createDatabase();
+    const bool server = isPostgresUrl(path);
+    if (!server)
+        for (const char* suffix : { "", "-wal", "-shm" })
+            std::filesystem::remove(path + suffix);
     constexpr int kTasks = 250;
     constexpr int kDevices = 2;
     constexpr size_t kBatch = 10'000;
@@ -124,8 +131,15 @@ int main(int argc, char** argv)
     const double insertMs = msSince(insertStart);
     std::printf("  insert: %.1f s, %.0f records/s, in batches of %zu (one transaction each)\n", insertMs / 1e3,
         static_cast<double>(total) / (insertMs / 1e3), kBatch);
-    orDie(testConnection(store).exec("PRAGMA wal_checkpoint(TRUNCATE)"));
-    std::printf("  file: %.0f MB\n", static_cast<double>(std::filesystem::file_size(path)) / 1e6);
+    if (server) {
+        orDie(testConnection(store).exec("VACUUM ANALYZE"));
+        std::printf("  database: %.0f MB\n",
+            static_cast<double>(orDie(testConnection(store).queryInt("SELECT pg_database_size(current_database())")))
+                / 1e6);
+    } else {
+        orDie(testConnection(store).exec("PRAGMA wal_checkpoint(TRUNCATE)"));
+        std::printf("  file: %.0f MB\n", static_cast<double>(std::filesystem::file_size(path)) / 1e6);
+    }
 
     // Queries through a second connection, as the GUI would read.
     const auto openStart = Clock::now();
@@ -195,7 +209,8 @@ int main(int argc, char** argv)
             ms[ms.size() / 2], ms.back(), rows);
     }
     std::printf("  records in the store: %lld\n", static_cast<long long>(orDie(reader.recordCount())));
-    for (const char* suffix : { "", "-wal", "-shm" })
-        std::filesystem::remove(path + suffix);
+    if (!server)
+        for (const char* suffix : { "", "-wal", "-shm" })
+            std::filesystem::remove(path + suffix);
     return 0;
 }

@@ -1,20 +1,39 @@
-// A thin RAII layer over SQLite's C API: a connection, prepared statements, transactions. Every error is an
-// Expected carrying the database path and SQLite's own message, so a caller can say what failed and where.
-// sqlite3.h stays inside sqlite.cpp: the handles are opaque here.
+// The store's database layer: a connection, prepared statements and transactions, over two backends.
+//
+// - SQLite (sqlite.cpp): a workspace file, the embedded default for one person on one machine.
+// - PostgreSQL through libpq (postgres.cpp): a team's shared workspace, named by a URL
+//   (postgresql://user@host:port/db?sslmode=...); passwords come from libpq's usual places (PGPASSFILE,
+//   ~/.pgpass, PGPASSWORD), never from TuneScope's own files.
+//
+// The SQL the store writes is the subset both engines read alike: `?` parameters (the PostgreSQL backend
+// numbers them $1, $2, ... itself), INSERT ... ON CONFLICT DO NOTHING, RETURNING. What differs (schema,
+// triggers, JSON functions, the integrity check) lives in one file per backend: schema.cpp and
+// schema_postgres.cpp. Every error is an Expected naming the database (a file path, or the URL without its
+// password) and the engine's own message. sqlite3.h and libpq-fe.h stay inside their backend's .cpp.
 #pragma once
 
 #include "core/support/error.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
-struct sqlite3;
-struct sqlite3_stmt;
-
 namespace ts::store {
+
+enum class Backend { Sqlite, Postgres };
+
+// True for a PostgreSQL connection URL (postgresql://... or postgres://...).
+bool isPostgresUrl(std::string_view name);
+// `url` with any password taken out (user:secret@host, password=...): what logs and messages may show.
+std::string redactedUrl(std::string_view url);
+
+namespace detail {
+    class ConnectionImpl;
+    class StatementImpl;
+} // namespace detail
 
 class Statement;
 
@@ -22,38 +41,54 @@ class Connection {
 public:
     enum class Mode { ReadOnly, ReadWrite, ReadWriteCreate };
 
+    // An SQLite file.
     static Expected<Connection> open(const std::string& path, Mode mode);
-    Connection() = default;
+    // A PostgreSQL database through libpq; `readOnly` makes every transaction read-only.
+    static Expected<Connection> openPostgres(const std::string& url, bool readOnly);
+
+    Connection();
     Connection(Connection&& other) noexcept;
     Connection& operator=(Connection&& other) noexcept;
     Connection(const Connection&) = delete;
     Connection& operator=(const Connection&) = delete;
     ~Connection();
 
-    bool isOpen() const { return m_db != nullptr; }
-    const std::string& path() const { return m_path; }
+    bool isOpen() const { return m_impl != nullptr; }
+    Backend backend() const;
+    // The file path, or the URL without its password.
+    const std::string& path() const;
 
     // Runs one or more statements that return no rows of interest.
     Expected<void> exec(std::string_view sql);
-    // PRAGMA journal_mode = WAL, retried while another connection switches the same file at once.
+    // SQLite: PRAGMA journal_mode = WAL, retried while another connection switches the same file at once.
+    // PostgreSQL: nothing to do.
     Expected<void> enableWal();
     Expected<Statement> prepare(std::string_view sql);
-    // A single integer from a query such as "PRAGMA user_version".
+    // A single integer from a query such as "SELECT count(*) FROM records".
     Expected<int64_t> queryInt(std::string_view sql);
-    int64_t lastInsertId() const;
+    // Rows changed by the last INSERT, UPDATE or DELETE.
     int changes() const;
     bool inTransaction() const;
-    // An error naming the path, what was being done and SQLite's message for `code`.
-    Error error(std::string_view what, int code) const;
+    // BEGIN IMMEDIATE (SQLite: the write lock up front) or BEGIN (PostgreSQL).
+    Expected<void> beginTransaction();
+
+    // PostgreSQL's LISTEN/NOTIFY (Unsupported on SQLite). A notification is a channel and its payload.
+    struct Notification {
+        std::string channel;
+        std::string payload;
+    };
+    Expected<void> listen(const std::string& channel);
+    // The notifications that arrived, waiting up to `timeoutMs` for the first when none has (0: do not wait).
+    Expected<std::vector<Notification>> notifications(int timeoutMs);
 
 private:
-    sqlite3* m_db = nullptr;
-    std::string m_path;
+    explicit Connection(std::unique_ptr<detail::ConnectionImpl> impl);
+    std::unique_ptr<detail::ConnectionImpl> m_impl;
 };
 
 class Statement {
 public:
-    Statement() = default;
+    Statement();
     Statement(Statement&& other) noexcept;
     Statement& operator=(Statement&& other) noexcept;
     Statement(const Statement&) = delete;
@@ -97,19 +132,14 @@ public:
 
 private:
     friend class Connection;
-    Statement(sqlite3_stmt* stmt, const Connection* owner)
-        : m_stmt(stmt)
-        , m_owner(owner)
-    {
-    }
+    explicit Statement(std::unique_ptr<detail::StatementImpl> impl);
 
-    sqlite3_stmt* m_stmt = nullptr;
-    const Connection* m_owner = nullptr;
+    std::unique_ptr<detail::StatementImpl> m_impl;
     bool m_stepped = false;
 };
 
-// BEGIN IMMEDIATE on construction (so a writer waits for the lock up front, not halfway through a batch);
-// ROLLBACK on destruction unless commit() succeeded.
+// BEGIN on construction (BEGIN IMMEDIATE on SQLite, so a writer waits for the lock up front, not halfway
+// through a batch); ROLLBACK on destruction unless commit() succeeded.
 class Transaction {
 public:
     static Expected<Transaction> begin(Connection& db);
