@@ -113,6 +113,7 @@ void SessionsView::onWorkspaceChanged()
     const bool server = store::isPostgresUrl(workspace);
     m_workersBox->setVisible(server);
     m_workersModel->setWorkers({}, 0);
+    m_workersQueue = std::make_shared<std::unique_ptr<store::WorkQueue>>();
     if (server) {
         refreshWorkers();
         m_workersTimer->start();
@@ -127,10 +128,18 @@ void SessionsView::refreshWorkers()
     const std::string workspace = m_context.sessions.workspace().toStdString();
     if (!store::isPostgresUrl(workspace) || m_workersJob->isRunning())
         return;
+    if (!m_workersQueue)
+        m_workersQueue = std::make_shared<std::unique_ptr<store::WorkQueue>>();
     m_workersJob->start(
-        [workspace](session::JobContext&) -> Expected<std::vector<store::WorkerInfo>> {
-            TS_TRY(store::WorkQueue queue, store::WorkQueue::open(workspace));
-            return queue.workers();
+        [workspace, queue = m_workersQueue](session::JobContext&) -> Expected<std::vector<store::WorkerInfo>> {
+            if (!*queue) {
+                TS_TRY(store::WorkQueue opened, store::WorkQueue::open(workspace));
+                *queue = std::make_unique<store::WorkQueue>(std::move(opened));
+            }
+            auto workers = (*queue)->workers();
+            if (!workers)
+                queue->reset(); // the next refresh connects again
+            return workers;
         },
         [this](Expected<std::vector<store::WorkerInfo>> workers) {
             const double now = static_cast<double>(QDateTime::currentMSecsSinceEpoch()) / 1e3;

@@ -22,6 +22,10 @@ class SessionsModel;
 class WorkersModel;
 } // namespace ts::models
 
+namespace ts::store {
+class WorkQueue;
+} // namespace ts::store
+
 namespace ts::session {
 class JobTracker;
 } // namespace ts::session
@@ -60,6 +64,9 @@ private:
     QGroupBox* m_workersBox;
     QTimer* m_workersTimer;
     std::unique_ptr<session::JobTracker> m_workersJob;
+    // The refresh's connection to the server, opened by the first refresh and kept for the next ones (one
+    // refresh runs at a time); a new workspace, or an error, starts a new one.
+    std::shared_ptr<std::unique_ptr<store::WorkQueue>> m_workersQueue;
 };
 
 } // namespace ts::app

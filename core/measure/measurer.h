@@ -109,8 +109,8 @@ public:
     virtual ~BatchMeasurer() = default;
     // Measures `states` (replayed on `task`), delivering each result as it completes (see the header
     // comment). Returns the number of results delivered: states.size() unless stopped.
-    virtual int measure(const ir::ComputeDAG& task, std::vector<sched::State> states,
-        const MeasureCallbacks& callbacks, std::stop_token stop = {})
+    virtual int measure(const ir::ComputeDAG& task, std::vector<sched::State> states, const MeasureCallbacks& callbacks,
+        std::stop_token stop = {})
         = 0;
 };
 
