@@ -108,7 +108,7 @@ Expected<std::unique_ptr<QueueMeasurer>> QueueMeasurer::open(const std::string& 
     const measure::MeasureOptions& options)
 {
     TS_TRY(store::WorkQueue queue, store::WorkQueue::open(workspace));
-    TS_CHECK(queue.listenForResults());
+    TS_CHECK(queue.listenForResults(sessionId));
     if (sessionId)
         TS_CHECK(queue.holdSession(*sessionId)); // a resume can tell this session from a dead one
     return std::unique_ptr<QueueMeasurer>(

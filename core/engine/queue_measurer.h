@@ -4,8 +4,9 @@
 // MeasureCallbacks a local Measurer calls. The session stores the records itself, as always: a result is
 // stored once, whichever worker measured it and however many claimed it.
 //
-// - Results are collected when the workspace says one arrived (LISTEN tunescope_results), with a look at the
-//   batch every few seconds besides, in case a notification was lost with a dropped connection.
+// - Results are collected when the workspace says one arrived (LISTEN on the session's own results
+//   channel), with a look at the batch every few seconds besides, in case a notification was lost with a
+//   dropped connection.
 // - A stop withdraws what is not finished (the rows are cancelled; a worker's late result is refused).
 // - What cannot be queued (the workspace is gone, the task is not in it) becomes a failed result per
 //   candidate with the reason: measurement outcomes are data.

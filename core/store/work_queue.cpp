@@ -30,7 +30,32 @@ namespace {
         return r;
     }
 
+    std::string randomTag()
+    {
+        static thread_local std::mt19937_64 random { std::random_device {}() };
+        char tag[17];
+        std::snprintf(tag, sizeof tag, "%016llx", static_cast<unsigned long long>(random()));
+        return tag;
+    }
+
 } // namespace
+
+WorkQueue::WorkQueue(Connection db)
+    : m_db(std::move(db))
+    , m_tag(randomTag())
+{
+}
+
+std::string WorkQueue::owner(std::optional<int64_t> sessionId) const
+{
+    return sessionId ? "s" + std::to_string(*sessionId) : "x" + m_tag;
+}
+
+std::string WorkQueue::resultsChannel(const std::string& batch)
+{
+    // Owners are "s" and digits or "x" and hex digits: a valid, lower-case identifier after the prefix.
+    return "tunescope_results_" + batch.substr(0, batch.find('-'));
+}
 
 Expected<WorkQueue> WorkQueue::open(const std::string& url)
 {
@@ -49,10 +74,7 @@ Expected<WorkQueue> WorkQueue::open(const std::string& url)
 Expected<std::string> WorkQueue::enqueue(std::optional<int64_t> sessionId, int64_t taskId, int64_t deviceId,
     const std::vector<std::string>& steps, const std::string& options)
 {
-    static thread_local std::mt19937_64 random { std::random_device {}() };
-    char tag[17];
-    std::snprintf(tag, sizeof tag, "%016llx", static_cast<unsigned long long>(random()));
-    const std::string batch = (sessionId ? "s" + std::to_string(*sessionId) : std::string("x")) + "-" + tag;
+    const std::string batch = owner(sessionId) + "-" + randomTag();
     TS_TRY(Transaction transaction, Transaction::begin(m_db));
     TS_TRY(Statement insert,
         m_db.prepare("INSERT INTO measure_queue (batch, position, session_id, task_id, device_id, steps, options) "
@@ -106,7 +128,10 @@ Expected<int> WorkQueue::cancel(const std::string& batch)
     return m_db.changes();
 }
 
-Expected<void> WorkQueue::listenForResults() { return m_db.listen("tunescope_results"); }
+Expected<void> WorkQueue::listenForResults(std::optional<int64_t> sessionId)
+{
+    return m_db.listen(resultsChannel(owner(sessionId) + "-"));
+}
 
 namespace {
     // The advisory lock space of live sessions: ("TS", session id).
@@ -204,8 +229,8 @@ Expected<bool> WorkQueue::complete(int64_t workerId, int64_t rowId, const record
         return false; // the lease was lost: the row is another worker's now, or withdrawn
     const std::string batch = done.getText(0);
     done.reset();
-    TS_TRY(Statement notify, m_db.prepare("SELECT pg_notify('tunescope_results', ?)"));
-    notify.bind(1, batch);
+    TS_TRY(Statement notify, m_db.prepare("SELECT pg_notify(?, ?)"));
+    notify.bindAll(resultsChannel(batch), batch);
     TS_CHECK(notify.run());
     TS_TRY(Statement count,
         m_db.prepare(

@@ -7,9 +7,11 @@
 //   ran out (its worker died or hangs) is claimed again by another.
 // - A result is written once: completing a row needs the lease on it (`state = 'leased' AND worker_id = me`),
 //   so a worker that lost its lease cannot overwrite the one that measured the row after it.
-// - Queued batches wake the workers through NOTIFY tunescope_queue; each completed row wakes its session
-//   through NOTIFY tunescope_results (payload: the batch). Waits also end on a timeout, so that expired leases
-//   are seen without anybody's notification.
+// - Queued batches wake the workers through NOTIFY tunescope_queue; each completed row wakes the one session
+//   that queued it, on that session's own channel (tunescope_results_s<id>; a measurer with no session has a
+//   random one per connection), with the batch as payload. At 100 workers a completion then costs one wake-up,
+//   not one per live session. Waits also end on a timeout, so that expired leases are seen without anybody's
+//   notification.
 // - Workers register in the workers table and keep last_seen fresh with their lease renewals; the workbench
 //   lists them (what each measures now, its throughput).
 // One WorkQueue per thread, on its own connection: waiting for notifications needs a connection of its own.
@@ -84,7 +86,8 @@ public:
     const std::string& path() const { return m_db.path(); }
 
     // --- a session's side -----------------------------------------------------------------------------------
-    // Queues one batch (one transaction) and wakes the workers. Returns the batch's name.
+    // Queues one batch (one transaction) and wakes the workers. Returns the batch's name, which begins with its
+    // owner (resultsChannel).
     Expected<std::string> enqueue(std::optional<int64_t> sessionId, int64_t taskId, int64_t deviceId,
         const std::vector<std::string>& steps, const std::string& options);
     // The batch's completed rows, by position.
@@ -92,8 +95,11 @@ public:
     Expected<BatchState> batchState(const std::string& batch);
     // Withdraws what no worker finished (queued and leased rows); a worker's late result is then refused.
     Expected<int> cancel(const std::string& batch);
-    // Subscribes this connection to results; wait() then returns when one arrives.
-    Expected<void> listenForResults();
+    // Subscribes this connection to the results of the batches it queues for `sessionId` (or, with none, for
+    // this connection); wait() then returns when one arrives. Other sessions' results do not wake it.
+    Expected<void> listenForResults(std::optional<int64_t> sessionId);
+    // The channel that a batch's results are announced on: "tunescope_results_" and the batch's owner.
+    static std::string resultsChannel(const std::string& batch);
     // Says that `sessionId` is alive for as long as this connection is (a session-level advisory lock): a
     // process killed outright lets go of it with its connection.
     Expected<void> holdSession(int64_t sessionId);
@@ -124,11 +130,12 @@ public:
     Expected<std::vector<WorkerInfo>> workers();
 
 private:
-    explicit WorkQueue(Connection db)
-        : m_db(std::move(db))
-    {
-    }
+    explicit WorkQueue(Connection db);
+    // Who a batch belongs to: "s<session id>", or "x<this connection's tag>".
+    std::string owner(std::optional<int64_t> sessionId) const;
+
     Connection m_db;
+    std::string m_tag; // random, per connection: names batches and owners
 };
 
 } // namespace ts::store

@@ -110,23 +110,44 @@ TEST(WorkQueue, ClaimsAreExclusiveLeasesRunOutAndALateResultIsRefused)
     EXPECT_EQ(workers[1].measured, 1);
 }
 
-TEST(WorkQueue, AResultWakesTheSessionAndNewWorkWakesTheWorkers)
+TEST(WorkQueue, AResultWakesItsOwnSessionOnlyAndNewWorkWakesTheWorkers)
 {
     const Queued q = workspaceWithATask();
     store::WorkQueue session = store::WorkQueue::open(q.url).value();
+    store::WorkQueue other = store::WorkQueue::open(q.url).value(); // another session on the workspace
+    store::WorkQueue anonymous = store::WorkQueue::open(q.url).value(); // a measurer with no session
     store::WorkQueue worker = store::WorkQueue::open(q.url).value();
-    ASSERT_TRUE(session.listenForResults());
+    store::Store workspace = openOrDie(q.url);
+    const int64_t s1 = workspace.beginSession(store::SessionInfo { .policy = "ansor", .deviceId = q.device }).value();
+    const int64_t s2 = workspace.beginSession(store::SessionInfo { .policy = "ansor", .deviceId = q.device }).value();
+    ASSERT_TRUE(session.listenForResults(s1));
+    ASSERT_TRUE(other.listenForResults(s2));
+    ASSERT_TRUE(anonymous.listenForResults(std::nullopt));
     ASSERT_TRUE(worker.listenForWork());
     const int64_t id = worker.registerWorker(store::WorkerInfo { 0, "w", "h", 1, q.device }).value();
     EXPECT_FALSE(worker.wait(0).value());
-    session.enqueue(std::nullopt, q.task, q.device, { "[]" }, "{}").value();
+    const std::string batch = session.enqueue(s1, q.task, q.device, { "[]" }, "{}").value();
+    EXPECT_EQ(store::WorkQueue::resultsChannel(batch), "tunescope_results_s" + std::to_string(s1));
     EXPECT_TRUE(worker.wait(5000).value()) << "NOTIFY tunescope_queue";
     const auto claimed = worker.claim(id, q.device, 1, 60).value();
     ASSERT_EQ(claimed.size(), 1u);
     ASSERT_TRUE(worker.complete(id, claimed[0].id, okResult(1e-3)).value());
     const auto start = std::chrono::steady_clock::now();
-    EXPECT_TRUE(session.wait(5000).value()) << "NOTIFY tunescope_results";
+    EXPECT_TRUE(session.wait(5000).value()) << "NOTIFY tunescope_results_s<id>";
     EXPECT_LT(std::chrono::steady_clock::now() - start, 1s);
+    EXPECT_FALSE(other.wait(300).value()) << "another session is not woken by this one's result";
+    EXPECT_FALSE(anonymous.wait(0).value());
+
+    // A batch with no session is announced to the connection that queued it, and to nobody else.
+    const std::string mine = anonymous.enqueue(std::nullopt, q.task, q.device, { "[]" }, "{}").value();
+    EXPECT_EQ(store::WorkQueue::resultsChannel(mine).rfind("tunescope_results_x", 0), 0u) << mine;
+    ASSERT_TRUE(worker.wait(5000).value());
+    const auto second = worker.claim(id, q.device, 1, 60).value();
+    ASSERT_EQ(second.size(), 1u);
+    ASSERT_TRUE(worker.complete(id, second[0].id, okResult(1e-3)).value());
+    EXPECT_TRUE(anonymous.wait(5000).value());
+    EXPECT_FALSE(session.wait(300).value());
+    EXPECT_FALSE(other.wait(0).value());
 }
 
 TEST(WorkQueue, AnSqliteWorkspaceHasNoQueue)
