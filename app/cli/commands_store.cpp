@@ -299,6 +299,18 @@ namespace {
         auto queue = store::WorkQueue::open(args.value("workspace", store::Store::defaultWorkspacePath()));
         if (!queue)
             return fail(queue.error().message);
+        if (args.has("prune")) {
+            const auto hours = args.intValue("prune", 0);
+            if (!hours)
+                return fail(hours.error().message);
+            if (*hours < 0)
+                return fail("--prune: hours must be 0 or more, not " + std::to_string(*hours));
+            auto pruned = queue->prune(static_cast<double>(*hours) * 3600.0);
+            if (!pruned)
+                return fail(pruned.error().message);
+            std::cout << "pruned " << pruned->rows << " finished queue rows and " << pruned->workers
+                      << " workers not seen for " << *hours << " h\n";
+        }
         auto workers = queue->workers();
         if (!workers)
             return fail(workers.error().message);
@@ -338,7 +350,12 @@ std::vector<Command> storeCommands()
                 kWorkspaceOption, kHelpOption },
             runStats },
         { "workers", "the measurement workers of a PostgreSQL workspace: state, what each measures, throughput",
-            "tunescope-cli workers --workspace postgresql://...", { kWorkspaceOption, kHelpOption }, runWorkers },
+            "tunescope-cli workers [--prune HOURS] --workspace postgresql://...",
+            { { "prune", "HOURS",
+                  "first delete the queue rows that no session needs any more, and the workers not seen, older than "
+                  "this" },
+                kWorkspaceOption, kHelpOption },
+            runWorkers },
         { "copy-workspace", "copy a workspace into a new one: SQLite file <-> postgresql:// URL, ids kept",
             "tunescope-cli copy-workspace FROM TO", { kHelpOption }, runCopyWorkspace, true },
     };

@@ -287,4 +287,23 @@ Expected<std::vector<WorkerInfo>> WorkQueue::workers()
     });
 }
 
+Expected<Pruned> WorkQueue::prune(double olderThanSeconds)
+{
+    TS_TRY(Transaction transaction, Transaction::begin(m_db));
+    TS_TRY(Statement rows,
+        m_db.prepare("DELETE FROM measure_queue q WHERE coalesce(done_at, queued_at) < now() - make_interval(secs => "
+                     "?) AND (state IN ('stored', 'cancelled') OR (state = 'done' AND (session_id IS NULL OR NOT "
+                     "EXISTS (SELECT 1 FROM sessions s WHERE s.id = q.session_id AND s.status = 'running'))))"));
+    rows.bind(1, olderThanSeconds);
+    TS_CHECK(rows.run());
+    Pruned pruned;
+    pruned.rows = m_db.changes();
+    TS_TRY(Statement gone, m_db.prepare("DELETE FROM workers WHERE last_seen < now() - make_interval(secs => ?)"));
+    gone.bind(1, olderThanSeconds);
+    TS_CHECK(gone.run());
+    pruned.workers = m_db.changes();
+    TS_CHECK(transaction.commit());
+    return pruned;
+}
+
 } // namespace ts::store

@@ -54,6 +54,12 @@ struct QueueResult {
     record::MeasureResult result;
 };
 
+// What a prune removed.
+struct Pruned {
+    int rows = 0; // queue rows nobody will read again
+    int workers = 0; // workers not seen since the cut-off
+};
+
 struct WorkerInfo {
     int64_t id = 0;
     std::string name;
@@ -128,6 +134,11 @@ public:
     // Waits up to `timeoutMs` for a notification on a channel this connection listens to; true when one came.
     Expected<bool> wait(int timeoutMs);
     Expected<std::vector<WorkerInfo>> workers();
+    // Deletes the queue's history older than `olderThanSeconds`: rows stored as records or cancelled, and
+    // finished rows of ended sessions or of none. A running session's finished rows are kept: if it died, its
+    // resume recovers them. Also deletes the workers not seen since (a live worker is seen at every lease
+    // renewal). One transaction.
+    Expected<Pruned> prune(double olderThanSeconds);
 
 private:
     explicit WorkQueue(Connection db);

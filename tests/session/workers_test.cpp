@@ -150,6 +150,39 @@ TEST(WorkQueue, AResultWakesItsOwnSessionOnlyAndNewWorkWakesTheWorkers)
     EXPECT_FALSE(other.wait(0).value());
 }
 
+TEST(WorkQueue, APruneKeepsOnlyWhatAResumeNeeds)
+{
+    const Queued q = workspaceWithATask();
+    store::Store workspace = openOrDie(q.url);
+    const int64_t running
+        = workspace.beginSession(store::SessionInfo { .policy = "ansor", .deviceId = q.device }).value();
+    const int64_t ended
+        = workspace.beginSession(store::SessionInfo { .policy = "ansor", .deviceId = q.device }).value();
+    ASSERT_TRUE(workspace.endSession(ended, "finished", 1.7e9));
+    store::WorkQueue queue = store::WorkQueue::open(q.url).value();
+    const int64_t worker = queue.registerWorker(store::WorkerInfo { 0, "w", "h", 1, q.device }).value();
+    std::vector<std::string> batches;
+    for (const std::optional<int64_t> session :
+        { std::optional<int64_t>(running), std::optional<int64_t>(ended), std::optional<int64_t>() }) {
+        batches.push_back(queue.enqueue(session, q.task, q.device, { "[]", "[]" }, "{}").value());
+        const auto claimed = queue.claim(worker, q.device, 2, 60).value();
+        ASSERT_EQ(claimed.size(), 2u);
+        ASSERT_TRUE(queue.complete(worker, claimed[0].id, okResult(1e-3)).value()); // one done, one cancelled
+        ASSERT_EQ(queue.cancel(batches.back()).value(), 1);
+    }
+    const store::Pruned none = queue.prune(3600).value();
+    EXPECT_EQ(none.rows, 0) << "nothing is an hour old";
+    EXPECT_EQ(none.workers, 0);
+    std::this_thread::sleep_for(10ms);
+    const store::Pruned all = queue.prune(0).value();
+    EXPECT_EQ(all.rows, 5) << "three cancelled rows, the ended session's and the session-less batch's results";
+    EXPECT_EQ(all.workers, 1);
+    EXPECT_EQ(queue.batchState(batches[0]).value().done, 1) << "a running session's result stays for its resume";
+    EXPECT_EQ(queue.batchState(batches[1]).value().done, 0);
+    EXPECT_EQ(queue.batchState(batches[2]).value().done, 0);
+    EXPECT_TRUE(queue.workers().value().empty());
+}
+
 TEST(WorkQueue, AnSqliteWorkspaceHasNoQueue)
 {
     auto queue = store::WorkQueue::open("/tmp/some.tunescope");
@@ -336,6 +369,14 @@ TEST(WorkersCli, TuneOnAWorkerProcessThenCopyTheWorkspaceToAFile)
     EXPECT_EQ(listed, 0) << workersOut;
     EXPECT_NE(workersOut.find("cli-worker"), std::string::npos) << workersOut;
     EXPECT_NE(workersOut.find("16 measured"), std::string::npos) << workersOut;
+    const auto [kept, keptOut] = runProgram(std::string(TS_CLI_PATH) + " workers --prune 1 --workspace " + url);
+    EXPECT_EQ(kept, 0) << keptOut;
+    EXPECT_NE(keptOut.find("pruned 0 finished queue rows and 0 workers not seen for 1 h"), std::string::npos)
+        << keptOut;
+    const auto [negative, negativeOut]
+        = runProgram(std::string(TS_CLI_PATH) + " workers --prune -1 --workspace " + url);
+    EXPECT_NE(negative, 0);
+    EXPECT_NE(negativeOut.find("--prune"), std::string::npos) << negativeOut;
 
     ::kill(worker, SIGTERM); // ends after the candidate in flight, cleanly
     int status = 0;
