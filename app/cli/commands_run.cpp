@@ -118,6 +118,13 @@ namespace {
                 share(t.measuredSeconds), t.schedule.c_str());
         std::printf("  %3s  %-32s %6d %12s %12s %6.1f%%  %s\n", "-", "other steps (not tasks)", run.otherSteps, "-",
             ms(run.otherSeconds).c_str(), share(run.otherSeconds), "default schedule");
+        const size_t shown = std::min<size_t>(run.others.size(), 6);
+        for (size_t i = 0; i < shown; ++i) // where that time goes, the slowest first
+            std::printf("  %3s    %-30s %6d %12s %12s %6.1f%%\n", "", run.others[i].name.substr(0, 30).c_str(),
+                run.others[i].count, "", ms(run.others[i].seconds).c_str(), share(run.others[i].seconds));
+        if (run.others.size() > shown)
+            std::printf("  %3s    %-30s %6s\n", "",
+                ("... " + std::to_string(run.others.size() - shown) + " more kinds").c_str(), "");
         std::printf("  sum of steps %s ms; a whole run %s ms (the difference: timing each step)\n",
             ms(run.stepSumSeconds).c_str(), ms(run.medianSeconds).c_str());
     }

@@ -1,5 +1,6 @@
 #include "core/graph/graph.h"
 
+#include "core/ops/conv_transpose.h"
 #include "core/ops/elementwise.h"
 #include "core/ops/linear.h"
 #include "core/ops/normalization.h"
@@ -22,6 +23,8 @@ std::string_view toString(NodeKind kind)
         return "conv2d";
     case NodeKind::DepthwiseConv2d:
         return "depthwise_conv2d";
+    case NodeKind::ConvTranspose2d:
+        return "conv2d_transpose";
     case NodeKind::Dense:
         return "dense";
     case NodeKind::MatMul:
@@ -194,6 +197,8 @@ Expected<Tensor> lowerNode(const Node& node, const std::vector<Tensor>& in, std:
         return ops::conv2d(in[0], param("weight", node.weightShape), node.conv);
     case NodeKind::DepthwiseConv2d:
         return ops::depthwiseConv2d(in[0], param("weight", node.weightShape), node.conv);
+    case NodeKind::ConvTranspose2d:
+        return ops::conv2dTransposeNchw(in[0], param("weight", node.weightShape), node.conv, node.outputPadding);
     case NodeKind::Dense:
         return ops::dense(in[0], param("weight", node.weightShape));
     case NodeKind::MatMul:

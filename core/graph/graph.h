@@ -14,6 +14,7 @@
 #include "core/ops/transform.h"
 #include "core/support/error.h"
 
+#include <array>
 #include <memory>
 #include <optional>
 #include <string>
@@ -29,6 +30,7 @@ enum class NodeKind {
     Constant, // a tensor whose values the model gives (ONNX initializers and Constant nodes)
     Conv2d,
     DepthwiseConv2d,
+    ConvTranspose2d, // NCHW; weight [in, out / groups, kh, kw]
     Dense,
     MatMul,
     BatchMatMul,
@@ -76,8 +78,9 @@ struct Node {
     std::vector<int64_t> shape;
 
     // Attributes, meaningful per kind.
-    ops::Conv2dParams conv; // Conv2d, DepthwiseConv2d
-    std::vector<int64_t> weightShape; // Conv2d, DepthwiseConv2d, Dense
+    ops::Conv2dParams conv; // Conv2d, DepthwiseConv2d, ConvTranspose2d
+    std::array<int64_t, 2> outputPadding { 0, 0 }; // ConvTranspose2d: rows and columns added at the bottom and right
+    std::vector<int64_t> weightShape; // Conv2d, DepthwiseConv2d, ConvTranspose2d, Dense
     ops::Pool2dParams pool; // MaxPool2d, AvgPool2d
     ops::Layout layout = ops::Layout::NCHW; // GlobalAvgPool2d
     int axis = 0; // BiasAdd, Concat

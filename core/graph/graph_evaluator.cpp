@@ -3,6 +3,7 @@
 #include "core/ir/compute_dag.h"
 #include "core/ops/shape_check.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace ts::graph {
@@ -12,13 +13,16 @@ ir::Buffer seededParameter(const Node& node, int id, int param, const std::vecto
     ir::Buffer b(shape);
     ir::fillRandomInput(b.data(), b.size(), seed, parameterOrdinal(id, param));
     // The weight's fan-in: what one output element sums over (OIHW / HWIO for a convolution, [C, m, kh, kw] /
-    // [kh, kw, C, m] for a depthwise one, [out, in] for a dense layer).
+    // [kh, kw, C, m] for a depthwise one, [in, out/groups, kh, kw] for a transposed one (whose outputs sum over
+    // a stride-dependent share of it), [out, in] for a dense layer).
     int64_t fanIn = 0;
     const bool nchw = node.conv.layout == ops::Layout::NCHW;
     if (param == 0 && shape.size() == 4 && node.kind == NodeKind::Conv2d)
         fanIn = b.size() / (nchw ? shape[0] : shape[3]);
     else if (param == 0 && shape.size() == 4 && node.kind == NodeKind::DepthwiseConv2d)
         fanIn = nchw ? shape[2] * shape[3] : shape[0] * shape[1];
+    else if (param == 0 && shape.size() == 4 && node.kind == NodeKind::ConvTranspose2d)
+        fanIn = shape[0] / std::max<int64_t>(node.conv.groups, 1) * shape[2] * shape[3];
     else if (param == 0 && shape.size() == 2 && node.kind == NodeKind::Dense)
         fanIn = shape[1];
     if (fanIn > 0) {

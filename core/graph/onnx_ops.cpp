@@ -62,6 +62,19 @@ Expected<std::vector<int64_t>> axesOf(const OnnxConverter& c, int64_t inputSince
     return constantInts(c, k, "axes");
 }
 
+Expected<std::array<int64_t, 2>> pairAttribute(
+    const OnnxConverter& c, const std::string& name, std::array<int64_t, 2> fallback)
+{
+    const std::vector<int64_t> v = c.intsAttribute(name);
+    if (v.empty())
+        return fallback;
+    if (v.size() != 2)
+        return c.unsupported(name, "has " + std::to_string(v.size()) + " values; only 2-D windows are supported");
+    if (v[0] < 1 || v[1] < 1)
+        return c.invalid(name + " must be positive, got " + text(v));
+    return std::array<int64_t, 2> { v[0], v[1] };
+}
+
 Expected<void> output(OnnxConverter& c, Expected<Value> value)
 {
     if (!value)
@@ -88,25 +101,12 @@ namespace {
         std::array<int64_t, 4> padding {}; // top, left, bottom, right
     };
 
-    Expected<std::array<int64_t, 2>> pair(
-        const OnnxConverter& c, const std::string& name, std::array<int64_t, 2> fallback)
-    {
-        const std::vector<int64_t> v = c.intsAttribute(name);
-        if (v.empty())
-            return fallback;
-        if (v.size() != 2)
-            return c.unsupported(name, "has " + std::to_string(v.size()) + " values; only 2-D windows are supported");
-        if (v[0] < 1 || v[1] < 1)
-            return c.invalid(name + " must be positive, got " + text(v));
-        return std::array<int64_t, 2> { v[0], v[1] };
-    }
-
     Expected<Window> window(const OnnxConverter& c, const std::vector<int64_t>& input, std::array<int64_t, 2> kernel)
     {
         Window w;
         w.kernel = kernel;
-        TS_TRY(w.stride, pair(c, "strides", { 1, 1 }));
-        TS_TRY(w.dilation, pair(c, "dilations", { 1, 1 }));
+        TS_TRY(w.stride, pairAttribute(c, "strides", { 1, 1 }));
+        TS_TRY(w.dilation, pairAttribute(c, "dilations", { 1, 1 }));
         const std::string autoPad = c.stringAttribute("auto_pad", "NOTSET");
         if (autoPad == "NOTSET") {
             const std::vector<int64_t> pads = c.intsAttribute("pads");
@@ -485,6 +485,9 @@ namespace {
                 }
             }
         }
+        // x ^ 2 (decomposed layer norms square the centred input) is x * x: exact, and no pow call per element.
+        if (kind == NodeKind::Power && !k0 && k1 && k1->size() == 1 && k1->values[0] == 2.0)
+            return output(c, c.emitOver(make(NodeKind::Multiply), { c.input(0), c.input(0) }));
         return output(c, c.emit(make(kind), { 0, 1 }));
     }
 
@@ -633,7 +636,7 @@ namespace {
     Expected<void> convertPool(OnnxConverter& c, NodeKind kind)
     {
         TS_TRY(const std::vector<int64_t> x, rank4Input(c, "pooling"));
-        TS_TRY(const Pair kernel, pair(c, "kernel_shape", { 0, 0 }));
+        TS_TRY(const Pair kernel, pairAttribute(c, "kernel_shape", { 0, 0 }));
         if (kernel[0] == 0)
             return c.invalid("kernel_shape is required");
         TS_TRY(const Window w, window(c, x, kernel));
@@ -673,6 +676,7 @@ const std::map<std::string, OnnxOpConverter>& onnxOpConverters()
     using U = ops::UnaryOp;
     static const std::map<std::string, OnnxOpConverter> table {
         { "Conv", convertConv },
+        { "ConvTranspose", convertConvTranspose },
         { "BatchNormalization", convertBatchNorm },
         { "Gemm", convertGemm },
         { "MatMul", convertMatMul },

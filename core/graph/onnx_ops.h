@@ -4,6 +4,7 @@
 
 #include "core/graph/onnx_convert.h"
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,10 @@ Node reshapeNode(std::vector<int64_t> shape);
 Expected<std::vector<int64_t>> constantInts(const OnnxConverter& c, int k, const std::string& what);
 // Axes from the attribute (before opset `inputSince`) or from input k (from that opset on).
 Expected<std::vector<int64_t>> axesOf(const OnnxConverter& c, int64_t inputSince, int k);
+// A 2-value attribute of positive integers (strides, dilations, kernel_shape), `fallback` when absent; an error
+// naming the attribute for another count or a value below 1.
+Expected<std::array<int64_t, 2>> pairAttribute(
+    const OnnxConverter& c, const std::string& name, std::array<int64_t, 2> fallback);
 // Sets output 0 to the value, or passes the error on.
 Expected<void> output(OnnxConverter& c, Expected<Value> value);
 // x[starts:ends:steps] on `axes`, with ONNX's clamping of the bounds.
@@ -43,5 +48,7 @@ Expected<void> convertGather(OnnxConverter& c);
 Expected<void> convertCast(OnnxConverter& c);
 Expected<void> convertConstantOfShape(OnnxConverter& c);
 Expected<void> convertIdentity(OnnxConverter& c);
+// onnx_conv_transpose.cpp
+Expected<void> convertConvTranspose(OnnxConverter& c);
 
 } // namespace ts::graph::onnx_ops

@@ -97,7 +97,8 @@ namespace {
             task.fusedOps.emplace_back(toString(graph.node(id).kind));
         task.name = join(task.fusedOps, "_");
         const Node& anchor = graph.node(chain.front());
-        if (anchor.kind == NodeKind::Conv2d || anchor.kind == NodeKind::DepthwiseConv2d) {
+        if (anchor.kind == NodeKind::Conv2d || anchor.kind == NodeKind::DepthwiseConv2d
+            || anchor.kind == NodeKind::ConvTranspose2d) {
             task.name += "_" + toLower(ops::toString(anchor.conv.layout));
             shapeTexts.push_back(
                 "stride " + std::to_string(anchor.conv.stride[0]) + " pad " + std::to_string(anchor.conv.padding[0]));
@@ -132,6 +133,56 @@ int TaskSet::totalWeight() const
 }
 
 namespace {
+    // The nodes no task claimed, in groups that each run as one kernel (TVM fuses injective and element-wise
+    // operators the same way): a group grows backwards from its last node (the sink) over producers whose every
+    // reader is already in the group, so only the sink's value leaves it and nothing else needs a buffer. A
+    // producer read twice inside the group is inlined twice (GELU's x * erf(x / sqrt 2)): cheap for element-wise
+    // and data-movement nodes, and kMaxGroup bounds it. Reshapes stay groups of their own: they are views of
+    // their input (graph_executor.cpp), no kernel at all.
+    std::vector<std::vector<int>> fuseLeftOut(const Graph& graph, std::vector<bool>& claimed)
+    {
+        constexpr size_t kMaxGroup = 16;
+        auto fusable = [&](int id) {
+            const NodeKind kind = graph.node(id).kind;
+            return !claimed[static_cast<size_t>(id)] && kind != NodeKind::Reshape
+                && (isElementwise(kind) || isDataMovement(kind));
+        };
+        std::vector<std::vector<int>> groups;
+        for (int sink = static_cast<int>(graph.nodes().size()) - 1; sink >= 0; --sink) {
+            if (claimed[static_cast<size_t>(sink)] || isSource(graph.node(sink).kind))
+                continue;
+            const bool grows = fusable(sink);
+            std::vector<int> members { sink };
+            claimed[static_cast<size_t>(sink)] = true;
+            if (grows) {
+                for (bool grew = true; grew && members.size() < kMaxGroup;) {
+                    grew = false;
+                    for (size_t m = 0; m < members.size() && members.size() < kMaxGroup; ++m)
+                        for (int producer : graph.node(members[m]).inputs) {
+                            if (!fusable(producer)
+                                || std::find(members.begin(), members.end(), producer) != members.end())
+                                continue;
+                            const std::vector<int> readers = graph.consumers(producer);
+                            const bool inside
+                                = !readers.empty() && std::all_of(readers.begin(), readers.end(), [&](int r) {
+                                      return std::find(members.begin(), members.end(), r) != members.end();
+                                  });
+                            if (!inside)
+                                continue;
+                            members.push_back(producer);
+                            claimed[static_cast<size_t>(producer)] = true;
+                            grew = true;
+                            if (members.size() == kMaxGroup)
+                                break;
+                        }
+                }
+            }
+            std::sort(members.begin(), members.end()); // node order is a topological order
+            groups.push_back(std::move(members));
+        }
+        return groups;
+    }
+
     // The tasks, and with `everyGroup` also the groups that are no task (each built into its DAG, which task
     // extraction alone does not need).
     Expected<Partition> partition(const Graph& graph, bool everyGroup)
@@ -164,14 +215,14 @@ namespace {
             result.groups.push_back(std::move(group));
         }
         for (size_t i = 0; i < n; ++i)
-            if (!claimed[i] && !isSource(graph.nodes()[i].kind)) {
+            if (!claimed[i] && !isSource(graph.nodes()[i].kind))
                 ++set.leftOutNodes;
-                if (!everyGroup)
-                    continue;
+        if (everyGroup)
+            for (std::vector<int>& nodes : fuseLeftOut(graph, claimed)) {
                 Group group;
-                group.nodes = { static_cast<int>(i) };
-                TS_TRY(Task single, buildTask(graph, group.nodes, &group.sources));
-                group.dag = std::move(single.dag);
+                group.nodes = std::move(nodes);
+                TS_TRY(Task fused, buildTask(graph, group.nodes, &group.sources));
+                group.dag = std::move(fused.dag);
                 result.groups.push_back(std::move(group));
             }
         // A group reads only the last nodes of other groups (a chain's inner links have one consumer, inside it), and

@@ -12,8 +12,35 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <numeric>
 
 namespace ts::runtime {
+
+namespace {
+    // A stage with no reduction (element-wise, data movement, or an output stage): its last loop split by 16
+    // lanes and vectorized where 16 divides it, and every other loop fused into one parallel loop (a
+    // [1, 128, 3072] GELU has an outer extent of 1), so the stage uses every core and the vector unit whatever
+    // its shape. 16 float lanes are one AVX-512 register and two AVX2 ones.
+    void defaultInjectiveLoops(sched::State& state, int s)
+    {
+        constexpr int64_t kLanes = 16;
+        auto iters = [&] { return static_cast<int>(state.stage(s).iters.size()); };
+        const int64_t lastExtent = state.stage(s).iters.back().extent;
+        bool vector = false;
+        if (lastExtent >= kLanes && lastExtent % kLanes == 0)
+            vector = static_cast<bool>(state.apply(sched::SplitStep { s, iters() - 1, lastExtent, { kLanes }, true }));
+        const int outer = vector ? iters() - 1 : iters(); // the loops to fuse
+        if (outer > 1) {
+            std::vector<int> ids(static_cast<size_t>(outer));
+            std::iota(ids.begin(), ids.end(), 0);
+            (void)state.apply(sched::FuseStep { s, ids });
+        }
+        if (vector)
+            (void)state.apply(sched::AnnotationStep { s, iters() - 1, sched::Annotation::Vectorize });
+        if ((!vector || iters() > 1) && state.stage(s).iters[0].extent > 1)
+            (void)state.apply(sched::AnnotationStep { s, 0, sched::Annotation::Parallel });
+    }
+} // namespace
 
 sched::State defaultSchedule(const ir::ComputeDAG& dag)
 {
@@ -32,7 +59,9 @@ sched::State defaultSchedule(const ir::ComputeDAG& dag)
         const sched::Stage& stage = state.stage(s);
         if (stage.isPlaceholder() || stage.computeAt != sched::ComputeAtKind::Root || stage.iters.empty())
             continue;
-        if (stage.iters[0].extent > 1)
+        if (dag.op(s).reduceAxes().empty())
+            defaultInjectiveLoops(state, s);
+        else if (stage.iters[0].extent > 1)
             (void)state.apply(sched::AnnotationStep { s, 0, sched::Annotation::Parallel });
     }
     return state;
@@ -223,8 +252,11 @@ Expected<NetworkPlan> planNetwork(const graph::Graph& g, const graph::Partition&
                     = "default schedule (" + schedule->source + " does not replay: " + replayed.error().message + ")";
         } else if (group.task >= 0)
             source = "default schedule (no record)";
-        step.info.name = group.task >= 0 ? partition.tasks.tasks[static_cast<size_t>(group.task)].name
-                                         : std::string(graph::toString(out.kind));
+        if (group.task >= 0)
+            step.info.name = partition.tasks.tasks[static_cast<size_t>(group.task)].name;
+        else
+            for (int node : group.nodes) // a fused group: its nodes' kinds, in order ("add_divide_unary_multiply")
+                step.info.name += (step.info.name.empty() ? "" : "_") + std::string(graph::toString(g.node(node).kind));
         step.info.schedule = source;
         lowerOptions.functionName = "ts_step" + std::to_string(gi);
         // Weights packed once (option 2) only where the packed operand is a parameter: a batch_matmul's or

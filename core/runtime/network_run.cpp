@@ -125,8 +125,16 @@ namespace {
             } else if (!steps[i].view) {
                 run.otherSeconds += perStep[i];
                 ++run.otherSteps;
+                auto it = std::find_if(run.others.begin(), run.others.end(),
+                    [&](const NetworkRun::OtherStep& o) { return o.name == steps[i].name; });
+                if (it == run.others.end())
+                    it = run.others.insert(run.others.end(), NetworkRun::OtherStep { steps[i].name, 0, 0.0 });
+                ++it->count;
+                it->seconds += perStep[i];
             }
         }
+        std::stable_sort(run.others.begin(), run.others.end(),
+            [](const NetworkRun::OtherStep& a, const NetworkRun::OtherStep& b) { return a.seconds > b.seconds; });
     }
 } // namespace
 
@@ -188,6 +196,9 @@ std::string networkRunToJson(const NetworkRun& run)
     for (const TaskRun& t : run.tasks)
         tasks.push_back({ { "task", t.task }, { "name", t.name }, { "weight", t.weight },
             { "estimate_s", t.estimateSeconds }, { "measured_s", t.measuredSeconds }, { "schedule", t.schedule } });
+    nlohmann::json others = nlohmann::json::array();
+    for (const NetworkRun::OtherStep& o : run.others)
+        others.push_back({ { "name", o.name }, { "count", o.count }, { "seconds", o.seconds } });
     nlohmann::json j = {
         { "network", run.network },
         { "batch", run.batch },
@@ -212,6 +223,7 @@ std::string networkRunToJson(const NetworkRun& run)
         { "tasks", tasks },
         { "other_s", run.otherSeconds },
         { "other_steps", run.otherSteps },
+        { "others", others },
         { "step_sum_s", run.stepSumSeconds },
     };
     if (run.library)
@@ -259,6 +271,10 @@ Expected<NetworkRun> networkRunFromJson(const std::string& text)
         }
         j.at("other_s").get_to(run.otherSeconds);
         j.at("other_steps").get_to(run.otherSteps);
+        if (j.contains("others")) // written since November 2026
+            for (const nlohmann::json& o : j.at("others"))
+                run.others.push_back(NetworkRun::OtherStep {
+                    o.at("name").get<std::string>(), o.at("count").get<int>(), o.at("seconds").get<double>() });
         j.at("step_sum_s").get_to(run.stepSumSeconds);
         if (j.contains("library")) {
             const nlohmann::json& l = j.at("library");

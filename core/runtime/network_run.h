@@ -90,6 +90,13 @@ struct NetworkRun {
     std::vector<TaskRun> tasks;
     double otherSeconds = 0.0; // the steps that are no task's (default schedule)
     int otherSteps = 0;
+    // Those steps by name (their nodes' kinds), the slowest first: where the time outside tasks goes.
+    struct OtherStep {
+        std::string name;
+        int count = 0;
+        double seconds = 0.0; // all of them, one run
+    };
+    std::vector<OtherStep> others;
     double stepSumSeconds = 0.0; // Σ of the steps timed one by one
 
     std::optional<LibraryRun> library;

@@ -9,6 +9,7 @@
 #include <ATen/Context.h>
 #include <ATen/Parallel.h>
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstring>
 #include <functional>
@@ -160,6 +161,27 @@ namespace {
         };
     }
 
+    // ConvTranspose2d as at::conv_transpose2d on its IOHW weight. ATen pads symmetrically and takes an output
+    // padding below the stride or the dilation; any other padding runs with none and cuts the full output to rows
+    // [top, full - bottom + outputPadding) with constant_pad_nd (a negative amount widens it by zeros).
+    NodeFn transposedConvolution(const Node& node, const at::Tensor& w)
+    {
+        const ops::Conv2dParams c = node.conv;
+        const std::array<int64_t, 2> extra = node.outputPadding;
+        bool native = symmetric(c.padding) && c.padding[0] >= 0 && c.padding[1] >= 0;
+        for (size_t d = 0; d < 2; ++d)
+            native = native && (extra[d] < c.stride[d] || extra[d] < c.dilation[d]);
+        return [x = node.inputs[0], w, c, extra, native](const Values& v) {
+            const at::Tensor& in = v[static_cast<size_t>(x)];
+            if (native)
+                return at::conv_transpose2d(
+                    in, w, {}, c.stride, { c.padding[0], c.padding[1] }, extra, c.groups, c.dilation);
+            const at::Tensor full = at::conv_transpose2d(in, w, {}, c.stride, 0, 0, c.groups, c.dilation);
+            return at::constant_pad_nd(
+                full, { -c.padding[1], extra[1] - c.padding[3], -c.padding[0], extra[0] - c.padding[2] }, 0.0);
+        };
+    }
+
     // Max pooling pads with the lowest float, average pooling with zeros and (without countIncludePad) divides by
     // the window's elements inside the input. ATen pads itself only symmetrically and by at most half the window;
     // other padding is an explicit pad, and the divisor a precomputed count of the window's input elements.
@@ -308,6 +330,10 @@ namespace {
         case NodeKind::Conv2d:
         case NodeKind::DepthwiseConv2d:
             return convolution(node, params["weight"]);
+        case NodeKind::ConvTranspose2d:
+            if (node.conv.layout != ops::Layout::NCHW)
+                return unsupported(id, node, "the NHWC layout");
+            return transposedConvolution(node, params["weight"]);
         case NodeKind::Dense: // weight [out, in]
             return unaryFn(node, [w = params["weight"]](const at::Tensor& x) { return at::linear(x, w); });
         case NodeKind::MatMul:

@@ -88,6 +88,35 @@ TEST(GraphExecutor, AnOnnxResNet18RunsAndComputesPyTorchsOutput)
     EXPECT_GT(ir::maxRelativeError(*changed, *expected, 2e-3, 2e-3 * scale), 1.0);
 }
 
+TEST(GraphExecutor, AnOnnxConvTransposeDecoderRunsAndComputesPyTorchsOutput)
+{
+    auto model = graph::importOnnx(kFixtures + "/decoder_tiny.onnx");
+    ASSERT_TRUE(model) << model.error().toString();
+    auto partition = graph::partitionGraph(model->graph);
+    ASSERT_TRUE(partition);
+    ExecutorOptions options;
+    options.outputs = model->outputs;
+    auto executor = GraphExecutor::build(model->graph, *partition, nullptr, options);
+    ASSERT_TRUE(executor) << executor.error().toString();
+    auto input = graph::readOnnxTensor(kFixtures + "/decoder_tiny.input_0.pb");
+    auto expected = graph::readOnnxTensor(kFixtures + "/decoder_tiny.output_0.pb");
+    ASSERT_TRUE(input && expected);
+    ASSERT_TRUE(executor->setInputs({ *input }));
+    executor->run();
+    auto got = executor->value(model->outputs[0]);
+    ASSERT_TRUE(got) << got.error().toString();
+    ASSERT_EQ(got->shape(), expected->shape());
+    double scale = 0.0;
+    for (int64_t i = 0; i < expected->size(); ++i)
+        scale = std::max(scale, static_cast<double>(std::abs((*expected)[i])));
+    EXPECT_LE(ir::maxRelativeError(*got, *expected, 2e-3, 2e-3 * scale), 1.0);
+    // conv2d and two conv2d_transpose tasks (the second grouped), each with its bias and relu.
+    auto checks = executor->checkSteps(16);
+    ASSERT_TRUE(checks) << checks.error().toString();
+    EXPECT_EQ(checks->size(), 3u);
+    EXPECT_LE(worst(*checks), 1.0);
+}
+
 TEST(GraphExecutor, ATaskRunsTheScheduleTheChooserGives)
 {
     auto g = graph::buildNetwork("bert-tiny", 1);

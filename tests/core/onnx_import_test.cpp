@@ -1,6 +1,7 @@
-// ONNX models in: torchvision's ResNet-18 and MobileNet-V2 and BERT-shaped encoders exported by PyTorch at test
-// time (tests/fixtures/make_onnx_models.py) import with their weights, give the built-in networks' tasks, and
-// compute PyTorch's output; models TuneScope cannot import fail naming the node, op type, attribute and opset.
+// ONNX models in: torchvision's ResNet-18 and MobileNet-V2, BERT-shaped encoders and a small ConvTranspose decoder
+// exported by PyTorch at test time (tests/fixtures/make_onnx_models.py) import with their weights, give the
+// built-in networks' tasks, and compute PyTorch's output; models TuneScope cannot import fail naming the node, op
+// type, attribute and opset.
 #include "core/graph/graph_evaluator.h"
 #include "core/graph/model_zoo.h"
 #include "core/graph/onnx_import.h"
@@ -9,9 +10,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <onnx/onnx_pb.h>
 
@@ -329,4 +332,137 @@ TEST(OnnxImport, LayerNormalizationScalesByGammaAndShiftsByBeta)
         EXPECT_NEAR(mean, 0.5, 1e-4) << "row " << row;
         EXPECT_NEAR(std::sqrt(square), 2.0, 1e-2) << "row " << row;
     }
+}
+
+TEST(OnnxImport, ATinyDecoderWithConvTransposeComputesPyTorchsOutput)
+{
+    expectPyTorchOutput("decoder_tiny", 1e-3);
+    auto model = importOnnx(fixture("decoder_tiny.onnx"));
+    ASSERT_TRUE(model) << model.error().toString();
+    // ConvTranspose2d(8, 8, 3, stride 2, padding 1, output_padding 1) and ConvTranspose2d(8, 4, 2, stride 2,
+    // groups 2), each a task with its bias and relu.
+    std::vector<const Node*> transposed;
+    for (const Node& n : model->graph.nodes())
+        if (n.kind == NodeKind::ConvTranspose2d)
+            transposed.push_back(&n);
+    ASSERT_EQ(transposed.size(), 2u);
+    EXPECT_EQ(transposed[0]->conv.padding, (std::array<int64_t, 4> { 1, 1, 1, 1 }));
+    EXPECT_EQ(transposed[0]->outputPadding, (std::array<int64_t, 2> { 1, 1 }));
+    EXPECT_EQ(transposed[0]->shape, (std::vector<int64_t> { 1, 8, 32, 32 }));
+    EXPECT_EQ(transposed[1]->conv.groups, 2);
+    EXPECT_EQ(transposed[1]->weightShape, (std::vector<int64_t> { 8, 2, 2, 2 }));
+    const TaskSet tasks = tasksOf(model->graph);
+    ASSERT_EQ(tasks.tasks.size(), 3u) << names(tasks);
+    EXPECT_EQ(tasks.tasks[1].name, "conv2d_transpose_bias_add_relu_nchw") << names(tasks);
+    EXPECT_EQ(tasks.tasks[2].anchor, NodeKind::ConvTranspose2d);
+}
+
+namespace {
+// A ConvTranspose of x [1, 4, 8, 8] by a constant weight [4, 2, 3, 3] with the given attributes.
+std::string convTransposeModel(
+    const std::string& file, const std::function<void(onnx::ModelProto&, onnx::NodeProto&)>& attributes)
+{
+    return writeModel(file, [&](onnx::ModelProto& m) {
+        onnx::TensorProto* w = m.mutable_graph()->add_initializer();
+        w->set_name("w");
+        w->set_data_type(onnx::TensorProto::FLOAT);
+        for (int64_t d : { 4, 2, 3, 3 })
+            w->add_dims(d);
+        for (int i = 0; i < 4 * 2 * 3 * 3; ++i)
+            w->add_float_data(0.1f * static_cast<float>(i % 5));
+        onnx::NodeProto* n = addNode(m, "ConvTranspose", "up", { "x", "w" }, "y");
+        auto* stride = n->add_attribute();
+        stride->set_name("strides");
+        stride->set_type(onnx::AttributeProto::INTS);
+        stride->add_ints(2);
+        stride->add_ints(2);
+        attributes(m, *n);
+        addOutput(m, "y");
+    });
+}
+
+void addInts(onnx::NodeProto& n, const std::string& name, std::vector<int64_t> values)
+{
+    auto* a = n.add_attribute();
+    a->set_name(name);
+    a->set_type(onnx::AttributeProto::INTS);
+    for (int64_t v : values)
+        a->add_ints(v);
+}
+
+void addText(onnx::NodeProto& n, const std::string& name, const std::string& value)
+{
+    auto* a = n.add_attribute();
+    a->set_name(name);
+    a->set_type(onnx::AttributeProto::STRING);
+    a->set_s(value);
+}
+
+const Node& onlyConvTranspose(const Graph& g)
+{
+    const auto it = std::find_if(
+        g.nodes().begin(), g.nodes().end(), [](const Node& n) { return n.kind == NodeKind::ConvTranspose2d; });
+    EXPECT_NE(it, g.nodes().end());
+    return *it;
+}
+} // namespace
+
+TEST(OnnxImport, ConvTransposeSplitsTheTotalPaddingAsOnnxDefinesIt)
+{
+    // Full output (8 - 1) * 2 + 3 = 17; asking for 16 pads 1 in total: at the end for SAME_UPPER (whose output
+    // is 8 * 2), at the beginning for output_shape without auto_pad.
+    auto upper = importOnnx(convTransposeModel("ts_convt_same_upper.onnx",
+        [](onnx::ModelProto&, onnx::NodeProto& n) { addText(n, "auto_pad", "SAME_UPPER"); }));
+    ASSERT_TRUE(upper) << upper.error().toString();
+    EXPECT_EQ(onlyConvTranspose(upper->graph).conv.padding, (std::array<int64_t, 4> { 0, 0, 1, 1 }));
+    EXPECT_EQ(onlyConvTranspose(upper->graph).shape, (std::vector<int64_t> { 1, 2, 16, 16 }));
+    auto shaped
+        = importOnnx(convTransposeModel("ts_convt_output_shape.onnx", [](onnx::ModelProto&, onnx::NodeProto& n) {
+              addInts(n, "output_shape", { 16, 18 });
+          }));
+    ASSERT_TRUE(shaped) << shaped.error().toString();
+    // Height: 1 at the top. Width: 18 is one past the full output, a total of -1: a zero column at the right.
+    EXPECT_EQ(onlyConvTranspose(shaped->graph).conv.padding, (std::array<int64_t, 4> { 1, 0, 0, -1 }));
+    EXPECT_EQ(onlyConvTranspose(shaped->graph).shape, (std::vector<int64_t> { 1, 2, 16, 18 }));
+}
+
+TEST(OnnxImport, ConvTransposeRefusesWhatItDoesNotComputeNamingTheAttribute)
+{
+    auto oneD = importOnnx(convTransposeModel("ts_convt_1d.onnx", [](onnx::ModelProto& m, onnx::NodeProto&) {
+        m.mutable_graph()
+            ->mutable_input(0)
+            ->mutable_type()
+            ->mutable_tensor_type()
+            ->mutable_shape()
+            ->mutable_dim()
+            ->RemoveLast();
+    }));
+    ASSERT_FALSE(oneD);
+    EXPECT_EQ(oneD.error().kind, ErrorKind::Unsupported);
+    EXPECT_NE(oneD.error().message.find("node up (ConvTranspose, opset 13): a transposed convolution on a 3-D input "
+                                        "[1, 4, 8]; only 2-D (NCHW) is supported"),
+        std::string::npos)
+        << oneD.error().message;
+
+    auto padding
+        = importOnnx(convTransposeModel("ts_convt_output_padding.onnx", [](onnx::ModelProto&, onnx::NodeProto& n) {
+              addInts(n, "output_padding", { 1, 1, 1 });
+          }));
+    ASSERT_FALSE(padding);
+    EXPECT_NE(padding.error().message.find("attribute output_padding: has 3 values"), std::string::npos)
+        << padding.error().message;
+
+    auto autoPad = importOnnx(convTransposeModel(
+        "ts_convt_auto_pad.onnx", [](onnx::ModelProto&, onnx::NodeProto& n) { addText(n, "auto_pad", "SAME"); }));
+    ASSERT_FALSE(autoPad);
+    EXPECT_NE(autoPad.error().message.find("attribute auto_pad: unknown value 'SAME'"), std::string::npos)
+        << autoPad.error().message;
+
+    auto weight = importOnnx(convTransposeModel("ts_convt_group.onnx", [](onnx::ModelProto&, onnx::NodeProto& n) {
+        addInts(n, "kernel_shape", { 3, 2 });
+    }));
+    ASSERT_FALSE(weight);
+    EXPECT_NE(
+        weight.error().message.find("kernel_shape [3, 2] differs from the weight's [4, 2, 3, 3]"), std::string::npos)
+        << weight.error().message;
 }
