@@ -130,6 +130,47 @@ TEST(Graph, InvalidNodeIsRecordedOnce)
     EXPECT_FALSE(extractTasks(g));
 }
 
+// Nodes no task claims run fused: a group grows back from its sink over producers whose every reader is in the
+// group (a diamond such as GELU's x * f(x) is one kernel); a producer read outside stays a group of its own,
+// and a reshape stays a view.
+TEST(Partition, NodesOutsideTasksFuseIntoOneKernelPerSink)
+{
+    auto kindsOf = [](const Graph& g, const Group& group) {
+        std::string out;
+        for (int n : group.nodes)
+            out += (out.empty() ? "" : " ") + std::string(toString(g.node(n).kind));
+        return out;
+    };
+    auto groupsOf = [&](const Graph& g) {
+        auto partition = partitionGraph(g);
+        EXPECT_TRUE(partition) << partition.error().message;
+        std::vector<std::string> out;
+        for (const Group& group : partition->groups)
+            out.push_back((group.task >= 0 ? "task: " : "") + kindsOf(g, group));
+        return out;
+    };
+    {
+        Graph g("diamond", ops::Layout::NCHW, 1);
+        const int x = g.input("data", { 16, 64 });
+        const int d = g.dense(x, 64);
+        const int t = g.transpose(d, { 1, 0 });
+        const int m = g.multiply(t, g.scale(t, 0.7));
+        g.relu(g.reshape(m, { 1024 }));
+        EXPECT_EQ(
+            groupsOf(g), (std::vector<std::string> { "task: dense", "transpose scale multiply", "reshape", "relu" }));
+    }
+    {
+        Graph g("escape", ops::Layout::NCHW, 1);
+        const int x = g.input("data", { 16, 64 });
+        const int d = g.dense(x, 64);
+        const int t = g.transpose(d, { 1, 0 });
+        const int s = g.scale(t, 0.7);
+        g.multiply(t, s);
+        g.relu(s); // s is read outside multiply's group: its own kernel, and so is t, read by both
+        EXPECT_EQ(groupsOf(g), (std::vector<std::string> { "task: dense", "transpose", "scale", "multiply", "relu" }));
+    }
+}
+
 // Single-operator tasks (tune --op): names, shapes text and work as a network's tasks have them; the
 // same DAG as the workload registry's matmul (so the same workload key); errors that say what to type.
 // Every operator is also a registered workload, tunescope_OP[_LAYOUT], as `export` names it: the key rebuilds
