@@ -14,6 +14,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QSpinBox>
+#include <QSplitter>
 #include <QTableView>
 #include <QTimer>
 #include <QToolButton>
@@ -69,9 +70,9 @@ SessionsView::SessionsView(ViewContext& context, QWidget* parent)
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addWidget(m_workspace);
     layout->addLayout(bar);
-    layout->addWidget(m_table, 1);
 
-    // A server workspace's measurement workers (docs/workers.md): hidden on an SQLite file, which has none.
+    // A server workspace's measurement workers (docs/workers.md): hidden on an SQLite file, which has none. The
+    // sessions and the workers share the dock's height through a splitter; the workers keep room for three rows.
     auto* workersTable = new QTableView(m_workersBox);
     workersTable->setObjectName(QStringLiteral("workersTable"));
     workersTable->setModel(m_workersModel);
@@ -79,12 +80,20 @@ SessionsView::SessionsView(ViewContext& context, QWidget* parent)
     workersTable->horizontalHeader()->setStretchLastSection(true);
     workersTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     workersTable->setSelectionMode(QAbstractItemView::NoSelection);
+    workersTable->setMinimumHeight(workersTable->horizontalHeader()->sizeHint().height()
+        + 3 * workersTable->verticalHeader()->defaultSectionSize() + 2 * workersTable->frameWidth());
     auto* workersLayout = new QVBoxLayout(m_workersBox);
     workersLayout->setContentsMargins(2, 2, 2, 2);
     workersLayout->addWidget(workersTable);
     m_workersBox->setToolTip(tr("tunescope-worker processes measuring this workspace's queue, on any machine"));
     m_workersBox->hide();
-    layout->addWidget(m_workersBox);
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_table);
+    split->addWidget(m_workersBox);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 1);
+    split->setChildrenCollapsible(false);
+    layout->addWidget(split, 1);
     m_workersTimer->setInterval(3000);
     connect(m_workersTimer, &QTimer::timeout, this, &SessionsView::refreshWorkers);
 

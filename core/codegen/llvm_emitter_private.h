@@ -174,6 +174,8 @@ private:
     llvm::Value* floatBinary(ir::ExprKind kind, llvm::Value* x, llvm::Value* y);
     llvm::Value* compare(ir::ExprKind kind, bool isFloat, llvm::Value* x, llvm::Value* y);
     llvm::Value* mathCall(ir::CallOp op, const std::vector<llvm::Value*>& args, llvm::Type* type);
+    // e^x in float32 arithmetic that vectorizes (no libm call per lane).
+    llvm::Value* expOf(llvm::Value* x, llvm::Type* type);
     llvm::Value* castValue(llvm::Value* v, ir::DType from, ir::DType to);
     llvm::Type* typeOf(ir::DType t);
 
