@@ -2449,62 +2449,62 @@ Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
 <context>
     <name>ts::app::SessionsView</name>
     <message>
-        <location filename="../app/gui/sessions_view.cpp" line="32"/>
+        <location filename="../app/gui/sessions_view.cpp" line="33"/>
         <source>Workers</source>
         <translation>Worker</translation>
     </message>
     <message>
-        <location filename="../app/gui/sessions_view.cpp" line="45"/>
+        <location filename="../app/gui/sessions_view.cpp" line="46"/>
         <source>Resume session</source>
         <translation>Sitzung fortsetzen</translation>
     </message>
     <message>
-        <location filename="../app/gui/sessions_view.cpp" line="47"/>
+        <location filename="../app/gui/sessions_view.cpp" line="48"/>
         <source>Continue the selected session with its tasks and settings, up to the trial budget</source>
         <translation>Die ausgewählte Sitzung mit ihren Aufgaben und Einstellungen bis zum Versuchsbudget fortsetzen</translation>
     </message>
     <message>
-        <location filename="../app/gui/sessions_view.cpp" line="49"/>
+        <location filename="../app/gui/sessions_view.cpp" line="50"/>
         <source>Show live session</source>
         <translation>Laufende Sitzung anzeigen</translation>
     </message>
     <message>
-        <location filename="../app/gui/sessions_view.cpp" line="55"/>
+        <location filename="../app/gui/sessions_view.cpp" line="56"/>
         <source>its budget</source>
         <translation>eigenes Budget</translation>
     </message>
     <message>
-        <location filename="../app/gui/sessions_view.cpp" line="56"/>
+        <location filename="../app/gui/sessions_view.cpp" line="57"/>
         <source>to </source>
         <translation>bis </translation>
     </message>
     <message>
-        <location filename="../app/gui/sessions_view.cpp" line="57"/>
+        <location filename="../app/gui/sessions_view.cpp" line="58"/>
         <source> trials</source>
         <translation> Versuche</translation>
     </message>
     <message>
-        <location filename="../app/gui/sessions_view.cpp" line="58"/>
+        <location filename="../app/gui/sessions_view.cpp" line="59"/>
         <source>The budget when resuming (all sessions of the tasks together)</source>
         <translation>Das Budget beim Fortsetzen (alle Sitzungen der Aufgaben zusammen)</translation>
     </message>
     <message>
-        <location filename="../app/gui/sessions_view.cpp" line="85"/>
+        <location filename="../app/gui/sessions_view.cpp" line="88"/>
         <source>tunescope-worker processes measuring this workspace&apos;s queue, on any machine</source>
         <translation>tunescope-worker-Prozesse, die die Warteschlange dieses Arbeitsbereichs messen, auf beliebigen Rechnern</translation>
     </message>
     <message>
-        <location filename="../app/gui/sessions_view.cpp" line="112"/>
+        <location filename="../app/gui/sessions_view.cpp" line="121"/>
         <source>Workspace: %1</source>
         <translation>Arbeitsbereich: %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/sessions_view.cpp" line="139"/>
+        <location filename="../app/gui/sessions_view.cpp" line="157"/>
         <source>Workers (%1)</source>
         <translation>Worker (%1)</translation>
     </message>
     <message>
-        <location filename="../app/gui/sessions_view.cpp" line="141"/>
+        <location filename="../app/gui/sessions_view.cpp" line="159"/>
         <source>Workers: %1</source>
         <translation>Worker: %1</translation>
     </message>
@@ -3651,27 +3651,32 @@ Eine Werkbank zum Optimieren von Tensorprogrammen.</translation>
 <context>
     <name>ts::widgets::NetworkRunPlot</name>
     <message>
-        <location filename="../widgets/network_run_plot.cpp" line="19"/>
+        <location filename="../widgets/network_run_plot.cpp" line="20"/>
         <source>Time per run (ms)</source>
         <translation>Zeit pro Lauf (ms)</translation>
     </message>
     <message>
-        <location filename="../widgets/network_run_plot.cpp" line="20"/>
+        <location filename="../widgets/network_run_plot.cpp" line="21"/>
         <source>measured</source>
         <translation>gemessen</translation>
     </message>
     <message>
-        <location filename="../widgets/network_run_plot.cpp" line="23"/>
+        <location filename="../widgets/network_run_plot.cpp" line="24"/>
+        <source>hot (each step timed again at once)</source>
+        <translation>heiß (jeder Schritt sofort erneut gemessen)</translation>
+    </message>
+    <message>
+        <location filename="../widgets/network_run_plot.cpp" line="27"/>
         <source>estimate (weight × record)</source>
         <translation>Schätzung (Gewicht × Datensatz)</translation>
     </message>
     <message>
-        <location filename="../widgets/network_run_plot.cpp" line="59"/>
+        <location filename="../widgets/network_run_plot.cpp" line="65"/>
         <source>#%1 %2 ×%3 · %4%</source>
         <translation>#%1 %2 ×%3 · %4 %</translation>
     </message>
     <message>
-        <location filename="../widgets/network_run_plot.cpp" line="67"/>
+        <location filename="../widgets/network_run_plot.cpp" line="73"/>
         <source>other steps (%1, not tasks) · %2%</source>
         <translation>andere Schritte (%1, keine Aufgaben) · %2 %</translation>
     </message>

@@ -2422,62 +2422,62 @@ A workbench for tuning tensor programs.</source>
 <context>
     <name>ts::app::SessionsView</name>
     <message>
-        <location filename="../app/gui/sessions_view.cpp" line="32"/>
+        <location filename="../app/gui/sessions_view.cpp" line="33"/>
         <source>Workers</source>
         <translation>工作进程</translation>
     </message>
     <message>
-        <location filename="../app/gui/sessions_view.cpp" line="45"/>
+        <location filename="../app/gui/sessions_view.cpp" line="46"/>
         <source>Resume session</source>
         <translation>恢复会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/sessions_view.cpp" line="47"/>
+        <location filename="../app/gui/sessions_view.cpp" line="48"/>
         <source>Continue the selected session with its tasks and settings, up to the trial budget</source>
         <translation>以所选会话的任务和设置继续调优，直到达到试验预算</translation>
     </message>
     <message>
-        <location filename="../app/gui/sessions_view.cpp" line="49"/>
+        <location filename="../app/gui/sessions_view.cpp" line="50"/>
         <source>Show live session</source>
         <translation>显示运行中的会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/sessions_view.cpp" line="55"/>
+        <location filename="../app/gui/sessions_view.cpp" line="56"/>
         <source>its budget</source>
         <translation>其原预算</translation>
     </message>
     <message>
-        <location filename="../app/gui/sessions_view.cpp" line="56"/>
+        <location filename="../app/gui/sessions_view.cpp" line="57"/>
         <source>to </source>
         <translation>至 </translation>
     </message>
     <message>
-        <location filename="../app/gui/sessions_view.cpp" line="57"/>
+        <location filename="../app/gui/sessions_view.cpp" line="58"/>
         <source> trials</source>
         <translation> 次试验</translation>
     </message>
     <message>
-        <location filename="../app/gui/sessions_view.cpp" line="58"/>
+        <location filename="../app/gui/sessions_view.cpp" line="59"/>
         <source>The budget when resuming (all sessions of the tasks together)</source>
         <translation>恢复时的预算（这些任务的所有会话合计）</translation>
     </message>
     <message>
-        <location filename="../app/gui/sessions_view.cpp" line="85"/>
+        <location filename="../app/gui/sessions_view.cpp" line="88"/>
         <source>tunescope-worker processes measuring this workspace&apos;s queue, on any machine</source>
         <translation>在任意机器上测量本工作区队列的 tunescope-worker 进程</translation>
     </message>
     <message>
-        <location filename="../app/gui/sessions_view.cpp" line="112"/>
+        <location filename="../app/gui/sessions_view.cpp" line="121"/>
         <source>Workspace: %1</source>
         <translation>工作区：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/sessions_view.cpp" line="139"/>
+        <location filename="../app/gui/sessions_view.cpp" line="157"/>
         <source>Workers (%1)</source>
         <translation>工作进程（%1）</translation>
     </message>
     <message>
-        <location filename="../app/gui/sessions_view.cpp" line="141"/>
+        <location filename="../app/gui/sessions_view.cpp" line="159"/>
         <source>Workers: %1</source>
         <translation>工作进程：%1</translation>
     </message>
@@ -3614,27 +3614,32 @@ A workbench for tuning tensor programs.</source>
 <context>
     <name>ts::widgets::NetworkRunPlot</name>
     <message>
-        <location filename="../widgets/network_run_plot.cpp" line="19"/>
+        <location filename="../widgets/network_run_plot.cpp" line="20"/>
         <source>Time per run (ms)</source>
         <translation>每次运行时间 (ms)</translation>
     </message>
     <message>
-        <location filename="../widgets/network_run_plot.cpp" line="20"/>
+        <location filename="../widgets/network_run_plot.cpp" line="21"/>
         <source>measured</source>
         <translation>实测</translation>
     </message>
     <message>
-        <location filename="../widgets/network_run_plot.cpp" line="23"/>
+        <location filename="../widgets/network_run_plot.cpp" line="24"/>
+        <source>hot (each step timed again at once)</source>
+        <translation>热（每步立即再计时一次）</translation>
+    </message>
+    <message>
+        <location filename="../widgets/network_run_plot.cpp" line="27"/>
         <source>estimate (weight × record)</source>
         <translation>估计（权重 × 记录）</translation>
     </message>
     <message>
-        <location filename="../widgets/network_run_plot.cpp" line="59"/>
+        <location filename="../widgets/network_run_plot.cpp" line="65"/>
         <source>#%1 %2 ×%3 · %4%</source>
         <translation>#%1 %2 ×%3 · %4%</translation>
     </message>
     <message>
-        <location filename="../widgets/network_run_plot.cpp" line="67"/>
+        <location filename="../widgets/network_run_plot.cpp" line="73"/>
         <source>other steps (%1, not tasks) · %2%</source>
         <translation>其他步骤（%1，非任务）· %2%</translation>
     </message>

@@ -1,7 +1,9 @@
 // NetworkRunPlot: where a network's time goes, from one run of the whole network (runtime::NetworkRun). One row
 // per task, largest measured time first, plus a row for the steps that are no task's: a bar of the measured time of
-// all the task's occurrences and, beside it, Ansor's estimate (weight x its record's time), so a task the estimate
-// misses stands out; each row's label gives its share of the run. Horizontal bars, QCustomPlot; GUI thread.
+// all the task's occurrences, its time hot (each step timed again right after it ran, as its record was) and
+// Ansor's estimate (weight x its record's time), so a task the estimate misses stands out, and whether the cache
+// state the network leaves (hot -> measured) or the network itself (estimate -> hot) is why; each row's label
+// gives its share of the run. Horizontal bars, QCustomPlot; GUI thread.
 #pragma once
 
 #include "core/runtime/network_run.h"
@@ -25,10 +27,12 @@ public:
     QStringList rowLabels() const;
     QCPBars* measuredBars() const { return m_measured; }
     QCPBars* estimateBars() const { return m_estimate; }
+    QCPBars* hotBars() const { return m_hot; }
 
 private:
     std::optional<runtime::NetworkRun> m_run;
     QCPBars* m_measured;
+    QCPBars* m_hot;
     QCPBars* m_estimate;
     QVector<QString> m_labels; // bottom to top, as the ticker has them
 };

@@ -68,6 +68,9 @@ private Q_SLOTS:
         QVERIFY(rows.last().startsWith(QStringLiteral("other steps")));
         QCOMPARE(view.plot()->measuredBars()->data()->size(), rows.size());
         QCOMPARE(view.plot()->estimateBars()->data()->size(), 1);
+        // Every task and the other steps timed hot too, through the child's JSON: a bar each.
+        QCOMPARE(view.plot()->hotBars()->data()->size(), rows.size());
+        QVERIFY(run->tasks.front().hotSeconds > 0);
         QVERIFY(view.summaryLabel()->text().contains(QStringLiteral("for the 1 of 8 tasks tuned")));
         QVERIFY(curves.plot()->measuredLatency());
         QCOMPARE(*curves.plot()->measuredLatency(), run->medianSeconds * 1e3);
