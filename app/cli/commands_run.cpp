@@ -110,18 +110,21 @@ namespace {
         for (const runtime::TaskRun& t : run.tasks)
             total += t.measuredSeconds;
         auto share = [&](double s) { return total > 0 ? 100.0 * s / total : 0.0; };
-        std::printf("\n  %3s  %-32s %6s %12s %12s %7s  %s\n", "id", "task", "weight", "estimate ms", "measured ms",
-            "share", "schedule");
+        // hot: each step timed again right after it ran, its data in the caches, as records are timed; measured: in
+        // the network's flow. Estimate -> hot is the network's own overhead; hot -> measured is what the data
+        // the previous steps left in the caches costs.
+        std::printf("\n  %3s  %-32s %6s %12s %9s %12s %7s  %s\n", "id", "task", "weight", "estimate ms", "hot ms",
+            "measured ms", "share", "schedule");
         for (const runtime::TaskRun& t : run.tasks)
-            std::printf("  %3d  %-32s %6d %12s %12s %6.1f%%  %s\n", t.task, t.name.substr(0, 32).c_str(), t.weight,
-                t.estimateSeconds >= 0 ? ms(t.estimateSeconds).c_str() : "-", ms(t.measuredSeconds).c_str(),
-                share(t.measuredSeconds), t.schedule.c_str());
-        std::printf("  %3s  %-32s %6d %12s %12s %6.1f%%  %s\n", "-", "other steps (not tasks)", run.otherSteps, "-",
-            ms(run.otherSeconds).c_str(), share(run.otherSeconds), "default schedule");
+            std::printf("  %3d  %-32s %6d %12s %9s %12s %6.1f%%  %s\n", t.task, t.name.substr(0, 32).c_str(), t.weight,
+                t.estimateSeconds >= 0 ? ms(t.estimateSeconds).c_str() : "-", ms(t.hotSeconds).c_str(),
+                ms(t.measuredSeconds).c_str(), share(t.measuredSeconds), t.schedule.c_str());
+        std::printf("  %3s  %-32s %6d %12s %9s %12s %6.1f%%  %s\n", "-", "other steps (not tasks)", run.otherSteps, "-",
+            ms(run.otherHotSeconds).c_str(), ms(run.otherSeconds).c_str(), share(run.otherSeconds), "default schedule");
         const size_t shown = std::min<size_t>(run.others.size(), 6);
         for (size_t i = 0; i < shown; ++i) // where that time goes, the slowest first
-            std::printf("  %3s    %-30s %6d %12s %12s %6.1f%%\n", "", run.others[i].name.substr(0, 30).c_str(),
-                run.others[i].count, "", ms(run.others[i].seconds).c_str(), share(run.others[i].seconds));
+            std::printf("  %3s    %-30s %6d %12s %9s %12s %6.1f%%\n", "", run.others[i].name.substr(0, 30).c_str(),
+                run.others[i].count, "", "", ms(run.others[i].seconds).c_str(), share(run.others[i].seconds));
         if (run.others.size() > shown)
             std::printf("  %3s    %-30s %6s\n", "",
                 ("... " + std::to_string(run.others.size() - shown) + " more kinds").c_str(), "");
@@ -138,9 +141,13 @@ namespace {
         const std::string file
             = what == "libtorch" ? (loaded.onnx ? besideModel(loaded.ref.name, ".pt") : "") : what.substr(9);
         const int output = loaded.outputs.empty() ? -1 : loaded.outputs.front();
+        std::vector<bool> ids; // a traced model takes token ids as an int64 (Long) tensor
+        for (const graph::Node& n : loaded.graph->nodes())
+            if (n.kind == graph::NodeKind::Input)
+                ids.push_back(n.indexBound > 0);
         TS_TRY(runtime::TorchRun torch,
             file.empty() ? runtime::runGraphInTorch(*loaded.graph, inputs, repeat, threads, 1, output)
-                         : runtime::runTorchScript(file, inputs, repeat, threads));
+                         : runtime::runTorchScript(file, inputs, repeat, threads, ids));
         runtime::LibraryRun library;
         library.what = file.empty() ? "LibTorch (the graph op by op, same weights)"
                                     : "LibTorch (" + fs::path(file).filename().string() + ")";
@@ -182,6 +189,25 @@ namespace {
             if (options.inputs.empty())
                 return fail("the network has no input to give " + input + " to");
             options.inputs.front() = std::move(*b);
+        }
+        // Token ids (an INT64 input only Gather's indices read) are held as float32 whole numbers.
+        int k = 0;
+        for (const graph::Node& n : loaded->graph->nodes()) {
+            if (n.kind != graph::NodeKind::Input)
+                continue;
+            if (n.indexBound > 0) {
+                const ir::Buffer& ids = options.inputs[static_cast<size_t>(k)];
+                for (int64_t i = 0; i < ids.size(); ++i)
+                    if (ids[i] != std::trunc(ids[i]))
+                        return fail("input " + std::to_string(k) + " is token ids, but its value "
+                            + formatFixed(ids[i], 3) + " at element " + std::to_string(i) + " is not a whole number");
+                std::string shape;
+                for (int64_t d : n.shape)
+                    shape += (shape.empty() ? "" : ", ") + std::to_string(d);
+                std::cout << "input " << k << " [" << shape << "]: token ids in [0, " << n.indexBound
+                          << "), as float32 whole numbers (negative ones count from the end; the rest are clamped)\n";
+            }
+            ++k;
         }
         if (std::string expected = args.value("expected", onnx ? besideModel(name, ".output_0.pb") : "");
             !expected.empty()) {

@@ -5,7 +5,10 @@
 #include "core/ops/linear.h"
 #include "core/ops/normalization.h"
 #include "core/ops/shape_check.h"
+#include "core/ops/transform.h"
 #include "core/support/assert.h"
+
+#include <algorithm>
 
 namespace ts::graph {
 
@@ -79,6 +82,8 @@ std::string_view toString(NodeKind kind)
         return "strided_slice";
     case NodeKind::Pad:
         return "pad";
+    case NodeKind::Take:
+        return "take";
     }
     return "?";
 }
@@ -259,6 +264,10 @@ Expected<Tensor> lowerNode(const Node& node, const std::vector<Tensor>& in, std:
         return ops::stridedSlice(in[0], node.begin, node.end, node.step);
     case NodeKind::Pad:
         return ops::pad(in[0], node.begin, node.end, node.scalar, "T_pad");
+    case NodeKind::Take:
+        if (in.size() != 2)
+            return ops::shapeError("take", "needs two inputs, data and indices");
+        return ops::take(in[0], in[1], node.axis);
     }
     return ops::shapeError("lower", "unknown node kind");
 }
@@ -504,6 +513,20 @@ int Graph::concat(std::vector<int> xs, const std::string& name)
 {
     Node node = simpleNode(NodeKind::Concat, name, std::move(xs));
     node.axis = channelAxis();
+    return addNode(std::move(node));
+}
+
+void Graph::setIndexBound(int id, int64_t bound)
+{
+    Node& node = m_nodes.at(static_cast<size_t>(id));
+    TS_ASSERT(node.kind == NodeKind::Input && bound > 0) << node.name << ": only an input gets an index bound";
+    node.indexBound = node.indexBound > 0 ? std::min(node.indexBound, bound) : bound;
+}
+
+int Graph::take(int data, int indices, int axis, const std::string& name)
+{
+    Node node = simpleNode(NodeKind::Take, name, { data, indices });
+    node.axis = axis;
     return addNode(std::move(node));
 }
 

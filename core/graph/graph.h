@@ -60,13 +60,14 @@ enum class NodeKind {
     Concat,
     Slice,
     Pad,
+    Take, // inputs {data, indices}: data's entries along Node::axis at the indices' run-time values (ops::take)
 };
 
 std::string_view toString(NodeKind kind);
 // Compute-heavy operators that anchor a fused task (they reduce).
 bool isAnchor(NodeKind kind);
 bool isElementwise(NodeKind kind);
-// Reshape, transpose, concat, slice, pad: no arithmetic; TVM's task extraction leaves them out by default.
+// Reshape, transpose, concat, slice, pad, take: no arithmetic; TVM's task extraction leaves them out by default.
 bool isDataMovement(NodeKind kind);
 // An input or a constant: a value the graph is given, not one it computes.
 bool isSource(NodeKind kind);
@@ -83,7 +84,7 @@ struct Node {
     std::vector<int64_t> weightShape; // Conv2d, DepthwiseConv2d, ConvTranspose2d, Dense
     ops::Pool2dParams pool; // MaxPool2d, AvgPool2d
     ops::Layout layout = ops::Layout::NCHW; // GlobalAvgPool2d
-    int axis = 0; // BiasAdd, Concat
+    int axis = 0; // BiasAdd, Concat, Take
     double scalar = 1.0; // Scale; Clip lower bound; Pad value; Unary alpha
     double upper = 0.0; // Clip upper bound; Unary beta
     bool transposeB = true; // BatchMatMul
@@ -93,6 +94,9 @@ struct Node {
     double epsilon = 1e-5; // LayerNorm
     ops::UnaryOp unary = ops::UnaryOp::Sigmoid; // Unary
     std::vector<int64_t> begin, end, step; // Slice; Pad's before (begin) and after (end)
+    // Input: > 0 when the model gives this input as integers that index something (token ids: every reader is a
+    // Take's indices). They are held as float32 whole numbers; valid values are in [0, indexBound).
+    int64_t indexBound = 0;
 
     // The values of the parameters lowerNode() creates (weight; bias; beta, gamma), in its order, or of a
     // Constant. Empty where the graph gives only shapes (the built-in networks: a runner fills them with
@@ -144,6 +148,12 @@ public:
     int transpose(int x, std::vector<int> permutation, const std::string& name = "transpose");
     // Concatenation along the channel axis of the layout.
     int concat(std::vector<int> xs, const std::string& name = "concat");
+    // data's entries along `axis` at the run-time values of `indices` (an embedding lookup for axis 0).
+    int take(int data, int indices, int axis = 0, const std::string& name = "take");
+
+    // Marks input `id` as integers in [0, bound) (Node::indexBound); an importer calls it once it knows what the
+    // input indexes. A smaller bound than one set before wins.
+    void setIndexBound(int id, int64_t bound);
 
     int channelAxis() const { return m_layout == ops::Layout::NCHW ? 1 : 3; }
 

@@ -3,6 +3,7 @@
 #include "core/graph/graph_evaluator.h"
 #include "core/ops/shape_check.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -446,6 +447,12 @@ Expected<OnnxModel> OnnxConverter::run(const std::string& path)
             return makeError(t.error().kind, path + ": input " + name + " is bound to " + t.error().message);
         m_values[name] = Value { -1, std::move(*t) };
     }
+    for (const onnx::ValueInfoProto& o : g.output())
+        m_graphOutputs.insert(o.name());
+    for (const onnx::NodeProto& n : g.node())
+        for (const std::string& name : n.input())
+            if (!name.empty())
+                m_consumers[name].push_back(&n);
     for (const onnx::ValueInfoProto& in : g.input()) {
         if (m_values.count(in.name()))
             continue; // an initializer listed as an input too (IR version < 4), or a bound input
@@ -453,11 +460,19 @@ Expected<OnnxModel> OnnxConverter::run(const std::string& path)
         if (!type.has_tensor_type())
             return makeError(ErrorKind::Unsupported, path + ": input " + in.name() + " is not a tensor");
         const int elem = type.tensor_type().elem_type();
-        if (elem != onnx::TensorProto::FLOAT && elem != onnx::TensorProto::DOUBLE)
+        // Integer ids (token ids) are accepted where they only index: every reader is a Gather that takes them as
+        // its indices. They are held as float32 whole numbers (Node::indexBound).
+        const bool ids = (elem == onnx::TensorProto::INT64 || elem == onnx::TensorProto::INT32)
+            && !m_graphOutputs.count(in.name()) && m_consumers.count(in.name())
+            && std::all_of(m_consumers[in.name()].begin(), m_consumers[in.name()].end(), [&](const onnx::NodeProto* n) {
+                   return n->op_type() == "Gather" && n->input_size() == 2 && n->input(1) == in.name()
+                       && n->input(0) != in.name();
+               });
+        if (elem != onnx::TensorProto::FLOAT && elem != onnx::TensorProto::DOUBLE && !ids)
             return makeError(ErrorKind::Unsupported,
                 path + ": input " + in.name() + " has type "
                     + onnx::TensorProto::DataType_Name(static_cast<onnx::TensorProto::DataType>(elem))
-                    + "; TuneScope's graph inputs are float tensors");
+                    + "; TuneScope's graph inputs are float tensors, or integer ids that only Gather's indices read");
         std::vector<int64_t> shape;
         const auto& dims = type.tensor_type().shape().dim();
         for (int d = 0; d < dims.size(); ++d) {
@@ -479,12 +494,6 @@ Expected<OnnxModel> OnnxConverter::run(const std::string& path)
         out.inputNames.push_back(in.name());
         out.inputs.push_back(id);
     }
-    for (const onnx::ValueInfoProto& o : g.output())
-        m_graphOutputs.insert(o.name());
-    for (const onnx::NodeProto& n : g.node())
-        for (const std::string& name : n.input())
-            if (!name.empty())
-                m_consumers[name].push_back(&n);
 
     for (int i = 0; i < g.node_size(); ++i) {
         const onnx::NodeProto& n = g.node(i);

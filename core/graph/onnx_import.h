@@ -6,7 +6,8 @@
 //   checker on it;
 // - fixes each graph input's shape: a symbolic first dimension is the batch (`batch`), any other symbolic
 //   dimension is an error naming the input and axis; a scalar (rank 0) input has shape [1], as every tensor of
-//   TuneScope has rank >= 1;
+//   TuneScope has rank >= 1; an INT64/INT32 input is accepted only where every reader is a Gather taking it as
+//   its indices (token ids): it is held as float32 whole numbers, its Node::indexBound the rows it indexes;
 // - walks the nodes in their (topological) order, keeping a value table: a value is either a graph node or a
 //   constant known at import time. Shape arithmetic (Shape, Gather, Concat, Unsqueeze, Cast, ... on
 //   constants) is folded; a BatchNormalization after a convolution is folded into its weights and bias, as

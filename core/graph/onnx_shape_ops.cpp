@@ -296,14 +296,30 @@ Expected<void> convertShape(OnnxConverter& c)
     return {};
 }
 
+// float32 holds every whole number up to 2^24 exactly: the most entries a run-time index can pick from.
+constexpr int64_t kMaxTakeRows = int64_t(1) << 24;
+
 Expected<void> convertGather(OnnxConverter& c)
 {
     const std::vector<int64_t> x = c.inputShape(0);
     TS_TRY(const int axis, normaliseAxis(c, "axis", c.intAttribute("axis", 0), x.size()));
-    const HostTensor* indices = c.constantInput(1);
-    if (!indices)
-        return c.unsupported("indices", "indices given at run time (an embedding lookup) are not supported yet");
     const size_t a = static_cast<size_t>(axis);
+    const HostTensor* indices = c.constantInput(1);
+    if (!indices) {
+        // Indices known only at run time (an embedding lookup): a Take node (ops::take) reads them as float32
+        // whole numbers, wraps a negative one once and clamps what is still out of range to the nearest row.
+        if (x[a] > kMaxTakeRows)
+            return c.unsupported("axis",
+                "run-time indices into " + std::to_string(x[a]) + " entries along axis " + std::to_string(axis) + " of "
+                    + c.node().input(0) + " " + text(x)
+                    + ": indices are float32 values, exact only up to 2^24 (16777216) entries");
+        const int indexNode = c.input(1).node;
+        if (c.graph().node(indexNode).kind == NodeKind::Input)
+            c.graph().setIndexBound(indexNode, x[a]);
+        Node take = make(NodeKind::Take);
+        take.axis = axis;
+        return output(c, c.emit(std::move(take), { 0, 1 }));
+    }
     std::vector<int64_t> index = indices->ints();
     for (int64_t& i : index) {
         if (i < -x[a] || i >= x[a])

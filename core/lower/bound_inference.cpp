@@ -208,10 +208,13 @@ void BoundInference::regionFromConsumers(int s, const std::vector<std::pair<int,
     std::vector<DimRegion> dims(rank);
     for (const auto& [consumer, ranging] : consumers) {
         const StageBounds& ci = info(consumer);
+        // A term that reads a tensor (ops::take's row: a cast of a loaded index) varies with data, not with the
+        // loops: like a ranging term, it spans its whole bound (the clamp's), or the whole axis when unbounded.
         auto usesRanging = [&](const Expr& e) {
             bool found = false;
             ir::postOrderVisit(e, [&](const ir::ExprNode& x) {
-                found = found || (x.kind == ExprKind::Var && std::binary_search(ranging.begin(), ranging.end(), &x));
+                found = found || (x.kind == ExprKind::Var && std::binary_search(ranging.begin(), ranging.end(), &x))
+                    || x.kind == ExprKind::Load || x.kind == ExprKind::BufferLoad;
             });
             return found;
         };

@@ -147,4 +147,43 @@ Expected<Tensor> stridedSlice(const Tensor& x, const std::vector<int64_t>& begin
         "injective");
 }
 
+Expected<Tensor> take(const Tensor& data, const Tensor& indices, int axis)
+{
+    if (!data || !indices)
+        return shapeError("take", "missing operand");
+    const int rank = static_cast<int>(data->shape().size());
+    if (axis < 0)
+        axis += rank;
+    if (axis < 0 || axis >= rank)
+        return shapeError("take", "axis out of range for data " + shapeText(data->shape()));
+    const auto a = static_cast<size_t>(axis);
+    const int64_t extent = data->shape()[a];
+    if (extent > (int64_t(1) << 24))
+        return shapeError("take",
+            "axis " + std::to_string(axis) + " of data " + shapeText(data->shape()) + " has " + std::to_string(extent)
+                + " entries; float32 indices are exact only up to 2^24 (16777216)");
+    const size_t indexRank = indices->shape().size();
+    std::vector<int64_t> shape(data->shape().begin(), data->shape().begin() + axis);
+    shape.insert(shape.end(), indices->shape().begin(), indices->shape().end());
+    shape.insert(shape.end(), data->shape().begin() + axis + 1, data->shape().end());
+    return ir::compute(
+        "T_take", shape,
+        [&](const std::vector<Expr>& i) {
+            std::vector<Expr> at(i.begin() + axis, i.begin() + axis + static_cast<std::ptrdiff_t>(indexRank));
+            // Bounded as a float first (a huge or infinite value then converts to an integer safely), converted
+            // (truncating, as a cast to int64 does), a negative index counted from the end, and clamped: the
+            // integer clamp is what bound inference reads.
+            const auto n = static_cast<double>(extent);
+            Expr value = ir::min(ir::max(ir::load(indices, at), Expr(-n)), Expr(n));
+            Expr row = ir::cast(ir::DType::Int64, value);
+            row = ir::select(row < Expr(int64_t(0)), row + Expr(extent), row);
+            row = ir::min(ir::max(row, Expr(int64_t(0))), Expr(extent - 1));
+            std::vector<Expr> source(i.begin(), i.begin() + axis);
+            source.push_back(row);
+            source.insert(source.end(), i.begin() + axis + static_cast<std::ptrdiff_t>(indexRank), i.end());
+            return ir::load(data, source);
+        },
+        "injective");
+}
+
 } // namespace ts::ops

@@ -79,6 +79,10 @@ public:
     void run();
     // The same, adding each step's wall time (seconds) to perStep (resized to steps().size()).
     void runTimed(std::vector<double>& perStep);
+    // The same in order, but each step run `repeats` more times right after its first run, and perStep set to the
+    // median of those: the step's time hot (its data just touched), as a record is timed. Against runTimed it
+    // tells what a step loses to the data the network left in the caches.
+    void runHot(std::vector<double>& perStep, int repeats);
 
     // A kept output's (or an input's) current value.
     Expected<ir::Buffer> value(int node) const;

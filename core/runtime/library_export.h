@@ -11,9 +11,12 @@
 //   NAME.weights     every constant and parameter, float32 little-endian, after an 16-byte header
 //                    ("TSWEIGHT", then the number of floats as uint64)
 //   libNAME.so       built with the system C compiler: cc -shared -fPIC -O2 -fopenmp NAME.c kernels/*.o -lm
-//   example.c        a minimal program: reads the input (raw float32) or fills it, runs, writes the output
+//   example.c        a minimal program: reads the input (raw float32; raw int64 for token ids) or fills it, runs,
+//                    writes the output
 // The C API, NAME_ prefixed: create(weights path) / num_inputs / input_size / set_input / run / get_output /
-// output_size / destroy / last_error; every function returns 0 on success or NULL, and last_error says why.
+// output_size / destroy / last_error; every function returns 0 on success or NULL, and last_error says why. An
+// input of token ids (graph::Node::indexBound) is float32 whole numbers like any other (set_input), or int64
+// through set_input_ids; input_id_rows says how many rows it indexes (0: a float input).
 #pragma once
 
 #include "core/runtime/graph_executor.h"

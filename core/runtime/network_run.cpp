@@ -62,6 +62,11 @@ std::vector<ir::Buffer> seededInputs(const graph::Graph& graph)
         if (n.kind == graph::NodeKind::Input) {
             ir::Buffer b(n.shape);
             ir::fillRandomInput(b.data(), b.size(), 7, static_cast<int>(inputs.size()));
+            if (n.indexBound > 0) // ids: the uniform [-1, 1) values mapped to whole numbers in [0, indexBound)
+                for (int64_t i = 0; i < b.size(); ++i)
+                    b[i] = static_cast<float>(std::clamp<int64_t>(
+                        static_cast<int64_t>((b[i] + 1.0f) * 0.5 * static_cast<double>(n.indexBound)), 0,
+                        n.indexBound - 1));
             inputs.push_back(std::move(b));
         }
     return inputs;
@@ -101,7 +106,7 @@ namespace {
 
     // Per task: the time of all its occurrences in one run, against weight x the record's time.
     void noteTasks(NetworkRun& run, const graph::TaskSet& tasks, const std::vector<StepInfo>& steps,
-        const std::vector<double>& perStep, const std::map<int, double>& chosen)
+        const std::vector<double>& perStep, const std::vector<double>& hot, const std::map<int, double>& chosen)
     {
         run.tasks.clear();
         for (const graph::Task& t : tasks.tasks) {
@@ -121,9 +126,11 @@ namespace {
             if (steps[i].task >= 0) {
                 TaskRun& task = run.tasks[static_cast<size_t>(steps[i].task)];
                 task.measuredSeconds += perStep[i];
+                task.hotSeconds += hot[i];
                 task.schedule = steps[i].schedule;
             } else if (!steps[i].view) {
                 run.otherSeconds += perStep[i];
+                run.otherHotSeconds += hot[i];
                 ++run.otherSteps;
                 auto it = std::find_if(run.others.begin(), run.others.end(),
                     [&](const NetworkRun::OtherStep& o) { return o.name == steps[i].name; });
@@ -184,9 +191,11 @@ Expected<NetworkRun> runNetwork(const graph::Graph& graph, const graph::Partitio
         executor.runTimed(perStep);
     for (double& s : perStep)
         s /= static_cast<double>(options.repeat);
+    std::vector<double> hot;
+    executor.runHot(hot, 9);
     run.medianSeconds = percentile(run.runSeconds, 0.5);
     run.p90Seconds = percentile(run.runSeconds, 0.9);
-    noteTasks(run, partition.tasks, executor.steps(), perStep, chooser.chosenSeconds());
+    noteTasks(run, partition.tasks, executor.steps(), perStep, hot, chooser.chosenSeconds());
     return run;
 }
 
@@ -194,8 +203,9 @@ std::string networkRunToJson(const NetworkRun& run)
 {
     nlohmann::json tasks = nlohmann::json::array();
     for (const TaskRun& t : run.tasks)
-        tasks.push_back({ { "task", t.task }, { "name", t.name }, { "weight", t.weight },
-            { "estimate_s", t.estimateSeconds }, { "measured_s", t.measuredSeconds }, { "schedule", t.schedule } });
+        tasks.push_back(
+            { { "task", t.task }, { "name", t.name }, { "weight", t.weight }, { "estimate_s", t.estimateSeconds },
+                { "measured_s", t.measuredSeconds }, { "hot_s", t.hotSeconds }, { "schedule", t.schedule } });
     nlohmann::json others = nlohmann::json::array();
     for (const NetworkRun::OtherStep& o : run.others)
         others.push_back({ { "name", o.name }, { "count", o.count }, { "seconds", o.seconds } });
@@ -222,6 +232,7 @@ std::string networkRunToJson(const NetworkRun& run)
         { "estimated_tasks", run.estimatedTasks },
         { "tasks", tasks },
         { "other_s", run.otherSeconds },
+        { "other_hot_s", run.otherHotSeconds },
         { "other_steps", run.otherSteps },
         { "others", others },
         { "step_sum_s", run.stepSumSeconds },
@@ -266,10 +277,12 @@ Expected<NetworkRun> networkRunFromJson(const std::string& text)
             t.at("weight").get_to(task.weight);
             t.at("estimate_s").get_to(task.estimateSeconds);
             t.at("measured_s").get_to(task.measuredSeconds);
+            task.hotSeconds = t.value("hot_s", 0.0); // written since November 2026
             t.at("schedule").get_to(task.schedule);
             run.tasks.push_back(std::move(task));
         }
         j.at("other_s").get_to(run.otherSeconds);
+        run.otherHotSeconds = j.value("other_hot_s", 0.0);
         j.at("other_steps").get_to(run.otherSteps);
         if (j.contains("others")) // written since November 2026
             for (const nlohmann::json& o : j.at("others"))

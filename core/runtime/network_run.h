@@ -50,6 +50,7 @@ struct TaskRun {
     int weight = 0;
     double estimateSeconds = -1.0; // weight x the record's time; < 0: no record
     double measuredSeconds = 0.0; // all its occurrences in one run
+    double hotSeconds = 0.0; // the same, each step timed hot (GraphExecutor::runHot), as its record was
     std::string schedule; // "record 812", "default schedule (no record)"
 };
 
@@ -97,6 +98,7 @@ struct NetworkRun {
         double seconds = 0.0; // all of them, one run
     };
     std::vector<OtherStep> others;
+    double otherHotSeconds = 0.0;
     double stepSumSeconds = 0.0; // Σ of the steps timed one by one
 
     std::optional<LibraryRun> library;
@@ -130,7 +132,8 @@ struct NetworkRunOptions {
 // The q-quantile (0..1) of the values, by rank; 0 for none.
 double percentile(std::vector<double> values, double q);
 
-// The inputs runNetwork uses when none are given.
+// The inputs runNetwork uses when none are given: seeded uniform values in [-1, 1), and for an input of ids
+// (Node::indexBound > 0) seeded whole numbers in [0, indexBound), so every id is valid.
 std::vector<ir::Buffer> seededInputs(const graph::Graph& graph);
 
 // Builds, checks and times the network. A wrong step or a wrong output ends the run after the check (the report

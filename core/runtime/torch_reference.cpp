@@ -407,6 +407,17 @@ namespace {
             });
         case NodeKind::Slice:
             return stridedSlice(node, g);
+        case NodeKind::Take: // ids as a long tensor: negative ones wrapped once, then clamped (ops::take)
+            return binaryFn(
+                node, [axis = node.axis, shape = node.shape](const at::Tensor& data, const at::Tensor& ids) {
+                    const int64_t d = axis < 0 ? axis + data.dim() : axis;
+                    const int64_t n = data.size(d);
+                    at::Tensor rows = ids.to(at::kLong);
+                    rows = at::where(rows < 0, rows + n, rows).clamp(0, n - 1);
+                    if (d == 0 && data.dim() == 2)
+                        return at::embedding(data, rows);
+                    return data.index_select(d, rows.flatten()).reshape(shape);
+                });
         case NodeKind::Pad: {
             std::vector<int64_t> pads; // the last axis first, as constant_pad_nd wants them
             for (size_t d = node.begin.size(); d-- > 0;) {
@@ -495,15 +506,17 @@ namespace {
     }
 } // namespace
 
-Expected<TorchRun> runTorchScript(
-    const std::string& path, const std::vector<ir::Buffer>& inputs, int repeat, int threads)
+Expected<TorchRun> runTorchScript(const std::string& path, const std::vector<ir::Buffer>& inputs, int repeat,
+    int threads, const std::vector<bool>& integerInputs)
 {
     try {
         torch::jit::Module module = torch::jit::load(path);
         module.eval();
         std::vector<torch::jit::IValue> args;
-        for (const ir::Buffer& b : inputs)
-            args.emplace_back(toTensor(b));
+        for (size_t k = 0; k < inputs.size(); ++k) {
+            at::Tensor t = toTensor(inputs[k]);
+            args.emplace_back(k < integerInputs.size() && integerInputs[k] ? t.to(at::kLong) : t);
+        }
         return timedRuns(repeat, threads, [&] {
             torch::jit::IValue result = module.forward(args);
             return result.isTuple() ? result.toTuple()->elements()[0].toTensor() : result.toTensor();

@@ -27,9 +27,10 @@ struct TorchRun {
 
 // Loads the TorchScript file, runs it `repeat` times (after 3 warm-up runs) on `inputs` with `threads` intra-op
 // threads (0: all cores), and returns its output and times. LibTorch's exceptions (a file that
-// is not TorchScript, inputs of the wrong shape) become errors naming the file.
-Expected<TorchRun> runTorchScript(
-    const std::string& path, const std::vector<ir::Buffer>& inputs, int repeat, int threads);
+// is not TorchScript, inputs of the wrong shape) become errors naming the file. Input k is passed as an int64
+// (Long) tensor where integerInputs[k] is true (token ids, graph::Node::indexBound), as a float tensor otherwise.
+Expected<TorchRun> runTorchScript(const std::string& path, const std::vector<ir::Buffer>& inputs, int repeat,
+    int threads, const std::vector<bool>& integerInputs = {});
 
 // The graph built op by op in LibTorch (ATen), on the same parameter values every runner of the graph uses
 // (Node::params, else graph::seededParameter(): seeded, weights He-scaled — see

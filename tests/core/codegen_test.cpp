@@ -6,12 +6,14 @@
 #include "core/codegen/code_generator.h"
 #include "core/codegen/codegen.h"
 #include "core/codegen/runtime.h"
+#include "core/ir/reference_evaluator.h"
 #include "core/lower/lower.h"
 #include "core/measure/kernel_buffers.h"
 #include "core/measure/reference.h"
 #include "core/ops/elementwise.h"
 #include "core/ops/normalization.h"
 #include "core/ops/pool.h"
+#include "core/ops/transform.h"
 #include "core/schedule/step_printer.h"
 #include "core/support/strings.h"
 
@@ -502,5 +504,157 @@ TEST(Codegen, ErfIsWithinFourTenthsOfAMillionthOfLibmScalarAndVectorized)
                 break;
         }
         EXPECT_LT(worst, 4e-7);
+    }
+}
+
+namespace {
+// Runs `state` of a DAG whose placeholders are "table" and "ids" on the given values; returns the output.
+std::vector<float> runTake(const sched::State& state, const ir::Buffer& table, const ir::Buffer& ids)
+{
+    auto func = lower::lower(state);
+    EXPECT_TRUE(func) << func.error().message;
+    if (!func)
+        return {};
+    auto kernel = codegen::compile(*func, target::Target::host());
+    EXPECT_TRUE(kernel) << kernel.error().message << "\n" << lower::toString(*func);
+    if (!kernel)
+        return {};
+    std::vector<std::vector<float>> storage;
+    for (const ir::BufferRef& arg : func->args) {
+        if (arg->name == "table")
+            storage.emplace_back(table.data(), table.data() + table.size());
+        else if (arg->name == "ids")
+            storage.emplace_back(ids.data(), ids.data() + ids.size());
+        else
+            storage.emplace_back(static_cast<size_t>(arg->allocatedElements()), 0.0f);
+    }
+    std::vector<void*> args;
+    for (std::vector<float>& s : storage)
+        args.push_back(s.data());
+    (*kernel)->runSetup(args.data());
+    (*kernel)->run(args.data());
+    return storage.back();
+}
+} // namespace
+
+TEST(Codegen, TakeLoadsRowsAtRunTimeIndicesWrappedAndClamped)
+{
+    // ops::take's row is a data-dependent index (a cast of a load): lowered alone, and inlined into its
+    // consumer, the code reads the rows the ids name; -1 is the last row, 12 and -30 clamp to the ends.
+    auto table = ir::placeholder("table", { 10, 4 });
+    auto ids = ir::placeholder("ids", { 2, 3 });
+    auto taken = ops::take(table, ids, 0).value();
+    ASSERT_EQ(taken->shape(), (std::vector<int64_t> { 2, 3, 4 }));
+    auto doubled = ops::add(taken, taken).value();
+    ir::Buffer tableValues(std::vector<int64_t> { 10, 4 });
+    for (int64_t k = 0; k < tableValues.size(); ++k)
+        tableValues[k] = static_cast<float>(k);
+    ir::Buffer idValues(std::vector<int64_t> { 2, 3 });
+    const float idList[] = { 3, -1, 12, 0, -30, 7 };
+    const int64_t rows[] = { 3, 9, 9, 0, 0, 7 };
+    for (int64_t k = 0; k < 6; ++k)
+        idValues[k] = idList[k];
+    std::vector<float> expected;
+    for (int64_t row : rows)
+        for (int64_t j = 0; j < 4; ++j)
+            expected.push_back(static_cast<float>(row * 4 + j));
+
+    const ir::ComputeDAG alone = dagOf({ table, ids, taken });
+    std::vector<ir::Buffer> inputs;
+    for (int stage : alone.placeholders())
+        inputs.push_back(alone.ops()[static_cast<size_t>(stage)]->name() == "ids" ? idValues : tableValues);
+    auto reference = ir::evaluate(alone, inputs);
+    ASSERT_TRUE(reference) << reference.error().message;
+    EXPECT_EQ(std::vector<float>(reference->back().data(), reference->back().data() + 24), expected);
+    EXPECT_EQ(runTake(sched::State::initial(alone), tableValues, idValues), expected);
+
+    const ir::ComputeDAG fused = dagOf({ table, ids, doubled });
+    int takeStage = -1;
+    for (size_t s = 0; s < fused.ops().size(); ++s)
+        if (fused.ops()[s]->name() == "T_take")
+            takeStage = static_cast<int>(s);
+    ASSERT_GE(takeStage, 0);
+    const sched::State inlined = fixtures::withSteps(fused, { sched::ComputeInlineStep { takeStage } });
+    std::vector<float> twice;
+    for (float v : expected)
+        twice.push_back(2 * v);
+    EXPECT_EQ(runTake(inlined, tableValues, idValues), twice);
+    expectMatchesReference(fused, inlined, "take inlined into add");
+
+    // A computed table at the lookup's outer loop: bound inference sizes the region of it one iteration reads
+    // from the clamped row, a data-dependent index: the whole axis.
+    auto scaled = ops::scale(table, 2.0).value();
+    const ir::ComputeDAG computed = dagOf({ table, ids, ops::take(scaled, ids, 0).value() });
+    int scaleStage = -1, lookupStage = -1;
+    for (size_t s = 0; s < computed.ops().size(); ++s) {
+        if (computed.ops()[s] == scaled)
+            scaleStage = static_cast<int>(s);
+        if (computed.ops()[s]->name() == "T_take")
+            lookupStage = static_cast<int>(s);
+    }
+    ASSERT_GE(scaleStage, 0);
+    ASSERT_GE(lookupStage, 0);
+    const sched::State at = fixtures::withSteps(computed, { sched::ComputeAtStep { scaleStage, lookupStage, 1 } });
+    EXPECT_EQ(runTake(at, tableValues, idValues), twice);
+}
+
+TEST(Codegen, ExpIsWithinTwoTenthsOfAMillionthOfExpScalarAndVectorizedAndOverflowsAsExpDoes)
+{
+    // exp is a range reduction and a polynomial in the generated code (Emitter::expOf), not libm lane by lane.
+    // Checked against double-precision std::exp over [-110, 95] and special values: relative 2e-7 in the normal
+    // range, a few denormal steps below it, 0 for -inf, inf above 88.73, NaN kept. Sigmoid uses the same exp.
+    constexpr int64_t body = 65536;
+    constexpr int64_t n = body + 16;
+    auto x = ir::placeholder("x", { n });
+    const ir::ComputeDAG dag = dagOf({ x, ops::unary(x, ops::UnaryOp::Exp).value() });
+    std::vector<float> in(static_cast<size_t>(n));
+    for (int64_t i = 0; i < body; ++i)
+        in[static_cast<size_t>(i)] = -110.0f + 205.0f * static_cast<float>(i) / static_cast<float>(body);
+    const float specials[] = { 0.0f, -0.0f, 1e-30f, -1e-30f, 88.72f, 88.73f, -87.3f, -103.9f, -104.5f, 1e30f, -1e30f,
+        std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
+        std::numeric_limits<float>::quiet_NaN(), 1.0f, -1.0f };
+    std::copy(std::begin(specials), std::end(specials), in.end() - 16);
+    for (bool vectorized : { false, true }) {
+        sched::State state = sched::State::initial(dag);
+        if (vectorized) {
+            fixtures::apply(state, sched::SplitStep { 1, 0, n, { 16 }, true });
+            fixtures::apply(state, sched::AnnotationStep { 1, 1, sched::Annotation::Vectorize });
+        }
+        auto func = lower::lower(state);
+        ASSERT_TRUE(func);
+        auto ir = codegen::emitLlvmIr(*func, false);
+        ASSERT_TRUE(ir);
+        EXPECT_EQ(ir->find("llvm.exp"), std::string::npos) << "no libm call";
+        auto kernel = codegen::compile(*func);
+        ASSERT_TRUE(kernel) << kernel.error().message;
+        auto aligned = [&] { // the kernel's parameters say 64-byte aligned, as the runner allocates them
+            return std::unique_ptr<float, decltype(&std::free)>(
+                static_cast<float*>(std::aligned_alloc(64, static_cast<size_t>(n) * sizeof(float))), &std::free);
+        };
+        auto a = aligned();
+        auto out = aligned();
+        std::copy(in.begin(), in.end(), a.get());
+        std::fill(out.get(), out.get() + n, 7.0f);
+        void* args[] = { a.get(), out.get() };
+        (*kernel)->run(args);
+        int wrong = 0;
+        for (int64_t i = 0; i < n && wrong < 5; ++i) {
+            const float v = in[static_cast<size_t>(i)];
+            const float got = out.get()[i];
+            const double want = std::exp(static_cast<double>(v));
+            bool ok = true;
+            if (std::isnan(v))
+                ok = std::isnan(got);
+            else if (want > std::numeric_limits<float>::max())
+                ok = std::isinf(got) && got > 0;
+            else if (want >= std::numeric_limits<float>::min())
+                ok = std::abs(static_cast<double>(got) - want) <= 2e-7 * want;
+            else
+                ok = got >= 0
+                    && std::abs(static_cast<double>(got) - want) <= 4 * std::numeric_limits<float>::denorm_min();
+            if (!ok)
+                ++wrong;
+            EXPECT_TRUE(ok) << "exp(" << v << ") = " << got << ", want " << want << (vectorized ? " (vectorized)" : "");
+        }
     }
 }

@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <set>
 
 using namespace ts;
 using namespace ts::runtime;
@@ -115,6 +116,59 @@ TEST(GraphExecutor, AnOnnxConvTransposeDecoderRunsAndComputesPyTorchsOutput)
     ASSERT_TRUE(checks) << checks.error().toString();
     EXPECT_EQ(checks->size(), 3u);
     EXPECT_LE(worst(*checks), 1.0);
+}
+
+TEST(GraphExecutor, AnOnnxBertWithTokenIdsRunsAndComputesPyTorchsOutput)
+{
+    // int64 token ids (given as whole float32 numbers) through an embedding lookup compiled as generated code.
+    auto model = graph::importOnnx(kFixtures + "/bert_embedding_tiny.onnx");
+    ASSERT_TRUE(model) << model.error().toString();
+    auto partition = graph::partitionGraph(model->graph);
+    ASSERT_TRUE(partition);
+    ExecutorOptions options;
+    options.outputs = model->outputs;
+    auto executor = GraphExecutor::build(model->graph, *partition, nullptr, options);
+    ASSERT_TRUE(executor) << executor.error().toString();
+    auto input = graph::readOnnxTensor(kFixtures + "/bert_embedding_tiny.input_0.pb");
+    auto expected = graph::readOnnxTensor(kFixtures + "/bert_embedding_tiny.output_0.pb");
+    ASSERT_TRUE(input && expected);
+    ASSERT_TRUE(executor->setInputs({ *input }));
+    executor->run();
+    auto got = executor->value(model->outputs[0]);
+    ASSERT_TRUE(got) << got.error().toString();
+    ASSERT_EQ(got->shape(), expected->shape());
+    double scale = 0.0;
+    for (int64_t i = 0; i < expected->size(); ++i)
+        scale = std::max(scale, static_cast<double>(std::abs((*expected)[i])));
+    EXPECT_LE(ir::maxRelativeError(*got, *expected, 2e-3, 2e-3 * scale), 1.0);
+    // Every kernel, the one that looks the ids up included, against the reference evaluator.
+    auto checks = executor->checkSteps(16);
+    ASSERT_TRUE(checks) << checks.error().toString();
+    const auto& steps = executor->steps();
+    EXPECT_EQ(checks->size(), std::count_if(steps.begin(), steps.end(), [](const StepInfo& s) { return !s.view; }));
+    EXPECT_TRUE(std::any_of(
+        steps.begin(), steps.end(), [](const StepInfo& s) { return s.name.find("take") != std::string::npos; }));
+    EXPECT_LE(worst(*checks), 1.0);
+
+    // Other ids, another output; and the seeded inputs of a run are valid ids.
+    ir::Buffer other = *input;
+    for (int64_t i = 0; i < other.size(); ++i)
+        other[i] = static_cast<float>((static_cast<int64_t>(other[i]) + 1) % 1000);
+    ASSERT_TRUE(executor->setInputs({ other }));
+    executor->run();
+    auto changed = executor->value(model->outputs[0]);
+    ASSERT_TRUE(changed);
+    EXPECT_GT(ir::maxRelativeError(*changed, *expected, 2e-3, 2e-3 * scale), 1.0);
+    const std::vector<ir::Buffer> seeded = seededInputs(model->graph);
+    ASSERT_EQ(seeded.size(), 1u);
+    std::set<float> distinct;
+    for (int64_t i = 0; i < seeded[0].size(); ++i) {
+        EXPECT_EQ(seeded[0][i], std::floor(seeded[0][i]));
+        EXPECT_GE(seeded[0][i], 0.0f);
+        EXPECT_LT(seeded[0][i], 1000.0f);
+        distinct.insert(seeded[0][i]);
+    }
+    EXPECT_GT(distinct.size(), 8u);
 }
 
 TEST(GraphExecutor, ATaskRunsTheScheduleTheChooserGives)
@@ -243,6 +297,56 @@ TEST(LibraryExport, AnExportedModelRunsFromCWithPyTorchsOutput)
     }
 }
 
+TEST(LibraryExport, AModelOfTokenIdsTakesInt64IdsFromC)
+{
+    auto model = graph::importOnnx(kFixtures + "/bert_embedding_tiny.onnx");
+    ASSERT_TRUE(model) << model.error().toString();
+    auto partition = graph::partitionGraph(model->graph);
+    ASSERT_TRUE(partition);
+    ExecutorOptions executor;
+    executor.outputs = model->outputs;
+    ExportOptions options;
+    options.directory = (std::filesystem::temp_directory_path() / "ts_export_ids_test").string();
+    std::filesystem::remove_all(options.directory);
+    options.name = "bert_ids";
+    auto exported = exportLibrary(model->graph, *partition, nullptr, executor, options);
+    ASSERT_TRUE(exported) << exported.error().toString();
+    EXPECT_EQ(exported->inputShapes, (std::vector<std::vector<int64_t>> { { 1, 16 } }));
+    const std::string dir = options.directory;
+    // The example reads int64 ids and sets them with bert_ids_set_input_ids.
+    ASSERT_EQ(shell("cc " + dir + "/example.c -I" + dir + " -L" + dir + " -lbert_ids -Wl,-rpath," + dir + " -o " + dir
+                  + "/example"),
+        0);
+    auto input = graph::readOnnxTensor(kFixtures + "/bert_embedding_tiny.input_0.pb");
+    auto expected = graph::readOnnxTensor(kFixtures + "/bert_embedding_tiny.output_0.pb");
+    ASSERT_TRUE(input && expected);
+    {
+        std::ofstream out(dir + "/ids.raw", std::ios::binary);
+        for (int64_t i = 0; i < input->size(); ++i) {
+            const auto id = static_cast<int64_t>((*input)[i]);
+            out.write(reinterpret_cast<const char*>(&id), sizeof id);
+        }
+    }
+    ASSERT_EQ(shell(dir + "/example " + exported->weights + " " + dir + "/ids.raw " + dir + "/out.raw > " + dir
+                  + "/stdout.txt"),
+        0);
+    const std::vector<float> got = readRaw(dir + "/out.raw");
+    ASSERT_EQ(static_cast<int64_t>(got.size()), expected->size());
+    ir::Buffer gotBuffer(expected->shape());
+    std::copy(got.begin(), got.end(), gotBuffer.data());
+    double scale = 0.0;
+    for (int64_t i = 0; i < expected->size(); ++i)
+        scale = std::max(scale, static_cast<double>(std::abs((*expected)[i])));
+    EXPECT_LE(ir::maxRelativeError(gotBuffer, *expected, 2e-3, 2e-3 * scale), 1.0);
+    // The header says how an id input is given.
+    std::ifstream header(exported->header);
+    const std::string text((std::istreambuf_iterator<char>(header)), std::istreambuf_iterator<char>());
+    EXPECT_NE(text.find("int bert_ids_set_input_ids(bert_ids_model* model, int i, const int64_t* ids, int64_t count);"),
+        std::string::npos)
+        << text;
+    EXPECT_NE(text.find("int64_t bert_ids_input_id_rows(int i);"), std::string::npos) << text;
+}
+
 TEST(LibraryExport, ABadNameIsRefused)
 {
     auto g = graph::buildNetwork("bert-tiny", 1);
@@ -330,4 +434,34 @@ TEST(NetworkRun, AWrongExpectedOutputStopsBeforeTiming)
     EXPECT_TRUE(wrong->wrong());
     EXPECT_GT(wrong->expected.error, 1.0);
     EXPECT_TRUE(wrong->runSeconds.empty()); // nothing timed
+}
+
+// runHot times each step again right after it ran, in the network's order: every step rewrites its whole output,
+// so the network's output is the same after it, and a view (no kernel) takes no time.
+TEST(GraphExecutor, TimingEachStepHotLeavesTheOutputAsARunDoes)
+{
+    auto model = graph::importOnnx(kFixtures + "/bert_tiny_encoder.onnx");
+    ASSERT_TRUE(model) << model.error().toString();
+    auto partition = graph::partitionGraph(model->graph);
+    ASSERT_TRUE(partition);
+    ExecutorOptions options;
+    options.outputs = model->outputs;
+    auto executor = GraphExecutor::build(model->graph, *partition, nullptr, options);
+    ASSERT_TRUE(executor) << executor.error().toString();
+    auto input = graph::readOnnxTensor(kFixtures + "/bert_tiny_encoder.input_0.pb");
+    ASSERT_TRUE(input);
+    ASSERT_TRUE(executor->setInputs({ *input }));
+    executor->run();
+    const ir::Buffer once = executor->value(model->outputs[0]).value();
+    std::vector<double> hot;
+    executor->runHot(hot, 3);
+    ASSERT_EQ(hot.size(), executor->steps().size());
+    for (size_t i = 0; i < hot.size(); ++i)
+        if (executor->steps()[i].view)
+            EXPECT_EQ(hot[i], 0.0) << "step " << i << " is a view";
+        else
+            EXPECT_GT(hot[i], 0.0) << "step " << i << " (" << executor->steps()[i].name << ")";
+    const ir::Buffer again = executor->value(model->outputs[0]).value();
+    ASSERT_EQ(again.size(), once.size());
+    EXPECT_TRUE(std::equal(again.data(), again.data() + again.size(), once.data())) << "the same values, bit for bit";
 }

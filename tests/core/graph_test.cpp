@@ -169,6 +169,20 @@ TEST(Partition, NodesOutsideTasksFuseIntoOneKernelPerSink)
         g.relu(s); // s is read outside multiply's group: its own kernel, and so is t, read by both
         EXPECT_EQ(groupsOf(g), (std::vector<std::string> { "task: dense", "transpose", "scale", "multiply", "relu" }));
     }
+    {
+        // An embedding lookup is data movement, never a task: it fuses into the positional add that reads it, and
+        // its ids come from the input as they are.
+        Graph g("embedding", ops::Layout::NCHW, 1);
+        const int ids = g.input("ids", { 1, 16 });
+        const int lookup = g.take(g.input("table", { 1000, 64 }), ids);
+        EXPECT_EQ(g.shape(lookup), (std::vector<int64_t> { 1, 16, 64 }));
+        g.softmax(g.add(lookup, g.input("positions", { 1, 16, 64 })));
+        EXPECT_EQ(groupsOf(g), (std::vector<std::string> { "take add", "task: softmax" }));
+        EXPECT_EQ(extractTasks(g)->tasks.size(), 1u);
+        EXPECT_EQ(g.take(ids, ids, 2), -1); // ids [1, 16] has no axis 2
+        EXPECT_NE(g.error()->message.find("take: axis out of range for data [1, 16]"), std::string::npos)
+            << g.error()->message;
+    }
 }
 
 // Single-operator tasks (tune --op): names, shapes text and work as a network's tasks have them; the

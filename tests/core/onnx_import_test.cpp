@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <onnx/onnx_pb.h>
 
@@ -181,6 +182,134 @@ TEST(OnnxImport, ResNet18ComputesPyTorchsOutput) { expectPyTorchOutput("resnet18
 TEST(OnnxImport, MobileNetV2ComputesPyTorchsOutput) { expectPyTorchOutput("mobilenet_v2_64", 2e-3); }
 
 TEST(OnnxImport, ATransformerEncoderComputesPyTorchsOutput) { expectPyTorchOutput("bert_tiny_encoder", 2e-3); }
+
+TEST(OnnxImport, ABertWithTokenIdsComputesPyTorchsOutput)
+{
+    // int64 token ids into nn.Embedding(1000, 64): the ids input is held as whole float32 numbers in [0, 1000), the
+    // lookup is a Take node (no task: data movement), and the model computes PyTorch's output.
+    expectPyTorchOutput("bert_embedding_tiny", 2e-3);
+    auto model = importOnnx(fixture("bert_embedding_tiny.onnx"));
+    ASSERT_TRUE(model) << model.error().toString();
+    ASSERT_EQ(model->inputs.size(), 1u);
+    const Node& ids = model->graph.node(model->inputs[0]);
+    EXPECT_EQ(ids.shape, (std::vector<int64_t> { 1, 16 }));
+    EXPECT_EQ(ids.indexBound, 1000);
+    const auto& nodes = model->graph.nodes();
+    ASSERT_EQ(std::count_if(nodes.begin(), nodes.end(), [](const Node& n) { return n.kind == NodeKind::Take; }), 1);
+    const auto take = std::find_if(nodes.begin(), nodes.end(), [](const Node& n) { return n.kind == NodeKind::Take; });
+    EXPECT_EQ(take->shape, (std::vector<int64_t> { 1, 16, 64 }));
+    EXPECT_EQ(model->graph.node(take->inputs[0]).kind, NodeKind::Constant);
+    EXPECT_EQ(model->graph.node(take->inputs[0]).shape, (std::vector<int64_t> { 1000, 64 }));
+    for (const Task& t : tasksOf(model->graph).tasks)
+        EXPECT_EQ(std::count(t.fusedOps.begin(), t.fusedOps.end(), "take"), 0) << t.name;
+}
+
+namespace {
+// A model of one Gather: `table` (rows x cols, entry r * 10 + c) along `axis`, at the int64 input "ids".
+std::string writeGather(const std::string& file, std::vector<int64_t> tableShape, std::vector<int64_t> idShape,
+    int64_t axis, bool tableIsInput = false)
+{
+    return writeModel(file, [&](onnx::ModelProto& m) {
+        onnx::GraphProto* g = m.mutable_graph();
+        g->clear_input();
+        auto input = [&](const std::string& name, int type, const std::vector<int64_t>& shape) {
+            onnx::ValueInfoProto* in = g->add_input();
+            in->set_name(name);
+            auto* t = in->mutable_type()->mutable_tensor_type();
+            t->set_elem_type(type);
+            for (int64_t d : shape)
+                t->mutable_shape()->add_dim()->set_dim_value(d);
+        };
+        if (tableIsInput)
+            input("table", onnx::TensorProto::FLOAT, tableShape);
+        else {
+            onnx::TensorProto* t = g->add_initializer();
+            t->set_name("table");
+            t->set_data_type(onnx::TensorProto::FLOAT);
+            for (int64_t d : tableShape)
+                t->add_dims(d);
+            for (int64_t r = 0; r < tableShape[0]; ++r)
+                for (int64_t c = 0; c < tableShape[1]; ++c)
+                    t->add_float_data(static_cast<float>(r * 10 + c));
+        }
+        input("ids", onnx::TensorProto::INT64, idShape);
+        onnx::NodeProto* n = addNode(m, "Gather", "lookup", { "table", "ids" }, "y");
+        auto* a = n->add_attribute();
+        a->set_name("axis");
+        a->set_type(onnx::AttributeProto::INT);
+        a->set_i(axis);
+        addOutput(m, "y");
+    });
+}
+} // namespace
+
+TEST(OnnxImport, RunTimeGatherIndicesWrapOnceThenClamp)
+{
+    // 5 rows: -1 is row 4, 7 is clamped to row 4, -9 wraps to -4 and is clamped to row 0 (topi's take, mode "clip").
+    auto model = importOnnx(writeGather("ts_gather_ids.onnx", { 5, 2 }, { 2, 3 }, 0));
+    ASSERT_TRUE(model) << model.error().toString();
+    ASSERT_EQ(model->inputs.size(), 1u);
+    EXPECT_EQ(model->graph.node(model->inputs[0]).indexBound, 5);
+    ir::Buffer ids(std::vector<int64_t> { 2, 3 });
+    const float given[] = { 1, -1, 7, -9, 0, 3 };
+    const int64_t rows[] = { 1, 4, 4, 0, 0, 3 };
+    std::copy(std::begin(given), std::end(given), ids.data());
+    auto values = evaluateGraph(model->graph, { ids });
+    ASSERT_TRUE(values) << values.error().toString();
+    const ir::Buffer& y = (*values)[static_cast<size_t>(model->outputs.at(0))];
+    ASSERT_EQ(y.shape(), (std::vector<int64_t> { 2, 3, 2 }));
+    for (int64_t k = 0; k < 6; ++k)
+        for (int64_t c = 0; c < 2; ++c)
+            EXPECT_EQ(y[k * 2 + c], static_cast<float>(rows[k] * 10 + c)) << "id " << given[k];
+
+    // Along axis 1 of a computed (input) table: out[r, i, j] = table[r, ids[i, j]].
+    auto columns = importOnnx(writeGather("ts_gather_axis1.onnx", { 3, 4 }, { 2, 2 }, 1, true));
+    ASSERT_TRUE(columns) << columns.error().toString();
+    ir::Buffer table(std::vector<int64_t> { 3, 4 });
+    for (int64_t k = 0; k < 12; ++k)
+        table[k] = static_cast<float>(k);
+    ir::Buffer cols(std::vector<int64_t> { 2, 2 });
+    const float colIds[] = { 3, 0, -2, 9 }; // columns 3, 0, 2, 3
+    std::copy(std::begin(colIds), std::end(colIds), cols.data());
+    auto picked = evaluateGraph(columns->graph, { table, cols });
+    ASSERT_TRUE(picked) << picked.error().toString();
+    const ir::Buffer& z = (*picked)[static_cast<size_t>(columns->outputs.at(0))];
+    ASSERT_EQ(z.shape(), (std::vector<int64_t> { 3, 2, 2 }));
+    const int64_t colOf[] = { 3, 0, 2, 3 };
+    for (int64_t r = 0; r < 3; ++r)
+        for (int64_t i = 0; i < 4; ++i)
+            EXPECT_EQ(z[r * 4 + i], static_cast<float>(r * 4 + colOf[i]));
+}
+
+TEST(OnnxImport, AGatherTheImporterCannotComputeIsNamed)
+{
+    // More entries along the axis than float32 indices can name exactly (2^24 + 1 rows; nothing is allocated).
+    auto big = importOnnx(writeGather("ts_gather_big.onnx", { 16777217, 1 }, { 4 }, 0, true));
+    ASSERT_FALSE(big);
+    EXPECT_EQ(big.error().kind, ErrorKind::Unsupported);
+    EXPECT_NE(big.error().message.find("node lookup (Gather, opset 13), attribute axis: run-time indices into "
+                                       "16777217 entries along axis 0 of table [16777217, 1]"),
+        std::string::npos)
+        << big.error().message;
+    // An axis the data does not have.
+    auto axis = importOnnx(writeGather("ts_gather_axis.onnx", { 5, 2 }, { 3 }, 2));
+    ASSERT_FALSE(axis);
+    EXPECT_NE(axis.error().message.find("node lookup (Gather, opset 13)"), std::string::npos) << axis.error().message;
+    EXPECT_NE(axis.error().message.find("axis"), std::string::npos) << axis.error().message;
+    // Integer ids that something other than Gather's indices reads stay refused, naming the input.
+    const std::string path = writeModel("ts_ids_added.onnx", [](onnx::ModelProto& m) {
+        onnx::GraphProto* g = m.mutable_graph();
+        g->mutable_input(0)->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::INT64);
+        addNode(m, "Relu", "r", { "x" }, "y");
+        addOutput(m, "y");
+    });
+    auto added = importOnnx(path);
+    ASSERT_FALSE(added);
+    EXPECT_NE(added.error().message.find("input x has type INT64; TuneScope's graph inputs are float tensors, or "
+                                         "integer ids that only Gather's indices read"),
+        std::string::npos)
+        << added.error().message;
+}
 
 TEST(OnnxImport, ABertBaseEncoderHasDenseAndBatchMatmulTasks)
 {

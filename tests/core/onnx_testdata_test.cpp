@@ -4,7 +4,8 @@
 // compared with its expected outputs (rtol 1e-3, atol 1e-5, as ONNX's backend tests compare). A case TuneScope
 // cannot import is skipped with the reason counted; a case it imports but computes wrongly fails the test. A
 // convolution's weight and bias given as graph inputs are bound as constants, as exported models hold them
-// (initializers).
+// (initializers); integer indices that only Gather reads (embedding lookups) stay run-time inputs, given to the
+// reference evaluator and the generated code as float32 whole numbers, as a model's token ids are.
 #include "core/graph/graph_evaluator.h"
 #include "core/graph/onnx_import.h"
 #include "core/graph/task_extraction.h"
@@ -33,6 +34,7 @@ struct Tally {
     int unsupported = 0;
     std::vector<std::string> failures;
     std::set<std::string> passedCases; // cases whose every data set passed
+    int runTimeIndices = 0; // data sets that gave Gather its indices at run time
     std::map<std::string, int> reasons; // first words of the unsupported message, for the summary
 };
 
@@ -64,18 +66,33 @@ void skip(Tally& tally, const Error& error)
 }
 
 // Graph inputs that give a convolution's weight or bias (inputs 1 and 2 of Conv and ConvTranspose): the importer
-// takes a layer's parameters as constants only.
-std::set<std::string> parameterInputs(const std::string& modelPath)
+// takes a layer's parameters as constants only. And those that only Gather reads, as its indices: run-time ids.
+struct SpecialInputs {
+    std::set<std::string> parameters;
+    std::set<std::string> indices;
+};
+
+SpecialInputs specialInputs(const std::string& modelPath)
 {
-    std::set<std::string> out;
+    SpecialInputs out;
     onnx::ModelProto model;
     std::ifstream in(modelPath, std::ios::binary);
     if (!model.ParseFromIstream(&in))
         return out;
-    for (const onnx::NodeProto& n : model.graph().node())
+    std::map<std::string, bool> onlyIndices;
+    for (const onnx::NodeProto& n : model.graph().node()) {
         if (n.op_type() == "Conv" || n.op_type() == "ConvTranspose")
             for (int k = 1; k < n.input_size() && k < 3; ++k)
-                out.insert(n.input(k));
+                out.parameters.insert(n.input(k));
+        for (int k = 0; k < n.input_size(); ++k) {
+            const bool index = n.op_type() == "Gather" && k == 1 && n.input(0) != n.input(1);
+            auto [it, added] = onlyIndices.emplace(n.input(k), index);
+            it->second = it->second && index;
+        }
+    }
+    for (const auto& [name, only] : onlyIndices)
+        if (only)
+            out.indices.insert(name);
     return out;
 }
 
@@ -88,20 +105,24 @@ void runCase(const fs::path& dir, Tally& tally)
         skip(tally, declared.error());
         return;
     }
-    const std::set<std::string> parameters = parameterInputs(modelPath);
+    const SpecialInputs special = specialInputs(modelPath);
     bool failed = false;
     int ran = 0;
     for (const fs::path& set : sortedFiles(dir, "test_data_set_")) {
-        // Inputs that are not float tensors (shapes, axes, indices) and convolution parameters are bound when the
-        // model is imported; the other float ones are the graph's inputs.
+        // Inputs that are not float tensors (shapes, axes) and convolution parameters are bound when the model is
+        // imported; the other float ones, and integer indices only Gather reads, are the graph's inputs.
         const std::vector<fs::path> files = sortedFiles(set, "input_");
         OnnxImportOptions options;
         std::vector<fs::path> floats;
+        bool indices = false;
         for (size_t k = 0; k < files.size() && k < declared->size(); ++k) {
-            if ((*declared)[k].type == "FLOAT" && !parameters.count((*declared)[k].name))
+            const OnnxInput& in = (*declared)[k];
+            const bool ids = (in.type == "INT64" || in.type == "INT32") && special.indices.count(in.name);
+            indices = indices || ids;
+            if ((in.type == "FLOAT" && !special.parameters.count(in.name)) || ids)
                 floats.push_back(files[k]);
             else
-                options.boundInputs[(*declared)[k].name] = files[k].string();
+                options.boundInputs[in.name] = files[k].string();
         }
         auto model = importOnnx(modelPath, options);
         if (!model) {
@@ -122,6 +143,7 @@ void runCase(const fs::path& dir, Tally& tally)
         }
         ++tally.ran;
         ++ran;
+        tally.runTimeIndices += indices ? 1 : 0;
         auto values = evaluateGraph(model->graph, inputs);
         if (!values) {
             tally.failures.push_back(name + ": " + values.error().message);
@@ -213,6 +235,7 @@ Tally runFolder(const std::string& folder)
     for (size_t i = 0; i < reasons.size() && i < 25; ++i)
         line += reasons[i].second + " " + std::to_string(reasons[i].first) + ", ";
     std::printf("  most common reasons to skip: %s\n", line.c_str());
+    std::printf("  %d of the data sets that ran gave Gather its indices at run time\n", tally.runTimeIndices);
     return tally;
 }
 
@@ -237,6 +260,11 @@ TEST(OnnxTestData, NodeCasesTuneScopeImportsComputeTheExpectedOutputs)
              "test_convtranspose_kernel_shape", "test_convtranspose_output_shape", "test_convtranspose_pad",
              "test_convtranspose_pads", "test_convtranspose_with_kernel" })
         EXPECT_TRUE(tally.passedCases.count(name)) << name;
+    // Gather with its indices as a run-time input (ops::take), negative ones included.
+    for (const char* name :
+        { "test_gather_0", "test_gather_1", "test_gather_2d_indices", "test_gather_negative_indices" })
+        EXPECT_TRUE(tally.passedCases.count(name)) << name;
+    EXPECT_GE(tally.runTimeIndices, 4);
 }
 
 TEST(OnnxTestData, PyTorchConvertedModulesComputeTheExpectedOutputs)

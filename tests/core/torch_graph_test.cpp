@@ -317,6 +317,21 @@ TEST(TorchGraph, ReductionsSlicesAndPadsComputeWhatTheReferenceComputes)
     EXPECT_LE(worst.error, 1.0) << worst.node;
 }
 
+TEST(TorchGraph, TakeComputesWhatTheReferenceComputes)
+{
+    // Run-time indices in (-9, 9): fractions truncated, negative ones counted from the end, the rest clamped; as
+    // at::embedding (a 2-D table, axis 0) and as index_select (axis 1 of a 3-D tensor, 2-D indices).
+    graph::Graph g("take", ops::Layout::NCHW, 1);
+    const int table = g.input("table", { 7, 3 });
+    const int ids = g.scale(g.input("x", { 2, 5 }), 9.0);
+    const int data = g.input("data", { 2, 6, 3 });
+    EXPECT_EQ(g.shape(g.take(table, ids, 0)), (std::vector<int64_t> { 2, 5, 3 }));
+    EXPECT_EQ(g.shape(g.take(data, ids, 1)), (std::vector<int64_t> { 2, 2, 5, 3 }));
+    EXPECT_EQ(g.shape(g.take(data, ids, -1)), (std::vector<int64_t> { 2, 6, 2, 5 }));
+    const Worst worst = compareEveryNode(g);
+    EXPECT_LE(worst.error, 1.0) << worst.node;
+}
+
 TEST(TorchGraph, GivenParameterValuesAreUsedAndSeededOnesFillTheRest)
 {
     graph::Graph g("given", ops::Layout::NCHW, 1);
