@@ -245,6 +245,7 @@ namespace {
         options.timing.number = static_cast<int>(*number);
         options.timing.repeat = static_cast<int>(*repeat);
         options.timing.minRepeatMs = static_cast<int>(*minRepeat);
+        options.timing.flushCache = args.has("flush-cache");
         options.kernelThreads = static_cast<int>(*threads);
         options.runTimeoutMs = static_cast<int>(*timeout * 1000);
         auto target = targetOption(args, scheduled);
@@ -359,11 +360,16 @@ std::vector<Command> scheduleCommands()
             [](const Arguments& args) { return withSchedule(args, lowerSchedule); } },
         { "measure", "compile a schedule, run it in tunescope-runner, check it and print its cost",
             "tunescope-cli measure (--network NAME --task ID | --workload W | --record FILE:LINE) [--steps FILE] "
-            "[--number N] [--repeat N] [--min-repeat-ms MS] [--threads N] [--timeout S] [--target T] [--workspace "
+            "[--number N] [--repeat N] [--min-repeat-ms MS] [--flush-cache] [--threads N] [--timeout S] [--target T] "
+            "[--workspace "
             "PATH] [--emit-bundle FILE]",
             scheduleOptions({ { "number", "N", "runs per measurement (default 3)" },
                 { "repeat", "N", "measurements (default 1)" },
                 { "min-repeat-ms", "MS", "grow number until a measurement lasts this long (default 100)" },
+                { "flush-cache", "",
+                    "flush the kernel's buffers from every cache level before each run (TVM's "
+                    "enable_cpu_cache_flush): one run per measurement, timed cold, as a network step meets its "
+                    "data; give --repeat 10 or more" },
                 { "threads", "N", "threads of parallel loops (default: all cores)" },
                 { "timeout", "S", "seconds before a run is killed (default 10)" }, kTargetOption, kLayoutRewriteOption,
                 { "workspace", "PATH",

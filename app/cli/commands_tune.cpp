@@ -348,6 +348,10 @@ namespace {
         options.searchThreads = static_cast<int>(*threads);
         options.measure.buildParallelism = static_cast<int>(*threads);
         options.measure.timing.minRepeatMs = static_cast<int>(*minRepeatMs);
+        if (args.has("flush-cache")) { // TVM's enable_cpu_cache_flush, with the repeat its tutorials pair it with
+            options.measure.timing.flushCache = true;
+            options.measure.timing.repeat = std::max(options.measure.timing.repeat, 10);
+        }
         options.scheduler.earlyStoppingTrials = static_cast<int>(*earlyStopping);
         options.scheduler.strategy
             = scheduler == "gradient" ? search::SchedulerStrategy::Gradient : search::SchedulerStrategy::RoundRobin;
@@ -604,7 +608,7 @@ std::vector<Command> tuneCommands()
         { "tune", "tune a network's tasks or one operator on this machine (Ansor or AutoTVM); resumes where it stopped",
             "tunescope-cli tune (--network NAME [--batch N] [--layout L] [--tasks IDS] | --op OP --shape S "
             "[--layout L]) --trials T [--measures-per-round B] [--policy P] [--model M] [--seed S] "
-            "[--threads K] [--early-stopping N] [--min-repeat-ms MS] [--crossover P] [--prefilter F] "
+            "[--threads K] [--early-stopping N] [--min-repeat-ms MS] [--flush-cache] [--crossover P] [--prefilter F] "
             "[--warmup analytical|random] "
             "[--similar-task-seeds N] [--scheduler "
             "gradient|round-robin] [--switch-model T:M] [--layout-rewrite 0|1|2] "
@@ -630,6 +634,10 @@ std::vector<Command> tuneCommands()
                 { "min-repeat-ms", "MS",
                     "grow each measurement's number of runs until it lasts this long (TVM's min_repeat_ms, "
                     "default 100; less spends less of a lent GPU's time on each candidate)" },
+                { "flush-cache", "",
+                    "time candidates cold: their buffers flushed from every cache level before each of 10 single "
+                    "runs (TVM's enable_cpu_cache_flush), as a network's steps meet their data; a network's "
+                    "estimate then comes closer to its measured run (see docs/run.md). Give it again on resume" },
                 { "crossover", "P",
                     "probability that an individual is the node-based crossover of two parents (the paper's; "
                     "default 0, as TVM)" },
