@@ -73,15 +73,7 @@ Expected<void> convertConvTranspose(OnnxConverter& c)
             padding[d + 2] = total - padding[d];
         }
     } else if (autoPad == "NOTSET") {
-        const std::vector<int64_t> pads = c.intsAttribute("pads");
-        if (!pads.empty()) {
-            if (pads.size() != 4)
-                return c.unsupported("pads", "has " + std::to_string(pads.size()) + " values; 2-D windows need 4");
-            for (int64_t p : pads)
-                if (p < 0)
-                    return c.unsupported("pads", "negative padding " + text(pads));
-            padding = { pads[0], pads[1], pads[2], pads[3] };
-        }
+        TS_TRY(padding, explicitPads(c));
     }
 
     const int64_t outChannels = w->shape[1] * group;

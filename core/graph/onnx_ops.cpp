@@ -75,6 +75,19 @@ Expected<std::array<int64_t, 2>> pairAttribute(
     return std::array<int64_t, 2> { v[0], v[1] };
 }
 
+Expected<std::array<int64_t, 4>> explicitPads(const OnnxConverter& c)
+{
+    const std::vector<int64_t> pads = c.intsAttribute("pads");
+    if (pads.empty())
+        return std::array<int64_t, 4> {};
+    if (pads.size() != 4)
+        return c.unsupported("pads", "has " + std::to_string(pads.size()) + " values; 2-D windows need 4");
+    for (int64_t p : pads)
+        if (p < 0)
+            return c.unsupported("pads", "negative padding " + text(pads));
+    return std::array<int64_t, 4> { pads[0], pads[1], pads[2], pads[3] };
+}
+
 Expected<void> output(OnnxConverter& c, Expected<Value> value)
 {
     if (!value)
@@ -109,15 +122,7 @@ namespace {
         TS_TRY(w.dilation, pairAttribute(c, "dilations", { 1, 1 }));
         const std::string autoPad = c.stringAttribute("auto_pad", "NOTSET");
         if (autoPad == "NOTSET") {
-            const std::vector<int64_t> pads = c.intsAttribute("pads");
-            if (!pads.empty()) {
-                if (pads.size() != 4)
-                    return c.unsupported("pads", "has " + std::to_string(pads.size()) + " values; 2-D windows need 4");
-                for (int64_t p : pads)
-                    if (p < 0)
-                        return c.unsupported("pads", "negative padding " + text(pads));
-                w.padding = { pads[0], pads[1], pads[2], pads[3] };
-            }
+            TS_TRY(w.padding, explicitPads(c));
         } else if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
             for (size_t d = 0; d < 2; ++d) {
                 const int64_t in = input[2 + d];

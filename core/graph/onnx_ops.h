@@ -26,6 +26,8 @@ Expected<std::vector<int64_t>> axesOf(const OnnxConverter& c, int64_t inputSince
 // naming the attribute for another count or a value below 1.
 Expected<std::array<int64_t, 2>> pairAttribute(
     const OnnxConverter& c, const std::string& name, std::array<int64_t, 2> fallback);
+// A 2-D window's explicit `pads` (top, left, bottom, right), all zero when absent; refused unless 4 values >= 0.
+Expected<std::array<int64_t, 4>> explicitPads(const OnnxConverter& c);
 // Sets output 0 to the value, or passes the error on.
 Expected<void> output(OnnxConverter& c, Expected<Value> value);
 // x[starts:ends:steps] on `axes`, with ONNX's clamping of the bounds.

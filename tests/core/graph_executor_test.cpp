@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <set>
 
 using namespace ts;
@@ -43,30 +44,54 @@ double worst(const std::vector<StepCheck>& checks)
         w = std::max(w, c.error);
     return w;
 }
+// An ONNX fixture (tests/fixtures/make_onnx_models.py) built with default schedules and run once on its saved input.
+struct FixtureRun {
+    std::optional<graph::OnnxModel> model;
+    std::optional<GraphExecutor> executor;
+    ir::Buffer input;
+    ir::Buffer expected; // PyTorch's output
+    double scale = 0.0; // the largest |expected|
+
+    // The output against PyTorch's: <= 1 is equal within rtol 2e-3, atol 2e-3 x scale.
+    double error() const
+    {
+        auto got = executor->value(model->outputs[0]);
+        EXPECT_TRUE(got) << got.error().toString();
+        EXPECT_EQ(got->shape(), expected.shape());
+        return got ? ir::maxRelativeError(*got, expected, 2e-3, 2e-3 * scale) : 1e9;
+    }
+};
+
+void runFixture(const std::string& name, FixtureRun& r)
+{
+    auto model = graph::importOnnx(kFixtures + "/" + name + ".onnx");
+    ASSERT_TRUE(model) << model.error().toString();
+    r.model = std::move(*model);
+    auto partition = graph::partitionGraph(r.model->graph);
+    ASSERT_TRUE(partition);
+    ExecutorOptions options;
+    options.outputs = r.model->outputs;
+    auto executor = GraphExecutor::build(r.model->graph, *partition, nullptr, options);
+    ASSERT_TRUE(executor) << executor.error().toString();
+    r.executor = std::move(*executor);
+    auto input = graph::readOnnxTensor(kFixtures + "/" + name + ".input_0.pb");
+    auto expected = graph::readOnnxTensor(kFixtures + "/" + name + ".output_0.pb");
+    ASSERT_TRUE(input && expected);
+    r.input = std::move(*input);
+    r.expected = std::move(*expected);
+    for (int64_t i = 0; i < r.expected.size(); ++i)
+        r.scale = std::max(r.scale, static_cast<double>(std::abs(r.expected[i])));
+    ASSERT_TRUE(r.executor->setInputs({ r.input }));
+    r.executor->run();
+}
 } // namespace
 
 TEST(GraphExecutor, AnOnnxResNet18RunsAndComputesPyTorchsOutput)
 {
-    auto model = graph::importOnnx(kFixtures + "/resnet18_64.onnx");
-    ASSERT_TRUE(model) << model.error().toString();
-    auto partition = graph::partitionGraph(model->graph);
-    ASSERT_TRUE(partition);
-    ExecutorOptions options;
-    options.outputs = model->outputs;
-    auto executor = GraphExecutor::build(model->graph, *partition, nullptr, options);
-    ASSERT_TRUE(executor) << executor.error().toString();
-    auto input = graph::readOnnxTensor(kFixtures + "/resnet18_64.input_0.pb");
-    auto expected = graph::readOnnxTensor(kFixtures + "/resnet18_64.output_0.pb");
-    ASSERT_TRUE(input && expected);
-    ASSERT_TRUE(executor->setInputs({ *input }));
-    executor->run();
-    auto got = executor->value(model->outputs[0]);
-    ASSERT_TRUE(got) << got.error().toString();
-    ASSERT_EQ(got->shape(), expected->shape());
-    double scale = 0.0;
-    for (int64_t i = 0; i < expected->size(); ++i)
-        scale = std::max(scale, static_cast<double>(std::abs((*expected)[i])));
-    EXPECT_LE(ir::maxRelativeError(*got, *expected, 2e-3, 2e-3 * scale), 1.0);
+    FixtureRun r;
+    ASSERT_NO_FATAL_FAILURE(runFixture("resnet18_64", r));
+    GraphExecutor* executor = &*r.executor;
+    EXPECT_LE(r.error(), 1.0);
 
     // Every kernel against the reference evaluator, on what it read.
     auto checks = executor->checkSteps(16);
@@ -79,38 +104,20 @@ TEST(GraphExecutor, AnOnnxResNet18RunsAndComputesPyTorchsOutput)
     EXPECT_LT(executor->plannedBytes(), executor->unplannedBytes() / 2);
 
     // Another input, another output: the run really depends on its input.
-    ir::Buffer other = *input;
+    ir::Buffer other = r.input;
     for (int64_t i = 0; i < other.size(); ++i)
         other[i] = -other[i];
     ASSERT_TRUE(executor->setInputs({ other }));
     executor->run();
-    auto changed = executor->value(model->outputs[0]);
-    ASSERT_TRUE(changed);
-    EXPECT_GT(ir::maxRelativeError(*changed, *expected, 2e-3, 2e-3 * scale), 1.0);
+    EXPECT_GT(r.error(), 1.0);
 }
 
 TEST(GraphExecutor, AnOnnxConvTransposeDecoderRunsAndComputesPyTorchsOutput)
 {
-    auto model = graph::importOnnx(kFixtures + "/decoder_tiny.onnx");
-    ASSERT_TRUE(model) << model.error().toString();
-    auto partition = graph::partitionGraph(model->graph);
-    ASSERT_TRUE(partition);
-    ExecutorOptions options;
-    options.outputs = model->outputs;
-    auto executor = GraphExecutor::build(model->graph, *partition, nullptr, options);
-    ASSERT_TRUE(executor) << executor.error().toString();
-    auto input = graph::readOnnxTensor(kFixtures + "/decoder_tiny.input_0.pb");
-    auto expected = graph::readOnnxTensor(kFixtures + "/decoder_tiny.output_0.pb");
-    ASSERT_TRUE(input && expected);
-    ASSERT_TRUE(executor->setInputs({ *input }));
-    executor->run();
-    auto got = executor->value(model->outputs[0]);
-    ASSERT_TRUE(got) << got.error().toString();
-    ASSERT_EQ(got->shape(), expected->shape());
-    double scale = 0.0;
-    for (int64_t i = 0; i < expected->size(); ++i)
-        scale = std::max(scale, static_cast<double>(std::abs((*expected)[i])));
-    EXPECT_LE(ir::maxRelativeError(*got, *expected, 2e-3, 2e-3 * scale), 1.0);
+    FixtureRun r;
+    ASSERT_NO_FATAL_FAILURE(runFixture("decoder_tiny", r));
+    GraphExecutor* executor = &*r.executor;
+    EXPECT_LE(r.error(), 1.0);
     // conv2d and two conv2d_transpose tasks (the second grouped), each with its bias and relu.
     auto checks = executor->checkSteps(16);
     ASSERT_TRUE(checks) << checks.error().toString();
@@ -121,26 +128,10 @@ TEST(GraphExecutor, AnOnnxConvTransposeDecoderRunsAndComputesPyTorchsOutput)
 TEST(GraphExecutor, AnOnnxBertWithTokenIdsRunsAndComputesPyTorchsOutput)
 {
     // int64 token ids (given as whole float32 numbers) through an embedding lookup compiled as generated code.
-    auto model = graph::importOnnx(kFixtures + "/bert_embedding_tiny.onnx");
-    ASSERT_TRUE(model) << model.error().toString();
-    auto partition = graph::partitionGraph(model->graph);
-    ASSERT_TRUE(partition);
-    ExecutorOptions options;
-    options.outputs = model->outputs;
-    auto executor = GraphExecutor::build(model->graph, *partition, nullptr, options);
-    ASSERT_TRUE(executor) << executor.error().toString();
-    auto input = graph::readOnnxTensor(kFixtures + "/bert_embedding_tiny.input_0.pb");
-    auto expected = graph::readOnnxTensor(kFixtures + "/bert_embedding_tiny.output_0.pb");
-    ASSERT_TRUE(input && expected);
-    ASSERT_TRUE(executor->setInputs({ *input }));
-    executor->run();
-    auto got = executor->value(model->outputs[0]);
-    ASSERT_TRUE(got) << got.error().toString();
-    ASSERT_EQ(got->shape(), expected->shape());
-    double scale = 0.0;
-    for (int64_t i = 0; i < expected->size(); ++i)
-        scale = std::max(scale, static_cast<double>(std::abs((*expected)[i])));
-    EXPECT_LE(ir::maxRelativeError(*got, *expected, 2e-3, 2e-3 * scale), 1.0);
+    FixtureRun r;
+    ASSERT_NO_FATAL_FAILURE(runFixture("bert_embedding_tiny", r));
+    GraphExecutor* executor = &*r.executor;
+    EXPECT_LE(r.error(), 1.0);
     // Every kernel, the one that looks the ids up included, against the reference evaluator.
     auto checks = executor->checkSteps(16);
     ASSERT_TRUE(checks) << checks.error().toString();
@@ -151,15 +142,13 @@ TEST(GraphExecutor, AnOnnxBertWithTokenIdsRunsAndComputesPyTorchsOutput)
     EXPECT_LE(worst(*checks), 1.0);
 
     // Other ids, another output; and the seeded inputs of a run are valid ids.
-    ir::Buffer other = *input;
+    ir::Buffer other = r.input;
     for (int64_t i = 0; i < other.size(); ++i)
         other[i] = static_cast<float>((static_cast<int64_t>(other[i]) + 1) % 1000);
     ASSERT_TRUE(executor->setInputs({ other }));
     executor->run();
-    auto changed = executor->value(model->outputs[0]);
-    ASSERT_TRUE(changed);
-    EXPECT_GT(ir::maxRelativeError(*changed, *expected, 2e-3, 2e-3 * scale), 1.0);
-    const std::vector<ir::Buffer> seeded = seededInputs(model->graph);
+    EXPECT_GT(r.error(), 1.0);
+    const std::vector<ir::Buffer> seeded = seededInputs(r.model->graph);
     ASSERT_EQ(seeded.size(), 1u);
     std::set<float> distinct;
     for (int64_t i = 0; i < seeded[0].size(); ++i) {
@@ -440,19 +429,10 @@ TEST(NetworkRun, AWrongExpectedOutputStopsBeforeTiming)
 // so the network's output is the same after it, and a view (no kernel) takes no time.
 TEST(GraphExecutor, TimingEachStepHotLeavesTheOutputAsARunDoes)
 {
-    auto model = graph::importOnnx(kFixtures + "/bert_tiny_encoder.onnx");
-    ASSERT_TRUE(model) << model.error().toString();
-    auto partition = graph::partitionGraph(model->graph);
-    ASSERT_TRUE(partition);
-    ExecutorOptions options;
-    options.outputs = model->outputs;
-    auto executor = GraphExecutor::build(model->graph, *partition, nullptr, options);
-    ASSERT_TRUE(executor) << executor.error().toString();
-    auto input = graph::readOnnxTensor(kFixtures + "/bert_tiny_encoder.input_0.pb");
-    ASSERT_TRUE(input);
-    ASSERT_TRUE(executor->setInputs({ *input }));
-    executor->run();
-    const ir::Buffer once = executor->value(model->outputs[0]).value();
+    FixtureRun r;
+    ASSERT_NO_FATAL_FAILURE(runFixture("bert_tiny_encoder", r));
+    GraphExecutor* executor = &*r.executor;
+    const ir::Buffer once = executor->value(r.model->outputs[0]).value();
     std::vector<double> hot;
     executor->runHot(hot, 3);
     ASSERT_EQ(hot.size(), executor->steps().size());
@@ -461,7 +441,7 @@ TEST(GraphExecutor, TimingEachStepHotLeavesTheOutputAsARunDoes)
             EXPECT_EQ(hot[i], 0.0) << "step " << i << " is a view";
         else
             EXPECT_GT(hot[i], 0.0) << "step " << i << " (" << executor->steps()[i].name << ")";
-    const ir::Buffer again = executor->value(model->outputs[0]).value();
+    const ir::Buffer again = executor->value(r.model->outputs[0]).value();
     ASSERT_EQ(again.size(), once.size());
     EXPECT_TRUE(std::equal(again.data(), again.data() + again.size(), once.data())) << "the same values, bit for bit";
 }
