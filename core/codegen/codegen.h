@@ -36,6 +36,16 @@ struct ObjectCode {
 
 // The entry point of a kernel's setup (LoweredFunc::setup): "<symbol>_setup".
 std::string setupSymbol(const std::string& symbol);
+// A kernel with static buffers (weights its setup packed, which live as long as the loaded kernel) also defines
+// "<symbol>_statics": int64_t (void** pointers, int64_t* bytes, int64_t capacity), writing up to `capacity` of them
+// and returning how many there are.
+std::string staticsSymbol(const std::string& symbol);
+
+// Memory a kernel reads besides its arguments: what a cache flush must reach too.
+struct MemoryRegion {
+    const void* data = nullptr;
+    size_t bytes = 0;
+};
 
 using KernelFn = void (*)(void** args);
 
@@ -51,10 +61,13 @@ public:
         if (m_setup)
             m_setup(args);
     }
+    // The kernel's static buffers (packed weights), empty for most kernels.
+    const std::vector<MemoryRegion>& statics() const { return m_statics; }
 
 protected:
     KernelFn m_entry = nullptr;
     KernelFn m_setup = nullptr;
+    std::vector<MemoryRegion> m_statics;
 };
 
 // target::Target::host().cpuName, for callers that print it.

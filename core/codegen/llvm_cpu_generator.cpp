@@ -312,11 +312,13 @@ namespace {
 
     class JitKernel : public CompiledKernel {
     public:
-        JitKernel(KernelFn entry, KernelFn setup, llvm::orc::ResourceTrackerSP tracker)
+        JitKernel(
+            KernelFn entry, KernelFn setup, std::vector<MemoryRegion> statics, llvm::orc::ResourceTrackerSP tracker)
             : m_tracker(std::move(tracker))
         {
             m_entry = entry;
             m_setup = setup;
+            m_statics = std::move(statics);
         }
         ~JitKernel() override
         {
@@ -441,6 +443,7 @@ namespace {
 } // namespace
 
 std::string setupSymbol(const std::string& symbol) { return symbol + "_setup"; }
+std::string staticsSymbol(const std::string& symbol) { return symbol + "_statics"; }
 
 std::unique_ptr<CodeGenerator> makeLlvmCpuGenerator(const target::Target& target)
 {
@@ -472,7 +475,24 @@ Expected<std::shared_ptr<CompiledKernel>> loadObject(const ObjectCode& object)
         }
         setup = reinterpret_cast<KernelFn>(static_cast<uintptr_t>(found->getValue()));
     }
-    return std::shared_ptr<CompiledKernel>(std::make_shared<JitKernel>(entry, setup, std::move(tracker)));
+    // Only a kernel with a setup can have static buffers, and then it may define their accessor.
+    std::vector<MemoryRegion> statics;
+    if (object.hasSetup) {
+        if (auto found = jit->lljit().lookup(staticsSymbol(object.symbol))) {
+            using Accessor = int64_t (*)(void**, int64_t*, int64_t);
+            auto accessor = reinterpret_cast<Accessor>(static_cast<uintptr_t>(found->getValue()));
+            const int64_t count = accessor(nullptr, nullptr, 0);
+            std::vector<void*> pointers(static_cast<size_t>(count));
+            std::vector<int64_t> bytes(static_cast<size_t>(count));
+            accessor(pointers.data(), bytes.data(), count);
+            for (int64_t i = 0; i < count; ++i)
+                statics.push_back(MemoryRegion {
+                    pointers[static_cast<size_t>(i)], static_cast<size_t>(bytes[static_cast<size_t>(i)]) });
+        } else
+            llvm::consumeError(found.takeError()); // no static buffers
+    }
+    return std::shared_ptr<CompiledKernel>(
+        std::make_shared<JitKernel>(entry, setup, std::move(statics), std::move(tracker)));
 }
 
 } // namespace ts::codegen

@@ -5,6 +5,7 @@
 #include "core/support/assert.h"
 
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Support/raw_ostream.h>
 
@@ -500,6 +501,43 @@ void Emitter::visitIfThenElse(const lower::StmtNode& s)
     m_b.SetInsertPoint(done);
 }
 
+namespace {
+    // <symbol>_statics (codegen.h): the module's static buffers, which are its only writable globals (the
+    // zero-initialized arrays visitAllocate makes for "static" scope), with their sizes, so that a cache flush can
+    // reach the weights a setup packed. Not emitted when there are none.
+    void emitStaticsAccessor(llvm::Module& module, const std::string& name)
+    {
+        std::vector<llvm::GlobalVariable*> statics;
+        for (llvm::GlobalVariable& g : module.globals())
+            if (!g.isConstant() && g.hasInitializer() && llvm::isa<llvm::ConstantAggregateZero>(g.getInitializer()))
+                statics.push_back(&g);
+        if (statics.empty())
+            return;
+        llvm::LLVMContext& context = module.getContext();
+        llvm::Type* i64 = llvm::Type::getInt64Ty(context);
+        llvm::Type* ptr = llvm::PointerType::getUnqual(context);
+        auto* type = llvm::FunctionType::get(i64, { ptr, ptr, i64 }, false);
+        auto* fn = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage, name, module);
+        llvm::IRBuilder<> b(llvm::BasicBlock::Create(context, "entry", fn));
+        llvm::Value* pointers = fn->getArg(0);
+        llvm::Value* sizes = fn->getArg(1);
+        llvm::Value* capacity = fn->getArg(2);
+        const llvm::DataLayout& layout = module.getDataLayout();
+        for (size_t i = 0; i < statics.size(); ++i) {
+            llvm::BasicBlock* store = llvm::BasicBlock::Create(context, "store", fn);
+            llvm::BasicBlock* next = llvm::BasicBlock::Create(context, "next", fn);
+            b.CreateCondBr(b.CreateICmpSLT(b.getInt64(i), capacity), store, next);
+            b.SetInsertPoint(store);
+            b.CreateStore(statics[i], b.CreateGEP(ptr, pointers, b.getInt64(i)));
+            b.CreateStore(b.getInt64(layout.getTypeAllocSize(statics[i]->getValueType()).getFixedSize()),
+                b.CreateGEP(i64, sizes, b.getInt64(i)));
+            b.CreateBr(next);
+            b.SetInsertPoint(next);
+        }
+        b.CreateRet(b.getInt64(static_cast<int64_t>(statics.size())));
+    }
+} // namespace
+
 Expected<std::unique_ptr<llvm::Module>> emitModule(
     const lower::LoweredFunc& func, const std::string& symbol, llvm::LLVMContext& context)
 {
@@ -513,6 +551,7 @@ Expected<std::unique_ptr<llvm::Module>> emitModule(
             setup.setup = nullptr;
             Emitter setupEmitter(*module, setupSymbol(symbol));
             setupEmitter.emitKernel(setup);
+            emitStaticsAccessor(*module, staticsSymbol(symbol));
         }
     } catch (const CodegenFailure& failure) {
         return failure.error;

@@ -26,14 +26,17 @@ KernelBuffers::KernelBuffers(const std::vector<int64_t>& elements, int numInputs
     }
 }
 
-void KernelBuffers::flushCaches() const
+void KernelBuffers::flushCaches(const std::vector<codegen::MemoryRegion>& also) const
 {
-    for (size_t i = 0; i < m_pointers.size(); ++i) {
-        const char* p = reinterpret_cast<const char*>(m_pointers[i]);
-        const size_t bytes = static_cast<size_t>(m_elements[i]) * sizeof(float);
+    auto flush = [](const void* data, size_t bytes) {
+        const char* p = static_cast<const char*>(data);
         for (size_t offset = 0; offset < bytes; offset += 64)
             __builtin_ia32_clflush(p + offset);
-    }
+    };
+    for (size_t i = 0; i < m_pointers.size(); ++i)
+        flush(m_pointers[i], static_cast<size_t>(m_elements[i]) * sizeof(float));
+    for (const codegen::MemoryRegion& r : also)
+        flush(r.data, r.bytes);
     __builtin_ia32_mfence();
 }
 

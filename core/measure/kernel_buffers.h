@@ -4,6 +4,8 @@
 // correctness check.
 #pragma once
 
+#include "core/codegen/codegen.h"
+
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -19,7 +21,8 @@ public:
     int64_t elements(size_t i) const { return m_elements[i]; }
     size_t size() const { return m_pointers.size(); }
     // Evicts every buffer from the CPU caches (clflush), for measurements with cache flushing.
-    void flushCaches() const;
+    // Evicts every buffer, and `also` (memory the kernel reads besides them), from every cache level.
+    void flushCaches(const std::vector<codegen::MemoryRegion>& also = {}) const;
 
 private:
     struct Free {

@@ -32,7 +32,7 @@ RunReply runRequest(const RunRequest& request)
         // How long the threads waited for a CPU while timed: a thread the pool starts in between counts from its
         // start, and the pool's threads outlive the timing.
         const auto before = schedulerTimes();
-        reply.costs = timeKernel((*kernel)->entry(), buffers, request.timing);
+        reply.costs = timeKernel((*kernel)->entry(), buffers, request.timing, (*kernel)->statics());
         if (const auto after = schedulerTimes(); before && after)
             reply.waited = cpuWait(*before, *after);
     });

@@ -12,7 +12,8 @@ namespace {
     constexpr double kOverrun = 4.0; // a measurement stops once it lasts this many times min_repeat_ms
 } // namespace
 
-std::vector<double> timeKernel(codegen::KernelFn kernel, KernelBuffers& buffers, const TimingOptions& options)
+std::vector<double> timeKernel(codegen::KernelFn kernel, KernelBuffers& buffers, const TimingOptions& options,
+    const std::vector<codegen::MemoryRegion>& alsoFlush)
 {
     using Clock = std::chrono::steady_clock;
     double warmupMs = 0.0;
@@ -38,7 +39,7 @@ std::vector<double> timeKernel(codegen::KernelFn kernel, KernelBuffers& buffers,
             double total = 0.0;
             if (options.flushCache) {
                 for (int j = 0; j < number; ++j) {
-                    buffers.flushCaches();
+                    buffers.flushCaches(alsoFlush);
                     const auto start = Clock::now();
                     kernel(buffers.args());
                     total += std::chrono::duration<double, std::milli>(Clock::now() - start).count();

@@ -32,7 +32,9 @@ struct TimingOptions {
 };
 
 // Seconds per run, one entry per repeat.
-std::vector<double> timeKernel(codegen::KernelFn kernel, KernelBuffers& buffers, const TimingOptions& options);
+// With flushCache, `alsoFlush` (the kernel's static buffers: weights its setup packed) is flushed with the buffers.
+std::vector<double> timeKernel(codegen::KernelFn kernel, KernelBuffers& buffers, const TimingOptions& options,
+    const std::vector<codegen::MemoryRegion>& alsoFlush = {});
 
 // What the OS scheduler says of this process's threads (Linux /proc/self/task/*/schedstat): nanoseconds on a CPU
 // and nanoseconds runnable but waiting for one, summed over the threads. nullopt where the kernel does not say.

@@ -138,6 +138,20 @@ TEST(LayoutRewrite, OptionTwoPutsThePackingInTheSetupAndKeepsTheBodyFreeOfIt)
     auto none = lower::lower(sched::State::initial(task.dag), rewriting(0));
     ASSERT_TRUE(none);
     EXPECT_FALSE(none->setup);
+
+    // The loaded kernel names its static buffer, so that a cache flush (measure's flushCache) reaches the packed
+    // weight too: B_packed holds all of B's floats.
+    auto kernel = codegen::compile(*func);
+    ASSERT_TRUE(kernel) << kernel.error().message;
+    int64_t weightBytes = 4;
+    for (int64_t d : task.dag.op(1).shape())
+        weightBytes *= d;
+    ASSERT_EQ((*kernel)->statics().size(), 1u);
+    EXPECT_NE((*kernel)->statics()[0].data, nullptr);
+    EXPECT_GE(static_cast<int64_t>((*kernel)->statics()[0].bytes), weightBytes);
+    auto plain = codegen::compile(*none);
+    ASSERT_TRUE(plain);
+    EXPECT_TRUE((*plain)->statics().empty());
 }
 
 TEST(LayoutRewrite, RandomBatchMatmulSchedulesComputeTheirReference)
