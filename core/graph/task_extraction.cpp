@@ -142,40 +142,43 @@ namespace {
     std::vector<std::vector<int>> fuseLeftOut(const Graph& graph, std::vector<bool>& claimed)
     {
         constexpr size_t kMaxGroup = 16;
+        const size_t n = graph.nodes().size();
+        std::vector<std::vector<int>> readers(n); // each node's readers, once each (Graph::consumers, all at once)
+        for (size_t i = 0; i < n; ++i)
+            for (int input : graph.nodes()[i].inputs)
+                if (auto& r = readers[static_cast<size_t>(input)]; r.empty() || r.back() != static_cast<int>(i))
+                    r.push_back(static_cast<int>(i));
+        std::vector<int> groupOf(n, -1); // the sink of the group a node joined
         auto fusable = [&](int id) {
             const NodeKind kind = graph.node(id).kind;
             return !claimed[static_cast<size_t>(id)] && kind != NodeKind::Reshape
                 && (isElementwise(kind) || isDataMovement(kind));
         };
         std::vector<std::vector<int>> groups;
-        for (int sink = static_cast<int>(graph.nodes().size()) - 1; sink >= 0; --sink) {
+        for (int sink = static_cast<int>(n) - 1; sink >= 0; --sink) {
             if (claimed[static_cast<size_t>(sink)] || isSource(graph.node(sink).kind))
                 continue;
             const bool grows = fusable(sink);
             std::vector<int> members { sink };
             claimed[static_cast<size_t>(sink)] = true;
-            if (grows) {
-                for (bool grew = true; grew && members.size() < kMaxGroup;) {
-                    grew = false;
-                    for (size_t m = 0; m < members.size() && members.size() < kMaxGroup; ++m)
-                        for (int producer : graph.node(members[m]).inputs) {
-                            if (!fusable(producer)
-                                || std::find(members.begin(), members.end(), producer) != members.end())
-                                continue;
-                            const std::vector<int> readers = graph.consumers(producer);
-                            const bool inside
-                                = !readers.empty() && std::all_of(readers.begin(), readers.end(), [&](int r) {
-                                      return std::find(members.begin(), members.end(), r) != members.end();
-                                  });
-                            if (!inside)
-                                continue;
-                            members.push_back(producer);
-                            claimed[static_cast<size_t>(producer)] = true;
-                            grew = true;
-                            if (members.size() == kMaxGroup)
-                                break;
-                        }
-                }
+            groupOf[static_cast<size_t>(sink)] = sink;
+            // Until nothing joins: a producer refused because one of its readers was not in yet may join later.
+            for (bool grew = grows; grew && members.size() < kMaxGroup;) {
+                grew = false;
+                for (size_t m = 0; m < members.size() && members.size() < kMaxGroup; ++m)
+                    for (int producer : graph.node(members[m]).inputs) {
+                        const std::vector<int>& read = readers[static_cast<size_t>(producer)];
+                        if (!fusable(producer) || read.empty() || !std::all_of(read.begin(), read.end(), [&](int r) {
+                                return groupOf[static_cast<size_t>(r)] == sink;
+                            }))
+                            continue;
+                        members.push_back(producer);
+                        claimed[static_cast<size_t>(producer)] = true;
+                        groupOf[static_cast<size_t>(producer)] = sink;
+                        grew = true;
+                        if (members.size() == kMaxGroup)
+                            break;
+                    }
             }
             std::sort(members.begin(), members.end()); // node order is a topological order
             groups.push_back(std::move(members));

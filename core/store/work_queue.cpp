@@ -51,11 +51,12 @@ std::string WorkQueue::owner(std::optional<int64_t> sessionId) const
     return sessionId ? "s" + std::to_string(*sessionId) : "x" + m_tag;
 }
 
-std::string WorkQueue::resultsChannel(const std::string& batch)
-{
+namespace {
     // Owners are "s" and digits or "x" and hex digits: a valid, lower-case identifier after the prefix.
-    return "tunescope_results_" + batch.substr(0, batch.find('-'));
-}
+    std::string channelOf(const std::string& owner) { return "tunescope_results_" + owner; }
+} // namespace
+
+std::string WorkQueue::resultsChannel(const std::string& batch) { return channelOf(batch.substr(0, batch.find('-'))); }
 
 Expected<WorkQueue> WorkQueue::open(const std::string& url)
 {
@@ -130,7 +131,7 @@ Expected<int> WorkQueue::cancel(const std::string& batch)
 
 Expected<void> WorkQueue::listenForResults(std::optional<int64_t> sessionId)
 {
-    return m_db.listen(resultsChannel(owner(sessionId) + "-"));
+    return m_db.listen(channelOf(owner(sessionId)));
 }
 
 namespace {
