@@ -5,6 +5,7 @@
 #include "core/engine/machine.h"
 #include "core/graph/model_zoo.h"
 #include "core/graph/onnx_import.h"
+#include "core/ops/shape_check.h"
 #include "core/runtime/graph_executor.h"
 #include "core/runtime/library_export.h"
 #include "core/runtime/network_run.h"
@@ -201,10 +202,7 @@ namespace {
                     if (ids[i] != std::trunc(ids[i]))
                         return fail("input " + std::to_string(k) + " is token ids, but its value "
                             + formatFixed(ids[i], 3) + " at element " + std::to_string(i) + " is not a whole number");
-                std::string shape;
-                for (int64_t d : n.shape)
-                    shape += (shape.empty() ? "" : ", ") + std::to_string(d);
-                std::cout << "input " << k << " [" << shape << "]: token ids in [0, " << n.indexBound
+                std::cout << "input " << k << " " << ops::shapeText(n.shape) << ": token ids in [0, " << n.indexBound
                           << "), as float32 whole numbers (negative ones count from the end; the rest are clamped)\n";
             }
             ++k;
